@@ -1,0 +1,73 @@
+"""How numbers are shown: the one place that decides decimals and rounding.
+
+Scenes and the ``values`` command format every number through these helpers, so the
+screen and the tables always agree.
+"""
+
+from __future__ import annotations
+
+from decimal import ROUND_HALF_EVEN, Decimal
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+__all__ = ["fmt", "round_matrix", "round_rows_to_one", "format_matrix"]
+
+_MINUS = "\u2212"  # a real minus sign: as wide as a digit, unlike the hyphen
+
+
+def fmt(x: float, decimals: int, *, plus: bool = False) -> str:
+    """Format ``x`` with exactly ``decimals`` decimals and a typographic minus sign.
+
+    Rounding is half-to-even on the decimal value of ``x`` and ``-0`` prints as ``0``.
+
+    >>> fmt(0.125, 2), fmt(-1.5, 1), fmt(-0.001, 2), fmt(3, 0)
+    ('0.12', '−1.5', '0.00', '3')
+    """
+    q = Decimal(1).scaleb(-decimals)
+    r = Decimal(repr(float(x))).quantize(q, rounding=ROUND_HALF_EVEN)
+    if r.is_zero():
+        r = abs(r)
+    s = f"{r:.{decimals}f}"
+    if s.startswith("-"):
+        return _MINUS + s[1:]
+    return ("+" + s) if plus and r > 0 else s
+
+
+def round_matrix(m: ArrayLike, decimals: int) -> np.ndarray:
+    """Round every entry as :func:`fmt` shows it (as floats)."""
+    arr = np.asarray(m, dtype=np.float64)
+    return np.vectorize(lambda v: float(fmt(v, decimals).replace(_MINUS, "-")))(arr).reshape(arr.shape)
+
+
+def round_rows_to_one(p: ArrayLike, decimals: int) -> np.ndarray:
+    """Round probability rows so each displayed row sums to exactly 1.
+
+    Largest-remainder (Hamilton) rounding: floor every entry to the grid of
+    ``10**-decimals``, then give the missing units to the entries with the largest
+    remainders. Each entry moves by less than one unit; the exact values stay in the trace.
+
+    >>> round_rows_to_one([[1/3, 1/3, 1/3]], 2).tolist()
+    [[0.34, 0.33, 0.33]]
+    """
+    arr = np.asarray(p, dtype=np.float64)
+    if arr.ndim != 2:
+        raise ValueError(f"round_rows_to_one needs a 2-D matrix, got shape {arr.shape}")
+    unit = 10**decimals
+    out = np.empty_like(arr)
+    for i, row in enumerate(arr):
+        total = row.sum()
+        if not np.isclose(total, 1.0, atol=1e-9):
+            raise ValueError(f"row {i} sums to {total}, not 1; only probability rows can be rounded this way")
+        scaled = row * unit
+        floors = np.floor(scaled + 1e-9).astype(np.int64)
+        missing = unit - int(floors.sum())
+        order = np.argsort(-(scaled - floors), kind="stable")  # largest remainder first
+        floors[order[:missing]] += 1
+        out[i] = floors / unit
+    return out
+
+
+def format_matrix(m: ArrayLike, decimals: int) -> list[list[str]]:
+    """Every entry of ``m`` as :func:`fmt` shows it."""
+    return [[fmt(v, decimals) for v in row] for row in np.asarray(m, dtype=np.float64)]

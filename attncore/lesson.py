@@ -1,0 +1,293 @@
+"""The lesson model: named dimensions, word vectors, contexts and settings.
+
+A lesson is read from a TOML file (the built-in one is ``lessons/default.toml``).
+Every problem raises :class:`LessonError`, a ``ValueError`` whose message names the
+file, the field and the fix in one line.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import tomllib
+import unicodedata
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "LIMITS",
+    "Context",
+    "Lesson",
+    "LessonError",
+    "ProjectionSpec",
+    "default_lesson",
+    "load_lesson",
+    "parse_lesson",
+]
+
+#: Bounds within which the scenes stay readable (checked by looking at rendered frames).
+LIMITS: dict[str, tuple[int, int]] = {
+    "contexts": (1, 3),
+    "tokens": (2, 8),
+    "dimensions": (2, 8),
+    "heads": (1, 4),
+    "decimals": (0, 3),
+    "d_v": (1, 8),
+}
+
+_TOP_KEYS = {"title", "dimensions", "decimals", "vocabulary", "contexts", "projections", "heads", "theme"}
+_CONTEXT_KEYS = {"name", "sentence", "focus"}
+_PROJECTION_KEYS = {"seed", "d_v", "W_Q", "W_K", "W_V", "W_V_reshape", "W_O"}
+_HEADS_KEYS = {"count"}
+
+
+class LessonError(ValueError):
+    """A lesson file that cannot be used; the message is one line for the user."""
+
+
+@dataclass(frozen=True)
+class Context:
+    """One sentence: its tokens (split on white space) and the word we follow."""
+
+    name: str
+    tokens: tuple[str, ...]
+    focus: str
+
+    @property
+    def sentence(self) -> str:
+        return " ".join(self.tokens)
+
+    @property
+    def focus_index(self) -> int:
+        return self.tokens.index(self.focus)
+
+
+@dataclass(frozen=True)
+class ProjectionSpec:
+    """How the learned-projection weights are obtained: a seed, or explicit matrices."""
+
+    seed: int | None = 7
+    d_v: int = 3
+    explicit: tuple[tuple[str, tuple[tuple[float, ...], ...]], ...] = ()
+
+    def matrix(self, name: str) -> tuple[tuple[float, ...], ...] | None:
+        return dict(self.explicit).get(name)
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """A whole lesson. Vectors are tuples so that the lesson is immutable and hashable."""
+
+    title: str
+    dimensions: tuple[str, ...]
+    vocabulary: tuple[tuple[str, tuple[float, ...]], ...]
+    contexts: tuple[Context, ...]
+    decimals: int = 2
+    projections: ProjectionSpec = field(default_factory=ProjectionSpec)
+    heads: int = 2
+    theme: tuple[tuple[str, str], ...] = ()
+    source: str = "built-in"
+
+    @property
+    def d(self) -> int:
+        return len(self.dimensions)
+
+    def vector(self, word: str) -> tuple[float, ...]:
+        return dict(self.vocabulary)[word]
+
+    @property
+    def slug(self) -> str:
+        """A folder-safe name for this lesson's outputs (``default`` for the built-in)."""
+        if self.source == "built-in":
+            return "default"
+        stem = Path(self.source).stem
+        ascii_stem = unicodedata.normalize("NFKD", stem).encode("ascii", "ignore").decode()
+        return re.sub(r"[^A-Za-z0-9_-]+", "-", ascii_stem).strip("-").lower() or "lesson"
+
+
+# --------------------------------------------------------------------------------------
+# Parsing and validation
+# --------------------------------------------------------------------------------------
+def _err(src: str, where: str, problem: str, fix: str) -> LessonError:
+    return LessonError(f"{src}: {where}: {problem}; {fix}")
+
+
+def _number(src: str, where: str, value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise _err(src, where, f"{value!r} is not a number", "write a number such as 1 or 0.5")
+    if not math.isfinite(value):
+        raise _err(src, where, f"{value!r} is not a finite number", "use a finite value such as 0")
+    return float(value)
+
+
+def _int_in(src: str, where: str, value: Any, lo: int, hi: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _err(src, where, f"{value!r} is not a whole number", f"use a whole number from {lo} to {hi}")
+    if not lo <= value <= hi:
+        raise _err(src, where, f"{value} is outside the supported range", f"use a whole number from {lo} to {hi}")
+    return value
+
+
+def _check_keys(src: str, where: str, table: dict[str, Any], allowed: set[str]) -> None:
+    unknown = sorted(set(table) - allowed)
+    if unknown:
+        raise _err(
+            src, where, f"unknown key {unknown[0]!r}", f"use only {', '.join(sorted(allowed))}"
+        )
+
+
+def _matrix(src: str, where: str, value: Any, rows: int, cols: int) -> tuple[tuple[float, ...], ...]:
+    if not isinstance(value, list) or len(value) != rows:
+        raise _err(src, where, f"must be a list of {rows} rows", f"give {rows} rows of {cols} numbers")
+    out = []
+    for i, row in enumerate(value):
+        if not isinstance(row, list) or len(row) != cols:
+            raise _err(src, f"{where} row {i + 1}", f"must have {cols} numbers", f"give {cols} numbers per row")
+        out.append(tuple(_number(src, f"{where} row {i + 1}", v) for v in row))
+    return tuple(out)
+
+
+def parse_lesson(data: dict[str, Any], source: str = "built-in") -> Lesson:
+    """Validate parsed TOML ``data`` and build a :class:`Lesson`."""
+    src = source
+    _check_keys(src, "top level", data, _TOP_KEYS)
+    for key in ("title", "dimensions", "vocabulary", "contexts"):
+        if key not in data:
+            raise _err(src, key, "is missing", f"add a '{key}' entry (see the README's lesson example)")
+
+    title = data["title"]
+    if not isinstance(title, str) or not title.strip():
+        raise _err(src, "title", "must be a non-empty text", 'write e.g. title = "One word, two contexts"')
+
+    dims_raw = data["dimensions"]
+    if not isinstance(dims_raw, list) or not all(isinstance(x, str) and x.strip() for x in dims_raw):
+        raise _err(src, "dimensions", "must be a list of names", 'write e.g. dimensions = ["animal", "tech"]')
+    lo, hi = LIMITS["dimensions"]
+    if not lo <= len(dims_raw) <= hi:
+        raise _err(src, "dimensions", f"has {len(dims_raw)} names, the limit is {lo} to {hi}", f"use {lo} to {hi} dimensions")
+    seen: set[str] = set()
+    for name in dims_raw:
+        if name in seen:
+            raise _err(src, "dimensions", f"name {name!r} appears twice", "give every dimension a different name")
+        seen.add(name)
+    dims = tuple(dims_raw)
+    d = len(dims)
+
+    decimals = _int_in(src, "decimals", data.get("decimals", 2), *LIMITS["decimals"])
+
+    vocab_raw = data["vocabulary"]
+    if not isinstance(vocab_raw, dict) or not vocab_raw:
+        raise _err(src, "vocabulary", "must be a table of word = [numbers]", "add e.g. cat = [3, 0, 0, 0.5] under [vocabulary]")
+    vocab: list[tuple[str, tuple[float, ...]]] = []
+    for word, vec in vocab_raw.items():
+        where = f"vocabulary.{word}"
+        if not isinstance(vec, list):
+            raise _err(src, where, "must be a list of numbers", f"write {d} numbers, one per dimension")
+        if len(vec) != d:
+            raise _err(src, where, f"has {len(vec)} values but there are {d} dimensions", f"give exactly {d} numbers ({', '.join(dims)})")
+        vocab.append((word, tuple(_number(src, where, v) for v in vec)))
+    vocab_words = {w for w, _ in vocab}
+
+    ctx_raw = data["contexts"]
+    lo, hi = LIMITS["contexts"]
+    if not isinstance(ctx_raw, list) or not all(isinstance(c, dict) for c in ctx_raw):
+        raise _err(src, "contexts", "must be a list of [[contexts]] tables", "add [[contexts]] sections with sentence and focus")
+    if not lo <= len(ctx_raw) <= hi:
+        raise _err(src, "contexts", f"has {len(ctx_raw)} contexts, the limit is {lo} to {hi}", f"use {lo} to {hi} [[contexts]] sections")
+    contexts = []
+    for i, c in enumerate(ctx_raw):
+        where = f"contexts[{i + 1}]"
+        _check_keys(src, where, c, _CONTEXT_KEYS)
+        for key in ("sentence", "focus"):
+            if key not in c:
+                raise _err(src, f"{where}.{key}", "is missing", f"add {key} = \"...\" to this context")
+            if not isinstance(c[key], str):
+                raise _err(src, f"{where}.{key}", "must be text", f'write {key} = "..."')
+        tokens = tuple(c["sentence"].split())
+        if not tokens:
+            raise _err(src, f"{where}.sentence", "is empty", "write a sentence of words from the vocabulary")
+        lo_t, hi_t = LIMITS["tokens"]
+        if not lo_t <= len(tokens) <= hi_t:
+            raise _err(src, f"{where}.sentence", f"has {len(tokens)} words, the limit is {lo_t} to {hi_t}", f"use {lo_t} to {hi_t} words")
+        for tok in tokens:
+            if tok not in vocab_words:
+                raise _err(src, f"{where}.sentence", f"word {tok!r} of \"{c['sentence']}\" is not in the vocabulary", f"add {tok} = [...] under [vocabulary]")
+        focus = c["focus"].strip()
+        if focus not in tokens:
+            raise _err(src, f"{where}.focus", f"{focus!r} is not a word of \"{c['sentence']}\"", "choose a word of the sentence")
+        name = c.get("name", f"context {i + 1}")
+        if not isinstance(name, str) or not name.strip():
+            raise _err(src, f"{where}.name", "must be a non-empty text", 'write e.g. name = "animal"')
+        contexts.append(Context(name=name, tokens=tokens, focus=focus))
+
+    proj_raw = data.get("projections", {})
+    if not isinstance(proj_raw, dict):
+        raise _err(src, "projections", "must be a table", "write a [projections] section")
+    _check_keys(src, "projections", proj_raw, _PROJECTION_KEYS)
+    d_v = _int_in(src, "projections.d_v", proj_raw.get("d_v", 3), *LIMITS["d_v"])
+    seed = proj_raw.get("seed", 7)
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise _err(src, "projections.seed", f"{seed!r} is not a non-negative whole number", "write e.g. seed = 7")
+    shapes = {"W_Q": (d, d), "W_K": (d, d), "W_V": (d, d), "W_O": (d, d), "W_V_reshape": (d, d_v)}
+    explicit = tuple(
+        (k, _matrix(src, f"projections.{k}", proj_raw[k], *shapes[k])) for k in sorted(shapes) if k in proj_raw
+    )
+    projections = ProjectionSpec(seed=seed, d_v=d_v, explicit=explicit)
+
+    heads_raw = data.get("heads", {})
+    if not isinstance(heads_raw, dict):
+        raise _err(src, "heads", "must be a table", "write [heads] with count = 2")
+    _check_keys(src, "heads", heads_raw, _HEADS_KEYS)
+    heads = _int_in(src, "heads.count", heads_raw.get("count", 2), *LIMITS["heads"])
+    if d % heads:
+        divisors = [h for h in range(1, LIMITS["heads"][1] + 1) if d % h == 0]
+        raise _err(src, "heads.count", f"{heads} heads do not divide the {d} dimensions", f"use a count that divides {d}: {', '.join(map(str, divisors))}")
+
+    theme_raw = data.get("theme", {})
+    if not isinstance(theme_raw, dict) or not all(isinstance(v, str) for v in theme_raw.values()):
+        raise _err(src, "theme", "must be a table of role = \"#rrggbb\"", 'write e.g. animal = "#e07a5f"')
+    for role, colour in theme_raw.items():
+        if not re.fullmatch(r"#[0-9A-Fa-f]{6}", colour):
+            raise _err(src, f"theme.{role}", f"{colour!r} is not a colour", 'write a hex colour such as "#e07a5f"')
+
+    return Lesson(
+        title=title.strip(),
+        dimensions=dims,
+        vocabulary=tuple(vocab),
+        contexts=tuple(contexts),
+        decimals=decimals,
+        projections=projections,
+        heads=heads,
+        theme=tuple(theme_raw.items()),
+        source=source,
+    )
+
+
+def load_lesson(path: str | Path) -> Lesson:
+    """Read and validate a lesson file; every failure is a one-line :class:`LessonError`."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise LessonError(f"{p}: file not found; check the path given to --lesson") from None
+    except IsADirectoryError:
+        raise LessonError(f"{p}: is a folder, not a file; give the path of a .toml lesson file") from None
+    except PermissionError:
+        raise LessonError(f"{p}: cannot be read (permission denied); make it readable") from None
+    except UnicodeDecodeError:
+        raise LessonError(f"{p}: is not UTF-8 text; save the lesson as UTF-8") from None
+    except OSError as exc:
+        raise LessonError(f"{p}: cannot be read ({exc.strerror}); check the file") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise LessonError(f"{p}: TOML syntax error: {exc}; fix the syntax at that line") from None
+    return parse_lesson(data, source=str(p))
+
+
+def default_lesson() -> Lesson:
+    """The built-in lesson shipped in the package (``lessons/default.toml``)."""
+    text = resources.files("attncore").joinpath("lessons/default.toml").read_text(encoding="utf-8")
+    return parse_lesson(tomllib.loads(text), source="built-in")

@@ -1,0 +1,5 @@
+"""placeholder"""
+import click
+@click.command("list")
+def list_scenes() -> None:
+    """List scenes."""

@@ -1,0 +1,5 @@
+"""placeholder"""
+import click
+@click.command("render")
+def render() -> None:
+    """Render."""

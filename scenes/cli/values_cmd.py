@@ -1,0 +1,77 @@
+"""``attnvid values``: every step's numbers as tables, or exact values as JSON."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+import numpy as np
+from rich.console import Console
+from rich.table import Table
+
+from attncore import LessonTrace, fmt, round_rows_to_one, trace_lesson
+
+from .common import get_lesson, lesson_option
+
+
+def _table(title: str, m: np.ndarray, rows: list[str], cols: list[str], decimals: int, probs: bool = False) -> Table:
+    t = Table(title=title, title_justify="left", show_edge=False, pad_edge=False)
+    t.add_column("", style="bold")
+    for c in cols:
+        t.add_column(c, justify="right")
+    shown = round_rows_to_one(m, decimals) if probs else m
+    for name, row in zip(rows, shown):
+        t.add_row(name, *(fmt(v, decimals) for v in row))
+    return t
+
+
+def print_tables(trace: LessonTrace, console: Console) -> None:
+    lesson, dec = trace.lesson, trace.decimals
+    dims = list(lesson.dimensions)
+    console.print(f"[bold]{lesson.title}[/]  (d = {lesson.d}, heads = {lesson.heads}, {dec} decimals)")
+    console.print(f"Weights: {trace.weights.provenance}\n")
+    for c in trace.contexts:
+        toks = list(c.tokens)
+        console.rule(f"context {c.context.name!r}: {c.context.sentence}  (focus: {c.focus})")
+        console.print(_table("Embeddings X", c.embeddings, toks, dims, dec))
+        console.print(_table("Scores X·Xᵀ", c.scores, toks, toks, dec))
+        console.print(_table(f"Scaled X·Xᵀ/√{c.d}", c.scaled, toks, toks, dec))
+        console.print(_table("Attention softmax (row = query, column = key; rows sum to 1)", c.attention, toks, toks, dec, probs=True))
+        console.print(_table("Output A·X", c.output, toks, dims, dec))
+        p = c.projected
+        proj_cols = [f"q{i + 1}" for i in range(c.d)]
+        console.print(_table("Q = X·W_Q", p.Q, toks, proj_cols, dec))
+        console.print(_table("K = X·W_K", p.K, toks, [f"k{i + 1}" for i in range(c.d)], dec))
+        console.print(_table("V = X·W_V", p.V, toks, [f"v{i + 1}" for i in range(c.d)], dec))
+        console.print(_table(f"Attention softmax(Q·Kᵀ/√{c.d})", p.attention, toks, toks, dec, probs=True))
+        console.print(_table("Output A·V", p.output, toks, [f"v{i + 1}" for i in range(c.d)], dec))
+        r = c.reshaped
+        dv = r.V.shape[1]
+        console.print(_table(f"V = X·W_V with W_V of shape {c.d}×{dv}", r.V, toks, [f"v{i + 1}" for i in range(dv)], dec))
+        console.print(_table(f"Output A·V ({c.n}×{dv})", r.output, toks, [f"v{i + 1}" for i in range(dv)], dec))
+        mh = c.multi_head
+        d_h = c.d // len(mh.heads)
+        for i, h in enumerate(mh.heads):
+            console.print(_table(f"Head {i + 1} attention softmax(Q_h·K_hᵀ/√{d_h})", h.attention, toks, toks, dec, probs=True))
+            console.print(_table(f"Head {i + 1} output", h.output, toks, [f"h{i + 1}.{j + 1}" for j in range(d_h)], dec))
+        console.print(_table("Concatenated heads", mh.concat, toks, [f"c{i + 1}" for i in range(c.d)], dec))
+        console.print(_table("Multi-head output concat·W_O", mh.output, toks, [f"o{i + 1}" for i in range(c.d)], dec))
+        fi = c.focus_index
+        lean = dims[int(np.argmax(c.output[fi]))]
+        console.print(f"\n[bold]{c.focus}[/] after attention leans [bold]{lean}[/]: "
+                      + ", ".join(f"{n} {fmt(v, dec)}" for n, v in zip(dims, c.output[fi])) + "\n")
+    console.print(f"W_Q, W_K, W_V, W_O ({lesson.d}×{lesson.d}) and the {lesson.d}×{lesson.projections.d_v} W_V are the same in every context; "
+                  "see --json for them.")
+
+
+@click.command("values")
+@lesson_option
+@click.option("--json", "as_json", is_flag=True, help="Exact values (full float precision) as JSON.")
+def values(lesson_path: Path | None, as_json: bool) -> None:
+    """Print every step of the lesson, so numbers can be checked without rendering."""
+    trace = trace_lesson(get_lesson(lesson_path))
+    if as_json:
+        click.echo(json.dumps(trace.to_json(), indent=1, ensure_ascii=False))
+    else:
+        print_tables(trace, Console(highlight=False, width=120))
