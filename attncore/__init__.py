@@ -5,7 +5,7 @@ This package never imports manim; the scenes draw what it computes.
 
 from __future__ import annotations
 
-from .display import fmt, format_matrix, round_matrix, round_rows_to_one
+from .display import decimals_needed, fmt, format_matrix, round_matrix, round_rows_to_one
 from .lesson import LIMITS, Context, Lesson, LessonError, ProjectionSpec, default_lesson, load_lesson, parse_lesson
 from .steps import (
     AttentionResult,
@@ -26,7 +26,7 @@ from .weights import Weights, make_weights
 __all__ = [
     "LIMITS", "AttentionResult", "Context", "ContextTrace", "HeadTrace", "Lesson", "LessonError",
     "LessonTrace", "MultiHeadResult", "MultiHeadTrace", "ProjectedTrace", "ProjectionSpec",
-    "ReshapedTrace", "Weights", "attention", "concat_heads", "default_lesson", "fmt", "format_matrix",
+    "ReshapedTrace", "Weights", "attention", "concat_heads", "decimals_needed", "default_lesson", "fmt", "format_matrix",
     "load_lesson", "make_weights", "mix", "multi_head_attention", "parse_lesson", "project",
     "round_matrix", "round_rows_to_one", "scale", "scores", "softmax", "split_heads", "trace_lesson",
 ]

@@ -11,7 +11,7 @@ from decimal import ROUND_HALF_EVEN, Decimal
 import numpy as np
 from numpy.typing import ArrayLike
 
-__all__ = ["fmt", "round_matrix", "round_rows_to_one", "format_matrix"]
+__all__ = ["decimals_needed", "fmt", "round_matrix", "round_rows_to_one", "format_matrix"]
 
 _MINUS = "\u2212"  # a real minus sign: as wide as a digit, unlike the hyphen
 
@@ -71,3 +71,19 @@ def round_rows_to_one(p: ArrayLike, decimals: int) -> np.ndarray:
 def format_matrix(m: ArrayLike, decimals: int) -> list[list[str]]:
     """Every entry of ``m`` as :func:`fmt` shows it."""
     return [[fmt(v, decimals) for v in row] for row in np.asarray(m, dtype=np.float64)]
+
+
+def decimals_needed(m: ArrayLike, max_decimals: int) -> int:
+    """The fewest decimals (up to ``max_decimals``) that show every entry of ``m`` exactly.
+
+    Lesson inputs are small round numbers: ``[3, 0.5]`` reads better as ``3, 0.5`` than
+    as ``3.00, 0.50``. Used for embeddings and weights, which the lesson author typed.
+
+    >>> decimals_needed([[3, 0.5], [2, 0]], 2), decimals_needed([[1.25]], 1)
+    (1, 1)
+    """
+    arr = np.asarray(m, dtype=np.float64)
+    for dec in range(max_decimals + 1):
+        if np.allclose(arr, np.round(arr, dec), atol=1e-12, rtol=0):
+            return dec
+    return max_decimals

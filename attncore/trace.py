@@ -6,6 +6,7 @@ independent reference. Arrays are read-only so that nothing downstream can alter
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -116,6 +117,32 @@ class ContextTrace:
     @property
     def d(self) -> int:
         return len(self.dimensions)
+
+    # Worked examples the video shows term by term -------------------------------------
+    @property
+    def sqrt_d(self) -> float:
+        """The scaling factor √d of the simplified attention."""
+        return math.sqrt(self.d)
+
+    def dot_terms(self, i: int, j: int) -> Matrix:
+        """The d products ``X[i, k] · X[j, k]`` whose sum is ``scores[i, j]``. Shape (d,)."""
+        return _frozen(self.embeddings[i] * self.embeddings[j])
+
+    def softmax_exps(self, i: int, unscaled: bool = False) -> Matrix:
+        """``exp`` of each scaled score of row ``i`` (of the raw scores if ``unscaled``). Shape (n,).
+
+        Shown as the first step of the softmax: the row divided by its sum is ``attention[i]``.
+        """
+        row = self.scores[i] if unscaled else self.scaled[i]
+        return _frozen(np.exp(row))
+
+    def softmax_total(self, i: int, unscaled: bool = False) -> float:
+        """The sum of :meth:`softmax_exps` of row ``i``: the softmax's denominator."""
+        return float(self.softmax_exps(i, unscaled).sum())
+
+    def weighted_values(self, i: int) -> Matrix:
+        """``attention[i, j] · X[j]`` for every j: the terms of output row ``i``. Shape (n, d)."""
+        return _frozen(self.attention[i][:, None] * self.embeddings)
 
 
 @dataclass(frozen=True)

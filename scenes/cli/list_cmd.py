@@ -1,5 +1,7 @@
 """placeholder"""
 import click
+
+
 @click.command("list")
 def list_scenes() -> None:
     """List scenes."""

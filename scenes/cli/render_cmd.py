@@ -1,5 +1,7 @@
 """placeholder"""
 import click
+
+
 @click.command("render")
 def render() -> None:
     """Render."""

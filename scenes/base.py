@@ -1,0 +1,150 @@
+"""The base of every lecture scene: lesson loading, header, sections and pacing.
+
+A scene declares its beats as ``SECTIONS = (("Title a viewer reads", "method"), ...)``;
+:meth:`LessonScene.construct` opens a named section per beat and calls the method, so
+the list of sections is known without rendering (``attnvid list``) and the scene's
+``SECTIONS`` reads like its table of contents.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, Mobject, Scene, Text, Transform, config
+
+from attncore import ContextTrace, LessonTrace, default_lesson, load_lesson, trace_lesson
+
+from .components import Formula, PipelineMarker, label
+from .theme import TIME, Theme
+
+# Set here rather than in a manim.cfg so that plain `manim render scenes/x.py` and
+# `attnvid` behave the same: no network call after a render, fixed randomness.
+config.notify_outdated_version = False
+config.seed = 0
+
+#: Environment variable naming the lesson file the scenes draw (unset: built-in lesson).
+LESSON_ENV = "ATTNVID_LESSON"
+
+_TRACE_CACHE: dict[str, LessonTrace] = {}
+
+
+def current_trace() -> LessonTrace:
+    """The trace of the lesson named by ``$ATTNVID_LESSON`` (the built-in one if unset)."""
+    path = os.environ.get(LESSON_ENV, "")
+    if path not in _TRACE_CACHE:
+        _TRACE_CACHE[path] = trace_lesson(load_lesson(path) if path else default_lesson())
+    return _TRACE_CACHE[path]
+
+
+@dataclass
+class Checkpoint:
+    """What was on screen at the end of a section (collected for tests and storyboards)."""
+
+    section: str
+    mobjects: list[Mobject] = field(default_factory=list)
+
+
+class LessonScene(Scene):
+    """A lecture scene drawing the current lesson's trace.
+
+    Class attributes a scene sets:
+      ``TITLE`` (header), ``STAGE`` (index into the pipeline marker), ``FORMULA`` (the
+      formula of the step, shown top right), ``SECTIONS`` (beats in order).
+    """
+
+    TITLE: ClassVar[str] = ""
+    STAGE: ClassVar[int] = 0
+    FORMULA: ClassVar[str] = ""
+    SECTIONS: ClassVar[tuple[tuple[str, str], ...]] = ()
+
+    #: Tests set this to record what is on screen at the end of every section.
+    collect_checkpoints: ClassVar[bool] = False
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("random_seed", 0)
+        super().__init__(*args, **kwargs)
+        self.trace = current_trace()
+        self.lesson = self.trace.lesson
+        self.theme = Theme(self.lesson.theme, self.lesson.dimensions)
+        self.dec = self.lesson.decimals
+        self.checkpoints: list[Checkpoint] = []
+        self.camera.background_color = self.theme["background"]
+
+    # -- structure ---------------------------------------------------------------------
+    @classmethod
+    def section_names(cls) -> list[str]:
+        return [title for title, _ in cls.SECTIONS]
+
+    def construct(self) -> None:
+        self.add_header()
+        for title, method in self.SECTIONS:
+            self.next_section(title)
+            getattr(self, method)()
+            self._checkpoint(title)
+
+    def _checkpoint(self, title: str) -> None:
+        if self.collect_checkpoints:
+            self.checkpoints.append(Checkpoint(title, list(self.mobjects)))
+
+    # -- header ------------------------------------------------------------------------
+    def add_header(self) -> None:
+        self.pipeline = PipelineMarker(self.STAGE, self.theme).to_edge(UP, buff=0.22)
+        self.title = label(self.TITLE, "title", self.theme["text"], weight="BOLD")
+        self.title.to_corner(UP + LEFT, buff=0.4).shift(DOWN * 0.5)
+        self.add(self.pipeline, self.title)
+        self.formula: Formula | None = None
+        if self.FORMULA:
+            self.formula = Formula(self.FORMULA, self.theme)
+            self.place_formula(self.formula)
+            self.add(self.formula)
+
+    def place_formula(self, f: Text) -> Text:
+        f.to_corner(UP + RIGHT, buff=0.4).shift(DOWN * 0.5)
+        f.align_to(self.title, DOWN)
+        return f
+
+    def light_formula(self, highlight: str | None, text: str | None = None) -> Transform:
+        """Animation: move the accent to ``highlight`` (optionally changing the formula)."""
+        assert self.formula is not None
+        target = Formula(text or self.formula.formula, self.theme, highlight)
+        self.place_formula(target)
+        self.formula.formula = target.formula
+        return Transform(self.formula, target)
+
+    def caption(self, text: str, *, color: str | None = None) -> Text:
+        """A one-line explanation at the bottom of the frame."""
+        t = label(text, "body", color or self.theme["text"])
+        if t.width > config.frame_width - 0.8:
+            t.scale_to_fit_width(config.frame_width - 0.8)
+        return t.to_edge(DOWN, buff=0.3)
+
+    def say(self, text: str, old: Text | None = None) -> Text:
+        """Show a bottom caption (replacing ``old``) and wait long enough to read it."""
+        new = self.caption(text)
+        if old is not None:
+            self.play(FadeOut(old, shift=UP * 0.2), FadeIn(new, shift=UP * 0.2), run_time=TIME.fade)
+        else:
+            self.play(FadeIn(new, shift=UP * 0.2), run_time=TIME.fade)
+        self.wait(TIME.read(len(text.split()) // 3))
+        return new
+
+    # -- pacing ------------------------------------------------------------------------
+    def hold(self, n_numbers: int = 0) -> None:
+        """Wait long enough to read ``n_numbers`` new numbers."""
+        self.wait(TIME.read(n_numbers))
+
+    # -- helpers -----------------------------------------------------------------------
+    def ctx(self, k: int = 0) -> ContextTrace:
+        return self.trace.contexts[k]
+
+    def clear_content(self) -> None:
+        """Fade out everything but the header."""
+        keep = {self.pipeline, self.title, self.formula}
+        rest = [m for m in self.mobjects if m not in keep]
+        if rest:
+            self.play(*(FadeOut(m) for m in rest), run_time=TIME.fade)
+
+
+__all__ = ["LESSON_ENV", "Checkpoint", "LessonScene", "current_trace", "DOWN", "LEFT", "RIGHT", "UP"]

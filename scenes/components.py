@@ -1,0 +1,377 @@
+"""Reusable, typed mobject builders that every scene composes.
+
+Why our own grid instead of Manim's ``Matrix``/``Table``: ``Matrix`` draws its brackets
+with LaTeX (which we do not install), and both size each column to its content; a
+heat map and a cell-by-cell transform from one matrix into the next need fixed,
+equal cells that we can address as ``grid.cell(i, j)``. Everything else (Text,
+Rectangle, Arrow, SurroundingRectangle, animations) is Manim's own.
+
+Every number drawn is a :class:`Num`: it carries the exact value and a *source* that
+names where in the attncore trace the value comes from, so tests can prove that the
+number on screen equals the trace.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    Arrow,
+    Line,
+    Rectangle,
+    RoundedRectangle,
+    Text,
+    VGroup,
+)
+
+from attncore import fmt
+
+from .theme import FONT, MONO, SIZE, Theme
+
+__all__ = [
+    "Source",
+    "Num",
+    "ShapeLabel",
+    "label",
+    "NumberGrid",
+    "HeatLegend",
+    "TokenRow",
+    "VectorBars",
+    "PipelineMarker",
+    "Formula",
+    "PIPELINE",
+]
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a number comes from: ``trace.contexts[context].<name>(*args)[index]``.
+
+    ``name`` is a dotted attribute path of :class:`attncore.ContextTrace` (e.g.
+    ``"projected.attention"``) or one of its methods (``"dot_terms"``), called with
+    ``args``. ``rows_to_one`` marks attention weights shown with largest-remainder
+    rounding, so that each displayed row sums to exactly 1.
+    """
+
+    context: int
+    name: str
+    index: tuple[int, ...] = ()
+    args: tuple[Any, ...] = ()
+    rows_to_one: bool = False
+
+
+class Num(Text):
+    """A number on screen, formatted by :func:`attncore.fmt` and tagged with its source.
+
+    ``source=None`` is allowed only for constants of the design (the 0 and 1 of a colour
+    legend), which must say so with ``constant=True``.
+    """
+
+    def __init__(
+        self,
+        value: float,
+        decimals: int,
+        source: Source | None = None,
+        *,
+        constant: bool = False,
+        size: str = "cell",
+        color: str = "#ece8e1",
+        plus: bool = False,
+        **kwargs: Any,
+    ) -> None:
+        if source is None and not constant:
+            raise ValueError("a Num needs the trace source of its value (or constant=True)")
+        self.value = float(value)
+        self.decimals = decimals
+        self.source = source
+        self.constant = constant
+        super().__init__(fmt(value, decimals, plus=plus), font=MONO, font_size=SIZE[size], color=color, **kwargs)
+
+
+class ShapeLabel(Text):
+    """A matrix shape such as ``5×4``, tagged with the trace array whose shape it states."""
+
+    def __init__(self, shape: tuple[int, ...], source: Source, *, size: str = "small", color: str = "#8d93a1") -> None:
+        self.shape = tuple(int(s) for s in shape)
+        self.source = source
+        super().__init__("×".join(str(s) for s in self.shape), font=MONO, font_size=SIZE[size], color=color)
+
+
+_DESCENDERS = set("gjpqy,;()[]{}|Qµ")
+
+
+def baseline_y(t: Text) -> float:
+    """The y of the text's baseline: the bottom of its first glyph without a descender.
+
+    Manim centres a Text on its ink, so "and" and "mouse" centred in equal boxes sit at
+    different heights; aligning baselines instead makes a row of words read as a line.
+    """
+    glyphs = [g for g in t.family_members_with_points() if g is not t]
+    chars = [c for c in t.text if not c.isspace()]
+    for g, c in zip(glyphs, chars):
+        if c not in _DESCENDERS:
+            return float(g.get_bottom()[1])
+    return float(t.get_bottom()[1]) + 0.22 * t.height
+
+
+def centre_on_baseline(t: Text, point: Any, cap_height: float | None = None) -> Text:
+    """Move ``t`` so that its baseline sits where a capital letter centred at ``point`` would."""
+    cap = cap_height if cap_height is not None else Text("H", font=t.font, font_size=t.font_size).height
+    x = float(np.asarray(point)[0])
+    y = float(np.asarray(point)[1])
+    t.shift([x - t.get_center()[0], (y - cap / 2) - baseline_y(t), 0])
+    return t
+
+
+def label(text: str, size: str = "label", color: str = "#ece8e1", *, mono: bool = False, weight: str = "NORMAL") -> Text:
+    """Plain text in the lecture's font. Use :class:`Num` for numbers, never this."""
+    return Text(text, font=MONO if mono else FONT, font_size=SIZE[size], color=color, weight=weight)
+
+
+class NumberGrid(VGroup):
+    """A matrix of numbers in equal cells, with optional row and column labels.
+
+    Parameters
+    ----------
+    values : (rows, cols) array of exact values.
+    decimals : display precision (one per grid, decided by the lesson).
+    source : function ``(i, j) -> Source`` naming each value in the trace.
+    row_labels, col_labels : texts beside/above the grid (token or dimension names).
+    shown : optional (rows, cols) array of the values to display instead of ``values``
+        (largest-remainder rounded attention rows); the source then says ``rows_to_one``.
+    cell_w, cell_h : cell size in scene units.
+    col_colours, row_colours : colours of the labels.
+
+    Examples
+    --------
+    ``grid = NumberGrid(trace.scores, 2, lambda i, j: Source(0, "scores", (i, j)), ...)``
+    then ``grid.cell(2, 0)`` is the rectangle and ``grid.entry(2, 0)`` the number.
+    """
+
+    def __init__(
+        self,
+        values: np.ndarray,
+        decimals: int,
+        source: Callable[[int, int], Source],
+        theme: Theme,
+        *,
+        row_labels: Sequence[str] | None = None,
+        col_labels: Sequence[str] | None = None,
+        shown: np.ndarray | None = None,
+        cell_w: float = 1.0,
+        cell_h: float = 0.5,
+        size: str = "cell",
+        label_size: str = "label",
+        col_colours: Sequence[str] | None = None,
+        row_colours: Sequence[str] | None = None,
+        fill: Callable[[int, int], Any] | None = None,
+        number_colour: str | None = None,
+    ) -> None:
+        super().__init__()
+        vals = np.asarray(values, dtype=float)
+        disp = vals if shown is None else np.asarray(shown, dtype=float)
+        self.n_rows, self.n_cols = vals.shape
+        self.cell_w, self.cell_h = cell_w, cell_h
+        self.cells = VGroup()
+        self.entries = VGroup()
+        self._cells: list[list[Rectangle]] = []
+        self._entries: list[list[Num]] = []
+        for i in range(self.n_rows):
+            crow, erow = [], []
+            for j in range(self.n_cols):
+                rect = Rectangle(
+                    width=cell_w, height=cell_h, stroke_color=theme["grid"], stroke_width=1.5,
+                    fill_color=fill(i, j) if fill else theme["panel"], fill_opacity=1.0,
+                )
+                rect.move_to(RIGHT * j * cell_w + DOWN * i * cell_h)
+                num = Num(disp[i, j], decimals, source(i, j), size=size, color=number_colour or theme["text"])
+                if num.width > cell_w * 0.92:
+                    num.scale_to_fit_width(cell_w * 0.92)
+                num.move_to(rect)
+                crow.append(rect)
+                erow.append(num)
+                self.cells.add(rect)
+                self.entries.add(num)
+            self._cells.append(crow)
+            self._entries.append(erow)
+        self.add(self.cells, self.entries)
+        self.row_labels = VGroup()
+        self.col_labels = VGroup()
+        if row_labels is not None:
+            for i, text in enumerate(row_labels):
+                lab = label(text, label_size, (row_colours or [theme["text"]] * self.n_rows)[i])
+                centre_on_baseline(lab, self._cells[i][0].get_center())
+                lab.next_to(self._cells[i][0], LEFT, buff=0.15, coor_mask=np.array([1, 0, 0]))
+                self.row_labels.add(lab)
+            self.add(self.row_labels)
+        if col_labels is not None:
+            for j, text in enumerate(col_labels):
+                lab = label(text, label_size, (col_colours or [theme["text"]] * self.n_cols)[j])
+                if lab.width > cell_w * 0.98:
+                    lab.scale_to_fit_width(cell_w * 0.98)
+                centre_on_baseline(lab, self._cells[0][j].get_top() + UP * 0.25)
+                self.col_labels.add(lab)
+            self.add(self.col_labels)
+
+    def cell(self, i: int, j: int) -> Rectangle:
+        return self._cells[i][j]
+
+    def entry(self, i: int, j: int) -> Num:
+        return self._entries[i][j]
+
+    def row(self, i: int) -> VGroup:
+        return VGroup(*self._cells[i])
+
+    def column(self, j: int) -> VGroup:
+        return VGroup(*(r[j] for r in self._cells))
+
+    def row_entries(self, i: int) -> VGroup:
+        return VGroup(*self._entries[i])
+
+    def body(self) -> VGroup:
+        """Cells and numbers without labels."""
+        return VGroup(self.cells, self.entries)
+
+
+class HeatLegend(VGroup):
+    """A vertical colour ramp from 0 to 1 with its two end values."""
+
+    def __init__(self, theme: Theme, height: float = 2.4, caption: str = "weight") -> None:
+        super().__init__()
+        steps = 24
+        bar = VGroup(
+            *(
+                Rectangle(width=0.25, height=height / steps, stroke_width=0, fill_color=theme.heat(k / (steps - 1)), fill_opacity=1)
+                for k in range(steps)
+            )
+        ).arrange(UP, buff=0)
+        lo = Num(0, 0, constant=True, size="small", color=theme["muted"]).next_to(bar, DOWN, buff=0.1)
+        hi = Num(1, 0, constant=True, size="small", color=theme["muted"]).next_to(bar, UP, buff=0.1)
+        cap = label(caption, "small", theme["muted"]).next_to(hi, UP, buff=0.1)
+        self.add(bar, lo, hi, cap)
+
+
+class TokenRow(VGroup):
+    """The words of a sentence in boxes; the focus word is outlined in the accent colour."""
+
+    def __init__(self, tokens: Sequence[str], theme: Theme, focus: int | None = None, size: str = "body") -> None:
+        super().__init__()
+        self.words = VGroup()
+        self.boxes = VGroup()
+        for k, tok in enumerate(tokens):
+            t = label(tok, size, theme["text"])
+            box = RoundedRectangle(
+                corner_radius=0.08, width=max(t.width + 0.3, 0.8), height=SIZE[size] / 48 + 0.18,
+                stroke_color=theme["accent"] if k == focus else theme["grid"], stroke_width=3 if k == focus else 1.5,
+                fill_color=theme["panel"], fill_opacity=1,
+            )
+            centre_on_baseline(t, box.get_center())
+            self.boxes.add(box)
+            self.words.add(t)
+            self.add(VGroup(box, t))
+        self.arrange(RIGHT, buff=0.2)
+
+
+class VectorBars(VGroup):
+    """A vector as one bar per named dimension, coloured by dimension, value on top.
+
+    The bar heights share ``max_abs`` so that two VectorBars built with the same
+    ``max_abs`` compare at a glance; negative values hang below the baseline.
+    """
+
+    def __init__(
+        self,
+        values: Sequence[float],
+        dims: Sequence[str],
+        decimals: int,
+        source: Callable[[int], Source],
+        theme: Theme,
+        *,
+        max_abs: float,
+        height: float = 1.6,
+        bar_w: float = 0.42,
+        gap: float = 0.22,
+        dim_labels: bool = True,
+        colours: Sequence[str] | None = None,
+    ) -> None:
+        super().__init__()
+        self.bars = VGroup()
+        self.nums = VGroup()
+        self.names = VGroup()
+        scale = height / max(max_abs, 1e-9)
+        width = len(values) * bar_w + (len(values) - 1) * gap
+        self.baseline = Line(LEFT * 0.1, RIGHT * (width + 0.1), stroke_color=theme["grid"], stroke_width=2)
+        self.baseline.shift(RIGHT * (-0.1 + 0.1))
+        self.add(self.baseline)
+        x0 = self.baseline.get_left()[0] + 0.1
+        for k, (v, name) in enumerate(zip(values, dims)):
+            colour = (colours[k] if colours else theme.dim(name))
+            h = max(abs(v) * scale, 0.02)
+            bar = Rectangle(width=bar_w, height=h, stroke_width=0, fill_color=colour, fill_opacity=0.95)
+            x = x0 + bar_w / 2 + k * (bar_w + gap)
+            if v >= 0:
+                bar.move_to([x, h / 2, 0])
+            else:
+                bar.move_to([x, -h / 2, 0])
+            num = Num(v, decimals, source(k), size="small", color=theme["text"])
+            if num.width > bar_w + gap * 0.9:
+                num.scale_to_fit_width(bar_w + gap * 0.9)
+            num.next_to(bar, UP if v >= 0 else DOWN, buff=0.08)
+            self.bars.add(bar)
+            self.nums.add(num)
+            if dim_labels:
+                nm = label(name, "small", colour)
+                nm.rotate(np.pi / 2.6) if nm.width > bar_w + gap else None
+                nm.next_to([x, min(0, -h if v < 0 else 0), 0], DOWN, buff=0.35 if v < 0 else 0.12)
+                self.names.add(nm)
+        self.add(self.bars, self.nums, self.names)
+
+
+#: The pipeline the lecture walks through, shown in every scene's header.
+PIPELINE = ["X", "X·Xᵀ", "/√d", "softmax", "A·V", "projections", "heads"]
+
+
+class PipelineMarker(VGroup):
+    """``X → X·Xᵀ → /√d → softmax → A·V → projections → heads`` with the current stage lit."""
+
+    def __init__(self, current: int, theme: Theme) -> None:
+        super().__init__()
+        self.stages = VGroup()
+        parts: list[Any] = []
+        for k, stage in enumerate(PIPELINE):
+            colour = theme["accent"] if k == current else theme["muted"]
+            t = label(stage, "pipeline", colour, weight="BOLD" if k == current else "NORMAL")
+            self.stages.add(t)
+            parts.append(t)
+            if k < len(PIPELINE) - 1:
+                parts.append(label("→", "pipeline", theme["grid"]))
+        self.add(*parts)
+        self.arrange(RIGHT, buff=0.14)
+        if 0 <= current < len(PIPELINE):
+            cur = self.stages[current]
+            self.underline = Line(cur.get_corner(DOWN + LEFT), cur.get_corner(DOWN + RIGHT), stroke_color=theme["accent"], stroke_width=3).shift(DOWN * 0.07)
+            self.add(self.underline)
+
+
+class Formula(Text):
+    """The formula of the current step, with one term in the accent colour.
+
+    ``Formula("A = softmax(X·Xᵀ / √d)", theme, highlight="softmax")``. Build the same
+    formula with another ``highlight`` and ``Transform`` into it to move the light.
+    """
+
+    def __init__(self, text: str, theme: Theme, highlight: str | None = None, size: str = "formula") -> None:
+        t2c = {highlight: theme["accent"]} if highlight else {}
+        super().__init__(text, font=FONT, font_size=SIZE[size], color=theme["text"], t2c=t2c)
+        self.formula = text
+
+
+def arrow(start: Any, end: Any, colour: str, buff: float = 0.1) -> Arrow:
+    return Arrow(start, end, buff=buff, color=colour, stroke_width=3, max_tip_length_to_length_ratio=0.15)

@@ -1,0 +1,43 @@
+"""The lecture: every scene in order. The one list that feeds the renderer, the lecture
+and the tests (``attnvid list`` prints it)."""
+
+from __future__ import annotations
+
+from scenes.base import LessonScene
+from scenes.s01_embeddings import Embeddings
+from scenes.s02_simplified import SimplifiedAttention
+from scenes.s03_dot_products import DotProducts
+from scenes.s04_scaling import Scaling
+from scenes.s05_softmax import Softmax
+from scenes.s06_reading import ReadingAttention
+from scenes.s07_mixing import MixingValues
+from scenes.s08_two_contexts import TwoContexts
+from scenes.s09_projections import LearnedProjections
+from scenes.s10_dimension import ChangingDimension
+from scenes.s11_multi_head import MultiHead
+
+LECTURE: tuple[type[LessonScene], ...] = (
+    Embeddings,
+    SimplifiedAttention,
+    DotProducts,
+    Scaling,
+    Softmax,
+    ReadingAttention,
+    MixingValues,
+    TwoContexts,
+    LearnedProjections,
+    ChangingDimension,
+    MultiHead,
+)
+
+
+def scene_file(cls: type[LessonScene]) -> str:
+    """The scene's file relative to the repository root, e.g. ``scenes/s01_embeddings.py``."""
+    return "scenes/" + cls.__module__.rsplit(".", 1)[-1] + ".py"
+
+
+def find_scene(name: str) -> type[LessonScene]:
+    for cls in LECTURE:
+        if name in (cls.__name__, cls.__module__.rsplit(".", 1)[-1]):
+            return cls
+    raise KeyError(name)
