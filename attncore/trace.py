@@ -119,30 +119,56 @@ class ContextTrace:
         return len(self.dimensions)
 
     # Worked examples the video shows term by term -------------------------------------
+    # ``stage`` names which attention: "simple" (Q = K = V = X), "projected", "reshaped"
+    # (projected attention with the dimension-changing W_V) or "head:k" (head k, from 0).
+    def _stage(self, stage: str) -> tuple[Matrix, Matrix, Matrix, Matrix, Matrix]:
+        """(Q, K, V, scaled scores, attention) of a stage."""
+        if stage == "simple":
+            x = self.embeddings
+            return x, x, x, self.scaled, self.attention
+        if stage == "projected":
+            p = self.projected
+            return p.Q, p.K, p.V, p.scaled, p.attention
+        if stage == "reshaped":
+            p = self.projected
+            return p.Q, p.K, self.reshaped.V, p.scaled, p.attention
+        if stage.startswith("head:"):
+            h = self.multi_head.heads[int(stage[5:])]
+            return h.Q, h.K, h.V, h.scaled, h.attention
+        raise ValueError(f"unknown stage {stage!r}; use simple, projected, reshaped or head:k")
+
     @property
     def sqrt_d(self) -> float:
         """The scaling factor √d of the simplified attention."""
         return math.sqrt(self.d)
 
-    def dot_terms(self, i: int, j: int) -> Matrix:
-        """The d products ``X[i, k] · X[j, k]`` whose sum is ``scores[i, j]``. Shape (d,)."""
-        return _frozen(self.embeddings[i] * self.embeddings[j])
+    def dot_terms(self, i: int, j: int, stage: str = "simple") -> Matrix:
+        """The products ``Q[i, k] · K[j, k]`` whose sum is the score ``[i, j]``. Shape (d_k,)."""
+        q, k, _, _, _ = self._stage(stage)
+        return _frozen(q[i] * k[j])
 
-    def softmax_exps(self, i: int, unscaled: bool = False) -> Matrix:
+    def softmax_exps(self, i: int, stage: str = "simple", unscaled: bool = False) -> Matrix:
         """``exp`` of each scaled score of row ``i`` (of the raw scores if ``unscaled``). Shape (n,).
 
-        Shown as the first step of the softmax: the row divided by its sum is ``attention[i]``.
+        The first step of the softmax as the video shows it: dividing by the row's sum
+        (:meth:`softmax_total`) gives the attention row.
         """
-        row = self.scores[i] if unscaled else self.scaled[i]
+        if unscaled:
+            if stage != "simple":
+                raise ValueError("unscaled exponentials exist for the simple stage only")
+            row = self.scores[i]
+        else:
+            row = self._stage(stage)[3][i]
         return _frozen(np.exp(row))
 
-    def softmax_total(self, i: int, unscaled: bool = False) -> float:
+    def softmax_total(self, i: int, stage: str = "simple", unscaled: bool = False) -> float:
         """The sum of :meth:`softmax_exps` of row ``i``: the softmax's denominator."""
-        return float(self.softmax_exps(i, unscaled).sum())
+        return float(self.softmax_exps(i, stage, unscaled).sum())
 
-    def weighted_values(self, i: int) -> Matrix:
-        """``attention[i, j] · X[j]`` for every j: the terms of output row ``i``. Shape (n, d)."""
-        return _frozen(self.attention[i][:, None] * self.embeddings)
+    def weighted_values(self, i: int, stage: str = "simple") -> Matrix:
+        """``A[i, j] · V[j]`` for every j: the terms whose sum is output row ``i``. Shape (n, d_v)."""
+        _, _, v, _, a = self._stage(stage)
+        return _frozen(a[i][:, None] * v)
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from attncore import fmt, format_matrix, round_matrix, round_rows_to_one, softmax, trace_lesson
+from attncore import (
+    decimals_needed,
+    fmt,
+    format_matrix,
+    round_matrix,
+    round_rows_to_one,
+    softmax,
+    trace_lesson,
+)
 
 MINUS = "\u2212"
 SETTINGS = settings(max_examples=100, deadline=None)
@@ -105,6 +113,30 @@ def test_round_matrix_and_format_matrix_agree_with_fmt() -> None:
     strings = format_matrix(m, 2)
     assert strings == [["0.12", "\u22120.38", "2.00"], ["0.00", "0.33", "\u22120.67"]]
     assert round_matrix(m, 2).tolist() == [[float(shown_value(s)) for s in row] for row in strings]
+
+
+@pytest.mark.parametrize(
+    ("m", "max_decimals", "expected"),
+    [
+        ([[3.0, 0.5], [2.0, 0.0]], 2, 1),
+        ([[1.0, -2.0], [0.0, 4.0]], 3, 0),
+        ([[1.25, -0.5]], 3, 2),
+        ([[1.25]], 1, 1),  # capped
+        ([[1 / 3]], 3, 3),  # never exact: the cap
+        ([[0.125]], 3, 3),
+    ],
+)
+def test_decimals_needed(m: list[list[float]], max_decimals: int, expected: int) -> None:
+    assert decimals_needed(m, max_decimals) == expected
+
+
+def test_default_lesson_inputs_shown_exactly_with_decimals_needed() -> None:
+    trace = trace_lesson()
+    w = trace.weights
+    for m in [c.embeddings for c in trace.contexts] + [w.W_Q, w.W_K, w.W_V, w.W_V_reshape, w.W_O]:
+        dec = decimals_needed(m, trace.decimals)
+        assert dec <= 1  # small round numbers (claim 3), halves for the weights
+        assert [[float(shown_value(s)) for s in row] for row in format_matrix(m, dec)] == m.tolist()
 
 
 # --------------------------------------------------------------------------------------

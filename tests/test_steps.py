@@ -389,3 +389,23 @@ X_N4 = np.ones((3, 4))
 def test_bad_input_raises_value_error_naming_the_problem(call: Callable[[], object], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_trace_worked_example_terms_add_up_to_the_trace() -> None:
+    # The terms the video shows one by one (products, exponentials, weighted rows) must
+    # add up to the matrices of the trace and agree with the reference.
+    for c in trace_lesson().contexts:
+        x = c.embeddings.tolist()
+        scaled = ref.scale(ref.scores(x, x), c.d)
+        for i in range(c.n):
+            exps = c.softmax_exps(i)
+            assert_close(exps[None, :], [[math.exp(s) for s in scaled[i]]], "softmax_exps")
+            assert c.softmax_total(i) == pytest.approx(sum(math.exp(s) for s in scaled[i]), rel=1e-14)
+            assert_close((exps / c.softmax_total(i))[None, :], [c.attention[i].tolist()], "exps / total")
+            terms = c.weighted_values(i)
+            assert terms.shape == (c.n, c.d)
+            assert_close(terms.sum(axis=0)[None, :], [c.output[i].tolist()], "weighted values")
+            for j in range(c.n):
+                prods = c.dot_terms(i, j)
+                assert prods.tolist() == [a * b for a, b in zip(x[i], x[j])]
+                assert float(prods.sum()) == pytest.approx(c.scores[i, j], abs=TOL)

@@ -1,0 +1,86 @@
+"""Build a scene without encoding video and look at what it puts on screen.
+
+Used by the tests (numbers on screen equal the trace; nothing leaves the frame or
+overlaps) and by authors. ``construct`` runs for real, animations are skipped to
+their end state, no frame is rasterised and no file is written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from manim import Mobject, Text, config, tempconfig
+from manim.renderer.cairo_renderer import CairoRenderer
+
+from attncore import ContextTrace, LessonTrace, fmt, round_rows_to_one
+
+from .base import Checkpoint, LessonScene
+from .components import Num, ShapeLabel, Source
+
+
+def build(cls: type[LessonScene]) -> LessonScene:
+    """Run ``construct`` of ``cls`` with skipped animations; return the scene with checkpoints."""
+    with tempconfig({"dry_run": True, "quality": "low_quality", "disable_caching": True, "verbosity": "ERROR", "progress_bar": "none"}):
+        cls.collect_checkpoints = True
+        try:
+            scene = cls(renderer=CairoRenderer(skip_animations=True))
+            scene.render()
+        finally:
+            cls.collect_checkpoints = False
+    return scene
+
+
+def resolve(trace: LessonTrace, src: Source) -> tuple[Any, Any]:
+    """(the whole array or scalar named by ``src``, the value at ``src.index``)."""
+    obj: Any = trace.contexts[src.context]
+    for part in src.name.split("."):
+        obj = obj[int(part)] if part.isdigit() else getattr(obj, part)
+    if callable(obj):
+        obj = obj(*src.args)
+    whole = np.asarray(obj, dtype=float)
+    return whole, (whole[src.index] if src.index else whole)
+
+
+def expected_text(trace: LessonTrace, num: Num) -> str:
+    """What ``num`` must show according to the trace."""
+    assert num.source is not None
+    whole, value = resolve(trace, num.source)
+    if num.source.rows_to_one:
+        i, j = num.source.index[-2:]
+        return fmt(round_rows_to_one(whole, num.decimals)[i, j], num.decimals)
+    return fmt(float(value), num.decimals)
+
+
+@dataclass
+class Shown:
+    """A text on screen at a checkpoint: the mobject and its bounding box."""
+
+    mob: Text
+    left: float
+    right: float
+    bottom: float
+    top: float
+
+
+def visible_texts(cp: Checkpoint) -> list[Shown]:
+    out = []
+    seen: set[int] = set()
+    for top in cp.mobjects:
+        for m in top.get_family():
+            if isinstance(m, Text) and id(m) not in seen:
+                seen.add(id(m))
+                if m.get_fill_opacity() < 0.05 or len(m.points) == 0 and not m.family_members_with_points():
+                    continue
+                (l, b, _), (r, t, _) = m.get_corner([-1, -1, 0]), m.get_corner([1, 1, 0])
+                out.append(Shown(m, l, r, b, t))
+    return out
+
+
+def frame_box() -> tuple[float, float, float, float]:
+    w, h = config.frame_width / 2, config.frame_height / 2
+    return -w, w, -h, h
+
+
+__all__ = ["build", "resolve", "expected_text", "visible_texts", "frame_box", "Num", "ShapeLabel", "ContextTrace", "Mobject"]
