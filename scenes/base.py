@@ -44,6 +44,7 @@ class Checkpoint:
 
     section: str
     mobjects: list[Mobject] = field(default_factory=list)
+    image: Any = None  # a PIL image of the frame, when frames are collected
 
 
 class LessonScene(Scene):
@@ -59,8 +60,10 @@ class LessonScene(Scene):
     FORMULA: ClassVar[str] = ""
     SECTIONS: ClassVar[tuple[tuple[str, str], ...]] = ()
 
-    #: Tests set this to record what is on screen at the end of every section.
+    #: Tests set these to record what is on screen at the end of every section: copies
+    #: of the mobjects (so later animations cannot change them) and the frame itself.
     collect_checkpoints: ClassVar[bool] = False
+    collect_frames: ClassVar[bool] = False
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("random_seed", 0)
@@ -85,8 +88,15 @@ class LessonScene(Scene):
             self._checkpoint(title)
 
     def _checkpoint(self, title: str) -> None:
-        if self.collect_checkpoints:
-            self.checkpoints.append(Checkpoint(title, list(self.mobjects)))
+        if not (self.collect_checkpoints or self.collect_frames):
+            return
+        cp = Checkpoint(title, [m.copy() for m in self.mobjects] if self.collect_checkpoints else [])
+        if self.collect_frames:
+            camera = self.renderer.camera
+            camera.reset()
+            camera.capture_mobjects(self.mobjects)
+            cp.image = camera.get_image().copy()
+        self.checkpoints.append(cp)
 
     # -- header ------------------------------------------------------------------------
     def add_header(self) -> None:

@@ -215,7 +215,8 @@ class NumberGrid(VGroup):
             for j, text in enumerate(col_labels):
                 lab = label(text, label_size, (col_colours or [theme["text"]] * self.n_cols)[j])
                 if lab.width > cell_w * 0.98:
-                    lab.scale_to_fit_width(cell_w * 0.98)
+                    # Shrink to fit the cell, but never below the smallest readable size.
+                    lab.scale(max(cell_w * 0.98 / lab.width, SIZE["small"] / SIZE[label_size]))
                 centre_on_baseline(lab, self._cells[0][j].get_top() + UP * 0.25)
                 self.col_labels.add(lab)
             self.add(self.col_labels)

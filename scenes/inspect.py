@@ -20,15 +20,22 @@ from .base import Checkpoint, LessonScene
 from .components import Num, ShapeLabel, Source
 
 
-def build(cls: type[LessonScene]) -> LessonScene:
-    """Run ``construct`` of ``cls`` with skipped animations; return the scene with checkpoints."""
-    with tempconfig({"dry_run": True, "quality": "low_quality", "disable_caching": True, "verbosity": "ERROR", "progress_bar": "none"}):
+def build(cls: type[LessonScene], *, frames: bool = False, quality: str = "low_quality") -> LessonScene:
+    """Run ``construct`` of ``cls`` with skipped animations; return the scene with checkpoints.
+
+    With ``frames=True`` each checkpoint also holds the rendered frame (a PIL image) at
+    the end of its section, rasterised by Manim's own camera, no video encoded.
+    """
+    settings = {"dry_run": True, "quality": quality, "disable_caching": True, "verbosity": "ERROR", "progress_bar": "none"}
+    with tempconfig(settings):
         cls.collect_checkpoints = True
+        cls.collect_frames = frames
         try:
             scene = cls(renderer=CairoRenderer(skip_animations=True))
             scene.render()
         finally:
             cls.collect_checkpoints = False
+            cls.collect_frames = False
     return scene
 
 

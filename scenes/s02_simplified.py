@@ -1,0 +1,102 @@
+"""Step 2, self-attention simplified: every word looks at every word of its sentence.
+
+After this scene the viewer knows the plan: each word will be updated by looking at all
+words of its own sentence (itself included), and, for now, with no learned weights, the
+queries, keys and values are simply the embeddings (Q = K = V = X).
+
+Shows from the attncore trace: the tokens and ``embeddings`` (X) of the first context.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    AnimationGroup,
+    ArcBetweenPoints,
+    Create,
+    FadeIn,
+    FadeOut,
+    GrowArrow,
+    LaggedStart,
+    VGroup,
+)
+
+from attncore import decimals_needed
+from scenes.base import LessonScene
+from scenes.components import NumberGrid, Source, TokenRow, arrow, label
+from scenes.theme import TIME
+
+
+class SimplifiedAttention(LessonScene):
+    TITLE = "2 · Self-attention, simplified"
+    STAGE = 0
+    FORMULA = "Q = K = V = X"
+    SECTIONS = (
+        ("Every word looks at every word", "every_word_looks"),
+        ("No learned weights yet", "no_weights_yet"),
+    )
+
+    def _arcs(self, row: TokenRow, i: int, colour: str, width: float = 3.0) -> VGroup:
+        """Arcs from word ``i`` to every word of the row (a loop onto itself)."""
+        arcs = VGroup()
+        start = row.boxes[i].get_top()
+        for j, box in enumerate(row.boxes):
+            if j == i:
+                end = box.get_corner(UP) + np.array([0.25, 0, 0])
+                a = ArcBetweenPoints(start + np.array([-0.25, 0, 0]), end, angle=-np.pi * 1.2)
+            else:
+                a = ArcBetweenPoints(start, box.get_top(), angle=-np.pi / 2.5 if j > i else np.pi / 2.5)
+            a.set_stroke(colour, width)
+            arcs.add(a)
+        return arcs
+
+    def every_word_looks(self) -> None:
+        ctx = self.ctx(0)
+        i = ctx.focus_index
+        self.row = TokenRow(ctx.tokens, self.theme, focus=i).move_to(DOWN * 0.2)
+        self.play(LaggedStart(*(FadeIn(w, shift=DOWN * 0.2) for w in self.row), lag_ratio=0.12))
+        arcs = self._arcs(self.row, i, self.theme["accent"])
+        self.play(LaggedStart(*(Create(a) for a in arcs), lag_ratio=0.15), run_time=TIME.write * 1.5)
+        self.note = self.say(f"“{ctx.focus}” looks at every word of its sentence, itself included.")
+        others = VGroup(*(self._arcs(self.row, k, self.theme["muted"], 1.5) for k in range(ctx.n) if k != i))
+        self.play(FadeOut(arcs), LaggedStart(*(Create(a) for a in others), lag_ratio=0.1), run_time=TIME.write * 1.5)
+        self.note = self.say("And so does every other word: attention compares all pairs.", self.note)
+        self.play(FadeOut(others), run_time=TIME.fade)
+
+    def no_weights_yet(self) -> None:
+        ctx = self.ctx(0)
+        dims = list(self.lesson.dimensions)
+        dec = decimals_needed(ctx.embeddings, self.dec)
+        self.play(self.row.animate.next_to(self.title, DOWN, buff=0.45).set_x(0), run_time=TIME.transform)
+        # One X, and the three roles it plays for now.
+        cell_w = min(1.1, 6.0 / len(dims))
+        cell_h = min(0.5, 3.6 / (ctx.n + 1))
+        grid = NumberGrid(
+            ctx.embeddings, dec, lambda r, k: Source(0, "embeddings", (r, k)), self.theme,
+            row_labels=list(ctx.tokens), col_labels=dims, col_colours=[self.theme.dim(d) for d in dims],
+            cell_w=cell_w, cell_h=cell_h,
+        )
+        x_name = label("X", "formula", self.theme["text"], weight="BOLD")
+        grid.next_to(self.row, DOWN, buff=0.6).to_edge(LEFT, buff=1.4)
+        x_name.next_to(grid.body(), DOWN, buff=0.2)
+        roles = VGroup()
+        for role, letter, meaning in (
+            ("query", "Q", "query: what a word is looking for"),
+            ("key", "K", "key: what a word offers"),
+            ("value", "V", "value: what a word passes on"),
+        ):
+            head = label(f"{letter} = X", "formula", self.theme[role], weight="BOLD")
+            text = label(meaning, "label", self.theme["muted"])
+            roles.add(VGroup(head, text).arrange(DOWN, aligned_edge=LEFT, buff=0.1))
+        roles.arrange(DOWN, aligned_edge=LEFT, buff=0.35)
+        roles.next_to(grid, RIGHT, buff=1.3).match_y(grid.body())
+        arrows = VGroup(*(arrow(grid.body().get_right(), r[0].get_left(), self.theme[k]) for r, k in zip(roles, ("query", "key", "value"))))
+        self.play(FadeIn(grid), FadeIn(x_name), run_time=TIME.write)
+        self.hold(ctx.n * len(dims))
+        self.play(LaggedStart(*(AnimationGroup(GrowArrow(a), FadeIn(r, shift=RIGHT * 0.2)) for a, r in zip(arrows, roles)), lag_ratio=0.5), run_time=TIME.write * 2)
+        self.note = self.say("No learned weights yet: queries, keys and values are the embeddings themselves.", self.note)
+        self.hold()

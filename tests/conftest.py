@@ -1,0 +1,46 @@
+"""Shared fixtures: every lecture scene built once per test session (no video encoded)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+ATTNVID = str(Path(sys.executable).parent / "attnvid")
+
+_BUILT: dict[tuple[str, str], object] = {}
+
+
+def built_scene(cls: type, lesson: str = "") -> object:
+    """Build ``cls`` (cached per lesson) with checkpoints at every section end."""
+    from scenes.base import LESSON_ENV
+    from scenes.inspect import build
+
+    key = (cls.__name__, lesson)
+    if key not in _BUILT:
+        old = os.environ.get(LESSON_ENV)
+        os.environ[LESSON_ENV] = lesson
+        try:
+            _BUILT[key] = build(cls)
+        finally:
+            if old is None:
+                os.environ.pop(LESSON_ENV, None)
+            else:
+                os.environ[LESSON_ENV] = old
+    return _BUILT[key]
+
+
+@pytest.fixture(scope="session")
+def lecture() -> tuple[type, ...]:
+    from scenes.lecture import LECTURE
+
+    return LECTURE
+
+
+@pytest.fixture(autouse=True)
+def _quiet_manim_cwd(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Manim writes its text cache under ./media: keep tests out of the repository's media/.
+    monkeypatch.chdir(tmp_path_factory.getbasetemp())

@@ -1,0 +1,54 @@
+"""The attnvid command, run as a user runs it (a subprocess in a temporary folder)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+from conftest import ATTNVID
+
+
+def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([ATTNVID, *args], cwd=cwd, capture_output=True, text=True, timeout=600)
+
+
+def test_list_json_has_every_scene_in_order_with_sections(tmp_path: Path) -> None:
+    from scenes.lecture import LECTURE
+
+    r = run("list", "--json", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    rows = json.loads(r.stdout)
+    assert [x["scene"] for x in rows] == [c.__name__ for c in LECTURE]
+    for x in rows:
+        assert set(x) == {"scene", "file", "sections"}
+        assert x["file"].startswith("scenes/") and x["file"].endswith(".py")
+        assert (Path(__file__).resolve().parents[1] / x["file"]).is_file()
+        assert x["sections"] and all(isinstance(s, str) and s for s in x["sections"])
+    assert sum(len(x["sections"]) for x in rows) >= 11
+
+
+def test_list_prints_a_readable_table(tmp_path: Path) -> None:
+    r = run("list", cwd=tmp_path)
+    assert r.returncode == 0
+    assert " 1. Embeddings  (scenes/s01_embeddings.py)" in r.stdout
+    assert "      - One word, two meanings" in r.stdout
+
+
+def test_unknown_scene_is_one_line_and_status_2(tmp_path: Path) -> None:
+    r = run("render", "NoSuchScene", cwd=tmp_path)
+    assert r.returncode == 2
+    assert r.stderr.strip().count("\n") == 0, r.stderr
+    assert "unknown scene 'NoSuchScene'" in r.stderr and "Embeddings" in r.stderr
+    assert not (tmp_path / "media").exists()
+
+
+def test_bad_lesson_is_one_line_and_status_2(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text('title = "x"\ndimensions = ["a", "a"]\n', encoding="utf-8")
+    for cmd in (["values"], ["list"], ["render"]):
+        r = run(*cmd, "--lesson", str(bad), cwd=tmp_path)
+        assert r.returncode == 2, (cmd, r.stderr)
+        assert r.stderr.strip().count("\n") == 0 and "Traceback" not in r.stderr
+        assert "bad.toml: dimensions: name 'a' appears twice" in r.stderr
+    assert not (tmp_path / "media").exists()

@@ -1,0 +1,137 @@
+"""Scene construction without a full render: numbers, layout, structure, pacing.
+
+Numbers are collected from the mobjects on screen at the end of every section (the
+``Num`` texts themselves, not the code that made them) and compared with the trace.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, built_scene
+from scenes.components import Num, ShapeLabel
+from scenes.inspect import expected_text, frame_box, resolve, visible_texts
+from scenes.lecture import LECTURE, scene_file
+
+SCENES = [pytest.param(c, id=c.__name__) for c in LECTURE]
+# Texts allowed to contain digits besides Num and ShapeLabel: the one-line provenance of
+# the weights, which states the seed (it comes from attncore's Weights.provenance).
+DIGIT_CLASSES = ("Provenance",)
+
+
+@pytest.mark.parametrize("cls", SCENES)
+def test_sections_are_the_declared_ones(cls: type) -> None:
+    scene = built_scene(cls)
+    assert [cp.section for cp in scene.checkpoints] == cls.section_names()
+    assert len(cls.section_names()) >= 1
+
+
+@pytest.mark.parametrize("cls", SCENES)
+def test_numbers_on_screen_equal_the_trace(cls: type) -> None:
+    scene = built_scene(cls)
+    checked = 0
+    for cp in scene.checkpoints:
+        for shown in visible_texts(cp):
+            m = shown.mob
+            if isinstance(m, Num) and not m.constant:
+                assert m.text == expected_text(scene.trace, m), f"{cp.section}: {m.text} vs {m.source}"
+                checked += 1
+            elif isinstance(m, Num):
+                assert m.value in (0.0, 1.0), f"constant {m.text} is not a legend end"
+            if isinstance(m, ShapeLabel):
+                whole, _ = resolve(scene.trace, m.source)
+                assert m.shape == whole.shape, f"{cp.section}: shape {m.text} vs {whole.shape}"
+    assert checked > 0, "the scene shows no number from the trace"
+
+
+@pytest.mark.parametrize("cls", SCENES)
+def test_every_digit_on_screen_comes_from_attncore(cls: type) -> None:
+    scene = built_scene(cls)
+    for cp in scene.checkpoints:
+        for shown in visible_texts(cp):
+            m = shown.mob
+            if re.search(r"[0-9]", m.text) and not isinstance(m, (Num, ShapeLabel)):
+                assert type(m).__name__ in DIGIT_CLASSES, f"{cp.section}: typed-in number in {m.text!r}"
+
+
+@pytest.mark.parametrize("cls", SCENES)
+def test_nothing_leaves_the_frame(cls: type) -> None:
+    scene = built_scene(cls)
+    left, right, bottom, top = frame_box()
+    for cp in scene.checkpoints:
+        for s in visible_texts(cp):
+            assert left <= s.left and s.right <= right and bottom <= s.bottom and s.top <= top, (
+                f"{cp.section}: {s.mob.text!r} leaves the frame"
+            )
+
+
+@pytest.mark.parametrize("cls", SCENES)
+def test_no_two_texts_overlap(cls: type) -> None:
+    scene = built_scene(cls)
+    for cp in scene.checkpoints:
+        texts = visible_texts(cp)
+        for a in range(len(texts)):
+            for b in range(a + 1, len(texts)):
+                p, q = texts[a], texts[b]
+                ox = min(p.right, q.right) - max(p.left, q.left)
+                oy = min(p.top, q.top) - max(p.bottom, q.bottom)
+                assert ox <= 0.02 or oy <= 0.02, f"{cp.section}: {p.mob.text!r} overlaps {q.mob.text!r}"
+
+
+@pytest.mark.parametrize("cls", SCENES)
+def test_text_is_readable_at_480p(cls: type) -> None:
+    """No glyph smaller than 11 px at 480p (0.18 scene units for a digit or capital)."""
+    scene = built_scene(cls)
+    for cp in scene.checkpoints:
+        for s in visible_texts(cp):
+            if isinstance(s.mob, Num):
+                assert s.top - s.bottom >= 0.17, f"{cp.section}: {s.mob.text!r} is too small"
+
+
+def test_lecture_lasts_three_to_seven_minutes() -> None:
+    total = sum(built_scene(c).renderer.time for c in LECTURE)
+    assert 180 <= total <= 420, f"lecture lasts {total:.0f} s"
+
+
+def test_lecture_has_every_step_as_a_section() -> None:
+    sections = [s for c in LECTURE for s in c.section_names()]
+    assert len(LECTURE) >= 11 and len(sections) >= 11
+    assert len(set(sections)) == len(sections), "section titles must be distinct"
+
+
+def _calls(tree: ast.AST) -> list[str]:
+    names = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            f = node.func
+            names.append(f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", ""))
+    return names
+
+
+@pytest.mark.parametrize("cls", SCENES)
+def test_scene_file_computes_nothing_and_types_no_colour(cls: type) -> None:
+    path = ROOT / scene_file(cls)
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    assert not any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.MatMult) for n in ast.walk(tree)), "uses @"
+    forbidden = {"exp", "softmax", "dot", "matmul", "einsum", "sqrt", "log"}
+    assert not forbidden & set(_calls(tree)), f"computes {forbidden & set(_calls(tree))}"
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            assert not re.fullmatch(r"#[0-9A-Fa-f]{6}", node.value), f"colour literal {node.value}"
+        if isinstance(node, ast.ImportFrom) and node.module == "manim":
+            colours = {a.name for a in node.names if re.fullmatch(r"(RED|BLUE|GREEN|YELLOW|WHITE|BLACK|GRAY|GREY|ORANGE|PURPLE|PINK|TEAL|GOLD|MAROON)(_[A-E])?", a.name)}
+            assert not colours, f"imports colour constants {colours}"
+    assert ast.get_docstring(tree), "scene file needs a docstring"
+
+
+def test_attncore_is_the_only_source_of_numbers_in_scene_files() -> None:
+    for path in sorted(Path(ROOT / "scenes").glob("s[0-9][0-9]_*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") in ("Num", "NumberGrid", "VectorBars"):
+                kws = {k.arg for k in node.keywords}
+                assert "constant" not in kws or path.name == "components.py", f"{path.name}: constant Num in a scene"
