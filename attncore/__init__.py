@@ -6,7 +6,19 @@ This package never imports manim; the scenes draw what it computes.
 from __future__ import annotations
 
 from .display import decimals_needed, fmt, format_matrix, round_matrix, round_rows_to_one
-from .lesson import LIMITS, Context, Lesson, LessonError, ProjectionSpec, default_lesson, load_lesson, parse_lesson
+from .lesson import (
+    LIMITS,
+    Context,
+    Lesson,
+    LessonError,
+    ProjectionSpec,
+    builtin_lesson,
+    builtin_lessons,
+    default_lesson,
+    find_lesson,
+    load_lesson,
+    parse_lesson,
+)
 from .steps import (
     AttentionResult,
     MultiHeadResult,
@@ -20,13 +32,21 @@ from .steps import (
     softmax,
     split_heads,
 )
-from .trace import ContextTrace, HeadTrace, LessonTrace, MultiHeadTrace, ProjectedTrace, ReshapedTrace, trace_lesson
+from .trace import (
+    ContextTrace,
+    HeadTrace,
+    LessonTrace,
+    MultiHeadTrace,
+    ProjectedTrace,
+    ReshapedTrace,
+    trace_lesson,
+)
 from .weights import Weights, make_weights
 
 __all__ = [
-    "LIMITS", "AttentionResult", "Context", "ContextTrace", "HeadTrace", "Lesson", "LessonError",
+    "LIMITS", "AttentionResult", "builtin_lesson", "builtin_lessons", "Context", "ContextTrace", "HeadTrace", "Lesson", "LessonError",
     "LessonTrace", "MultiHeadResult", "MultiHeadTrace", "ProjectedTrace", "ProjectionSpec",
-    "ReshapedTrace", "Weights", "attention", "concat_heads", "decimals_needed", "default_lesson", "fmt", "format_matrix",
+    "ReshapedTrace", "Weights", "attention", "concat_heads", "decimals_needed", "default_lesson", "find_lesson", "fmt", "format_matrix",
     "load_lesson", "make_weights", "mix", "multi_head_attention", "parse_lesson", "project",
     "round_matrix", "round_rows_to_one", "scale", "scores", "softmax", "split_heads", "trace_lesson",
 ]

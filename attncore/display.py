@@ -37,7 +37,8 @@ def fmt(x: float, decimals: int, *, plus: bool = False) -> str:
 def round_matrix(m: ArrayLike, decimals: int) -> np.ndarray:
     """Round every entry as :func:`fmt` shows it (as floats)."""
     arr = np.asarray(m, dtype=np.float64)
-    return np.vectorize(lambda v: float(fmt(v, decimals).replace(_MINUS, "-")))(arr).reshape(arr.shape)
+    flat = [float(fmt(v, decimals).replace(_MINUS, "-")) for v in arr.ravel()]
+    return np.array(flat, dtype=np.float64).reshape(arr.shape)
 
 
 def round_rows_to_one(p: ArrayLike, decimals: int) -> np.ndarray:

@@ -22,7 +22,10 @@ __all__ = [
     "Lesson",
     "LessonError",
     "ProjectionSpec",
+    "builtin_lesson",
+    "builtin_lessons",
     "default_lesson",
+    "find_lesson",
     "load_lesson",
     "parse_lesson",
 ]
@@ -38,7 +41,7 @@ LIMITS: dict[str, tuple[int, int]] = {
 }
 
 _TOP_KEYS = {"title", "dimensions", "decimals", "vocabulary", "contexts", "projections", "heads", "theme"}
-_CONTEXT_KEYS = {"name", "sentence", "focus"}
+_CONTEXT_KEYS = {"name", "sentence", "focus", "leans"}
 _PROJECTION_KEYS = {"seed", "d_v", "W_Q", "W_K", "W_V", "W_V_reshape", "W_O"}
 _HEADS_KEYS = {"count"}
 
@@ -54,6 +57,7 @@ class Context:
     name: str
     tokens: tuple[str, ...]
     focus: str
+    leans: str | None = None  # the dimension the focus word's output should lean to (a claim)
 
     @property
     def sentence(self) -> str:
@@ -220,7 +224,10 @@ def parse_lesson(data: dict[str, Any], source: str = "built-in") -> Lesson:
         name = c.get("name", f"context {i + 1}")
         if not isinstance(name, str) or not name.strip():
             raise _err(src, f"{where}.name", "must be a non-empty text", 'write e.g. name = "animal"')
-        contexts.append(Context(name=name, tokens=tokens, focus=focus))
+        leans = c.get("leans")
+        if leans is not None and leans not in dims:
+            raise _err(src, f"{where}.leans", f"{leans!r} is not a dimension", f"use one of {', '.join(dims)}")
+        contexts.append(Context(name=name, tokens=tokens, focus=focus, leans=leans))
 
     proj_raw = data.get("projections", {})
     if not isinstance(proj_raw, dict):
@@ -287,7 +294,34 @@ def load_lesson(path: str | Path) -> Lesson:
     return parse_lesson(data, source=str(p))
 
 
+def builtin_lessons() -> list[str]:
+    """Names of the lessons shipped in the package (``default``, ``bank``, ``souris``...)."""
+    files = resources.files("attncore").joinpath("lessons").iterdir()
+    return sorted(f.name[:-5] for f in files if f.name.endswith(".toml"))
+
+
+def builtin_lesson(name: str) -> Lesson:
+    """A lesson shipped in the package, by name."""
+    if name not in builtin_lessons():
+        raise LessonError(f"{name}: no such built-in lesson; choose from {', '.join(builtin_lessons())} or give a .toml path")
+    text = resources.files("attncore").joinpath(f"lessons/{name}.toml").read_text(encoding="utf-8")
+    return parse_lesson(tomllib.loads(text), source="built-in" if name == "default" else f"{name}.toml")
+
+
+def find_lesson(spec: str | Path | None) -> Lesson:
+    """The lesson named by ``spec``: None or "" for the default, a built-in name, or a path."""
+    if spec is None or str(spec) == "":
+        return default_lesson()
+    p = Path(spec)
+    if not p.exists() and p.suffix == "":
+        if str(spec) in builtin_lessons():
+            return builtin_lesson(str(spec))
+        raise LessonError(
+            f"{spec}: no such file or built-in lesson; give a .toml path or one of {', '.join(builtin_lessons())}"
+        )
+    return load_lesson(p)
+
+
 def default_lesson() -> Lesson:
     """The built-in lesson shipped in the package (``lessons/default.toml``)."""
-    text = resources.files("attncore").joinpath("lessons/default.toml").read_text(encoding="utf-8")
-    return parse_lesson(tomllib.loads(text), source="built-in")
+    return builtin_lesson("default")

@@ -102,8 +102,9 @@ def softmax(s: ArrayLike) -> Matrix:
     """
     sm = as_matrix(s, "scores")
     shifted = sm - sm.max(axis=1, keepdims=True)  # largest entry per row becomes 0: no overflow
-    e = np.exp(shifted)  # (n_q, n_k), each in (0, 1]
-    return e / e.sum(axis=1, keepdims=True)  # (n_q, n_k), rows sum to 1
+    e: Matrix = np.exp(shifted)  # (n_q, n_k), each in (0, 1]
+    out: Matrix = e / e.sum(axis=1, keepdims=True)  # (n_q, n_k), rows sum to 1
+    return out
 
 
 # 4. Mixing ------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, Mobject, Scene, Text, Transform, config
 
-from attncore import ContextTrace, LessonTrace, default_lesson, load_lesson, trace_lesson
+from attncore import ContextTrace, LessonTrace, find_lesson, trace_lesson
 
 from .components import Formula, PipelineMarker, label
 from .theme import TIME, Theme
@@ -31,10 +31,10 @@ _TRACE_CACHE: dict[str, LessonTrace] = {}
 
 
 def current_trace() -> LessonTrace:
-    """The trace of the lesson named by ``$ATTNVID_LESSON`` (the built-in one if unset)."""
+    """The trace of the lesson named by ``$ATTNVID_LESSON`` (a path or built-in name; default if unset)."""
     path = os.environ.get(LESSON_ENV, "")
     if path not in _TRACE_CACHE:
-        _TRACE_CACHE[path] = trace_lesson(load_lesson(path) if path else default_lesson())
+        _TRACE_CACHE[path] = trace_lesson(find_lesson(path))
     return _TRACE_CACHE[path]
 
 

@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 
 import click
 
-from attncore import Lesson, LessonError, default_lesson, load_lesson
+from attncore import Lesson, LessonError, find_lesson
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -44,9 +44,10 @@ def lesson_option(f: F) -> F:
         "lesson_path",
         type=click.Path(path_type=Path, dir_okay=True),
         default=None,
-        help="A lesson TOML file (default: the built-in lesson).",
+        help="A lesson TOML file, or a built-in lesson name (default, bank, souris).",
     )(f)
 
 
 def get_lesson(path: Path | None) -> Lesson:
-    return default_lesson() if path is None else load_lesson(path)
+    """The lesson named by ``--lesson``: a TOML path, or the name of a built-in lesson."""
+    return find_lesson(path)

@@ -62,7 +62,8 @@ def render(scenes: tuple[str, ...], quality: str, lesson_path: Path | None, medi
     """Render SCENES (class or file names; all scenes when none are given)."""
     lesson = get_lesson(lesson_path)
     if lesson_path is not None:
-        os.environ["ATTNVID_LESSON"] = str(Path(lesson_path).resolve())
+        spec = Path(lesson_path)
+        os.environ["ATTNVID_LESSON"] = str(spec.resolve()) if spec.exists() else str(spec)
     from scenes.lecture import LECTURE, find_scene
 
     chosen = []
