@@ -214,7 +214,7 @@ def parse_lesson(data: dict[str, Any], source: str = "built-in") -> Lesson:
             raise _err(src, f"{where}.sentence", "is empty", "write a sentence of words from the vocabulary")
         lo_t, hi_t = LIMITS["tokens"]
         if not lo_t <= len(tokens) <= hi_t:
-            raise _err(src, f"{where}.sentence", f"has {len(tokens)} words, the limit is {lo_t} to {hi_t}", f"use {lo_t} to {hi_t} words")
+            raise _err(src, f"{where}.sentence", f"has {len(tokens)} word{'s' if len(tokens) != 1 else ''}, the limit is {lo_t} to {hi_t}", f"use {lo_t} to {hi_t} words")
         for tok in tokens:
             if tok not in vocab_words:
                 raise _err(src, f"{where}.sentence", f"word {tok!r} of \"{c['sentence']}\" is not in the vocabulary", f"add {tok} = [...] under [vocabulary]")

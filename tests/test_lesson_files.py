@@ -1,0 +1,106 @@
+"""Lesson files: the shipped lessons meet their claims; every bad file gets one clear line.
+
+The corpus in tests/bad_lessons/ has one file per failure; its first line says
+``# expect: <the message>``. Each is run through the real command (``values``, ``list``
+and ``render``): status 2, one line on stderr naming the file, field and fix, no
+traceback, and nothing written to media/.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from attncore import LIMITS, LessonError, builtin_lesson, builtin_lessons, load_lesson, trace_lesson
+from conftest import ATTNVID
+
+BAD = sorted((Path(__file__).parent / "bad_lessons").glob("*.toml"))
+
+
+def expectation(path: Path) -> str:
+    first = path.read_bytes().split(b"\n", 1)[0].decode("utf-8", "replace")
+    if first.startswith("# expect: "):
+        return first[len("# expect: "):]
+    return {"not_utf8.toml": "is not UTF-8 text; save the lesson as UTF-8"}[path.name]
+
+
+def test_the_corpus_covers_every_failure() -> None:
+    names = {p.stem for p in BAD}
+    assert len(BAD) >= 20
+    for must in ("syntax_error", "missing_dimensions", "unknown_key", "word_not_in_vocabulary",
+                 "wrong_vector_length", "not_a_number", "nan_value", "inf_value", "empty_sentence",
+                 "duplicate_dimension", "focus_not_in_sentence", "heads_not_dividing",
+                 "too_many_tokens", "too_many_dimensions", "too_many_contexts", "too_many_heads", "not_utf8"):
+        assert must in names
+
+
+@pytest.mark.parametrize("path", BAD, ids=[p.stem for p in BAD])
+def test_bad_lesson_raises_lesson_error_with_its_message(path: Path) -> None:
+    with pytest.raises(LessonError) as exc:
+        load_lesson(path)
+    msg = str(exc.value)
+    assert "\n" not in msg
+    assert msg.startswith(f"{path}: ")
+    assert expectation(path) in msg
+
+
+@pytest.mark.parametrize("command", ["values", "list", "render"])
+@pytest.mark.parametrize("path", BAD, ids=[p.stem for p in BAD])
+def test_bad_lesson_on_the_command_line(path: Path, command: str, tmp_path: Path) -> None:
+    r = subprocess.run([ATTNVID, command, "--lesson", str(path)], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2, r.stderr
+    assert r.stdout == ""
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1, r.stderr
+    assert lines[0].startswith(f"attnvid: error: {path}: ") and expectation(path) in lines[0]
+    assert not (tmp_path / "media").exists()
+
+
+@pytest.mark.parametrize("spec", ["missing.toml", "no-such-lesson"])
+def test_missing_file_or_name(spec: str, tmp_path: Path) -> None:
+    r = subprocess.run([ATTNVID, "values", "--lesson", spec], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
+    assert spec in r.stderr and ("file not found" in r.stderr or "no such file or built-in lesson" in r.stderr)
+
+
+def test_a_folder_is_not_a_lesson(tmp_path: Path) -> None:
+    r = subprocess.run([ATTNVID, "values", "--lesson", str(tmp_path)], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and "is a folder, not a file" in r.stderr
+
+
+@pytest.mark.parametrize("name", builtin_lessons())
+def test_shipped_lessons_meet_their_claims(name: str) -> None:
+    """The focus word has one input vector, strong in two dimensions, and leans as claimed."""
+    lesson = builtin_lesson(name)
+    trace = trace_lesson(lesson)
+    dims = list(lesson.dimensions)
+    focus_vectors = {tuple(c.embeddings[c.focus_index]) for c in trace.contexts}
+    assert len(focus_vectors) == 1, "the focus word must have the same input vector everywhere"
+    (vec,) = focus_vectors
+    assert sum(v >= 2 for v in vec) >= 2, "the focus word must be strong in two dimensions"
+    for _, v in lesson.vocabulary:
+        assert all(abs(x * 10 - round(x * 10)) < 1e-9 for x in v), "values are integers or one decimal"
+    leanings = []
+    for c in trace.contexts:
+        assert c.context.leans is not None
+        out = c.output[c.focus_index]
+        k = dims.index(c.context.leans)
+        others = [out[j] for j in range(len(dims)) if j != k]
+        assert out[k] - max(others) >= 0.5, f"{c.context.name}: margin {out[k] - max(others):.2f}"
+        leanings.append(c.context.leans)
+    assert len(set(leanings)) == len(leanings), "each context leans somewhere else"
+
+
+def test_unicode_words_work() -> None:
+    lesson = builtin_lesson("souris")
+    assert "l'écran" in lesson.contexts[1].tokens and "très" in lesson.contexts[1].tokens
+    assert lesson.slug == "souris"
+    assert np.isfinite(trace_lesson(lesson).contexts[1].output).all()
+
+
+def test_limits_are_the_documented_ones() -> None:
+    assert LIMITS["contexts"] == (1, 3) and LIMITS["tokens"] == (2, 8)
+    assert LIMITS["dimensions"] == (2, 8) and LIMITS["heads"] == (1, 4)
