@@ -73,6 +73,7 @@ class LessonScene(Scene):
         self.theme = Theme(self.lesson.theme, self.lesson.dimensions)
         self.dec = self.lesson.decimals
         self.checkpoints: list[Checkpoint] = []
+        self.section_starts: list[tuple[str, float]] = []
         self.camera.background_color = self.theme["background"]
 
     # -- structure ---------------------------------------------------------------------
@@ -83,9 +84,15 @@ class LessonScene(Scene):
     def construct(self) -> None:
         self.add_header()
         for title, method in self.SECTIONS:
+            self.section_starts.append((title, float(self.renderer.time)))
             self.next_section(title)
             getattr(self, method)()
             self._checkpoint(title)
+
+    def section_times(self) -> list[tuple[str, float, float]]:
+        """(title, start, end) in seconds of every section, after ``render``."""
+        ends = [t for _, t in self.section_starts[1:]] + [float(self.renderer.time)]
+        return [(title, start, end) for (title, start), end in zip(self.section_starts, ends, strict=True)]
 
     def _checkpoint(self, title: str) -> None:
         if not (self.collect_checkpoints or self.collect_frames):

@@ -12,6 +12,8 @@ import sys
 import click
 
 from .common import cli_errors
+from .frames_cmd import preview, storyboard
+from .lecture_cmd import lecture
 from .list_cmd import list_scenes
 from .render_cmd import render
 from .values_cmd import values
@@ -26,6 +28,9 @@ def cli() -> None:
 cli.add_command(values)
 cli.add_command(list_scenes)
 cli.add_command(render)
+cli.add_command(lecture)
+cli.add_command(preview)
+cli.add_command(storyboard)
 
 
 def main() -> None:

@@ -3,82 +3,77 @@
 from __future__ import annotations
 
 import os
-import shutil
-import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import click
 
+from attncore import Lesson
+
 from .common import UserError, get_lesson, lesson_option
+from .engine import FORMATS, QUALITIES, Job, Result, cache_key, render_many
+from .progress import SceneProgress
 
-#: Our quality names and Manim's.
-QUALITIES = {"low": "low_quality", "medium": "medium_quality", "high": "high_quality", "4k": "fourk_quality"}
 
-
-def output_root(slug: str, media: Path) -> Path:
+def output_root(lesson: Lesson, media: Path) -> Path:
     """The built-in lesson's outputs go under media/; other lessons under media/<slug>/."""
-    return media if slug == "default" else media / slug
+    return media if lesson.slug == "default" else media / lesson.slug
 
 
-def render_scene(cls: type, quality: str, work: Path, final: Path) -> float:
-    """Render one scene with Manim in this process; move the finished video into ``final``.
+def lesson_spec(lesson_path: Path | None) -> str:
+    """How worker processes find the lesson again: an absolute path or a built-in name."""
+    if lesson_path is None:
+        return ""
+    return str(lesson_path.resolve()) if lesson_path.exists() else str(lesson_path)
 
-    The video is written under ``work`` and renamed into place only when complete, so an
-    interrupted render never leaves a truncated file at ``final``.
-    """
-    from manim import tempconfig
 
-    t0 = time.perf_counter()
-    name = cls.__name__
-    settings = {
-        "quality": QUALITIES[quality],
-        "media_dir": str(work),
-        "output_file": name,
-        "progress_bar": "none",
-        "verbosity": "WARNING",
-        "write_to_movie": True,
-        "format": "mp4",
-    }
-    with tempconfig(settings):
-        scene = cls()
-        scene.render()
-        produced = Path(scene.renderer.file_writer.movie_file_path)
-    if not produced.is_file():
-        raise UserError(f"manim did not produce a video for {name}; see the messages above", code=1)
-    final.parent.mkdir(parents=True, exist_ok=True)
-    tmp = final.with_name(f".{final.name}.part")
-    shutil.copyfile(produced, tmp)
-    os.replace(tmp, final)
-    return time.perf_counter() - t0
+def plan(lesson: Lesson, spec: str, names: Sequence[str], quality: str, fmt: str, media: Path) -> list[Job]:
+    """Jobs for the named scenes (all when none), each with its cache key."""
+    os.environ["ATTNVID_LESSON"] = spec
+    from scenes.lecture import LECTURE, find_scene, scene_file
+
+    chosen = []
+    for s in names:
+        try:
+            chosen.append(find_scene(s))
+        except KeyError:
+            known = ", ".join(c.__name__ for c in LECTURE)
+            raise UserError(f"unknown scene {s!r}; choose from: {known}") from None
+    chosen = chosen or list(LECTURE)
+    root = output_root(lesson, media)
+    repo = Path(__file__).resolve().parents[2]
+    return [
+        Job(scene=c.__name__, index=LECTURE.index(c) + 1, quality=quality, fmt=fmt, lesson_spec=spec,
+            root=str(root), key=cache_key(repo / scene_file(c), repr(lesson), quality, fmt))
+        for c in chosen
+    ]
+
+
+def run_jobs(jobs: list[Job], n_jobs: int) -> list[Result]:
+    with SceneProgress([j.scene for j in jobs]) as progress:
+        return render_many(jobs, n_jobs, on_start=progress.start, on_done=progress.done)
+
+
+def default_jobs() -> int:
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
 
 
 @click.command("render")
 @click.argument("scenes", nargs=-1)
 @click.option("--quality", "-q", type=click.Choice(list(QUALITIES)), default="low", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="mp4", show_default=True,
+              help="mp4, webm, gif, or png (a folder of frames per scene).")
+@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None, help="Parallel processes [default: cores].")
 @lesson_option
 @click.option("--media", type=click.Path(path_type=Path, file_okay=False), default=Path("media"), show_default=True,
               help="Where outputs go.")
-def render(scenes: tuple[str, ...], quality: str, lesson_path: Path | None, media: Path) -> None:
-    """Render SCENES (class or file names; all scenes when none are given)."""
-    lesson = get_lesson(lesson_path)
-    if lesson_path is not None:
-        spec = Path(lesson_path)
-        os.environ["ATTNVID_LESSON"] = str(spec.resolve()) if spec.exists() else str(spec)
-    from scenes.lecture import LECTURE, find_scene
+def render(scenes: tuple[str, ...], quality: str, fmt: str, jobs: int | None, lesson_path: Path | None, media: Path) -> None:
+    """Render SCENES (class or file names; all scenes when none are given).
 
-    chosen = []
-    for s in scenes:
-        try:
-            chosen.append(find_scene(s))
-        except KeyError:
-            names = ", ".join(c.__name__ for c in LECTURE)
-            raise UserError(f"unknown scene {s!r}; choose from: {names}") from None
-    chosen = chosen or list(LECTURE)
-    root = output_root(lesson.slug, media)
-    work = root / ".work" / quality
-    for cls in chosen:
-        k = LECTURE.index(cls) + 1
-        final = root / "scenes" / quality / f"{k:02d}_{cls.__name__}.mp4"
-        secs = render_scene(cls, quality, work, final)
-        click.echo(f"rendered {cls.__name__} in {secs:.1f} s", err=True)
-        click.echo(str(final))
+    Prints the path of each video, in lecture order. Scenes whose inputs did not change
+    since their last render are not rendered again.
+    """
+    lesson = get_lesson(lesson_path)
+    job_list = plan(lesson, lesson_spec(lesson_path), scenes, quality, fmt, media)
+    for r in run_jobs(job_list, jobs or default_jobs()):
+        click.echo(r.path)

@@ -1,0 +1,3 @@
+from scenes.cli import main
+
+main()

@@ -1,0 +1,188 @@
+"""``attnvid preview`` and ``attnvid storyboard``: frames without encoding video.
+
+Both run a scene's ``construct`` with animations skipped and rasterise the frame at the
+end of each section with Manim's own camera (see :mod:`scenes.inspect`): the fastest
+way to see what a scene shows.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import multiprocessing
+import os
+import re
+import subprocess
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import click
+
+from .common import UserError, get_lesson, lesson_option
+from .engine import QUALITIES, write_atomic
+from .render_cmd import default_jobs, lesson_spec, output_root, plan, run_jobs
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower()
+
+
+def section_frames(scene: str, quality: str, spec: str) -> list[tuple[str, bytes]]:
+    """(section title, PNG bytes) of the last frame of every section of ``scene``."""
+    os.environ["ATTNVID_LESSON"] = spec
+    from scenes.inspect import build
+    from scenes.lecture import find_scene
+
+    built = build(find_scene(scene), frames=True, quality=QUALITIES[quality])
+    out = []
+    for cp in built.checkpoints:
+        buf = io.BytesIO()
+        cp.image.convert("RGB").save(buf, format="PNG")
+        out.append((cp.section, buf.getvalue()))
+    return out
+
+
+def _resolve_scene(name: str) -> str:
+    from scenes.lecture import LECTURE, find_scene
+
+    try:
+        return find_scene(name).__name__
+    except KeyError:
+        known = ", ".join(c.__name__ for c in LECTURE)
+        raise UserError(f"unknown scene {name!r}; choose from: {known}") from None
+
+
+def _watch_paths(lesson_path: Path | None) -> list[Path]:
+    root = Path(__file__).resolve().parents[2]
+    paths = [root / "scenes", root / "attncore"]
+    if lesson_path is not None and lesson_path.exists():
+        paths.append(lesson_path.resolve().parent)
+    return paths
+
+
+def _watch(argv: list[str], lesson_path: Path | None) -> None:
+    """Re-run the preview in a fresh process whenever a project file changes."""
+    from watchdog.events import FileSystemEvent, FileSystemEventHandler
+    from watchdog.observers import Observer
+
+    changed = {"at": time.monotonic()}  # run once at start
+
+    class Handler(FileSystemEventHandler):
+        def on_any_event(self, event: FileSystemEvent) -> None:
+            src = str(event.src_path)
+            if src.endswith((".py", ".toml")) and "__pycache__" not in src:
+                changed["at"] = time.monotonic()
+
+    observer = Observer()
+    for p in _watch_paths(lesson_path):
+        observer.schedule(Handler(), str(p), recursive=True)
+    observer.start()
+    click.echo("watching scenes/, attncore/ and the lesson; Ctrl-C stops", err=True)
+    try:
+        while True:
+            if changed["at"] is not None and time.monotonic() - changed["at"] > 0.3:
+                changed["at"] = None  # type: ignore[assignment]
+                r = subprocess.run([sys.executable, "-m", "scenes.cli", *argv], capture_output=True, text=True)
+                if r.returncode == 0:
+                    click.echo(r.stdout.strip().splitlines()[-1])
+                else:
+                    click.echo(r.stderr.strip().splitlines()[-1] if r.stderr.strip() else "preview failed", err=True)
+            time.sleep(0.1)
+    except KeyboardInterrupt:
+        click.echo("stopped watching", err=True)
+    finally:
+        observer.stop()
+        observer.join(timeout=2)
+
+
+@click.command("preview")
+@click.argument("scene")
+@click.option("--section", default=None, help="The section whose last frame to show (default: the last one).")
+@click.option("--video", is_flag=True, help="Render a low-quality MP4 instead of a PNG.")
+@click.option("--watch", is_flag=True, help="Preview again whenever a project file changes (Ctrl-C stops).")
+@lesson_option
+@click.option("--media", type=click.Path(path_type=Path, file_okay=False), default=Path("media"), show_default=True)
+def preview(scene: str, section: str | None, video: bool, watch: bool, lesson_path: Path | None, media: Path) -> None:
+    """The fastest look at SCENE: the last frame (of a section) as a PNG, low quality."""
+    lesson = get_lesson(lesson_path)
+    spec = lesson_spec(lesson_path)
+    os.environ["ATTNVID_LESSON"] = spec
+    name = _resolve_scene(scene)
+    if watch:
+        argv = ["preview", name, "--media", str(media.resolve())]
+        argv += ["--section", section] if section else []
+        argv += ["--video"] if video else []
+        argv += ["--lesson", spec] if spec else []
+        _watch(argv, lesson_path)
+        return
+    if video:
+        (r,) = run_jobs(plan(lesson, spec, (name,), "low", "mp4", media), 1)
+        click.echo(r.path)
+        return
+    from scenes.lecture import find_scene
+
+    names = find_scene(name).section_names()
+    if section is not None and section not in names:
+        raise UserError(f"{name} has no section {section!r}; its sections are: {'; '.join(names)}")
+    frames = section_frames(name, "low", spec)
+    title, png = frames[-1] if section is None else next(f for f in frames if f[0] == section)
+    out = output_root(lesson, media) / "preview" / (f"{name}.png" if section is None else f"{name}_{_slug(title)}.png")
+    write_atomic(out, png)
+    click.echo(str(out))
+
+
+def _font(size: int) -> object:
+    from PIL import ImageFont
+
+    for path in ("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "DejaVuSans.ttf"):
+        try:
+            return ImageFont.truetype(path, size)
+        except OSError:
+            continue
+    return ImageFont.load_default()
+
+
+@click.command("storyboard")
+@click.option("--quality", "-q", type=click.Choice(list(QUALITIES)), default="low", show_default=True)
+@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None, help="Parallel processes [default: cores].")
+@lesson_option
+@click.option("--media", type=click.Path(path_type=Path, file_okay=False), default=Path("media"), show_default=True)
+def storyboard(quality: str, jobs: int | None, lesson_path: Path | None, media: Path) -> None:
+    """One PNG contact sheet: the last frame of every section, in lecture order."""
+    from PIL import Image, ImageDraw
+
+    lesson = get_lesson(lesson_path)
+    spec = lesson_spec(lesson_path)
+    os.environ["ATTNVID_LESSON"] = spec
+    from scenes.lecture import LECTURE
+
+    names = [c.__name__ for c in LECTURE]
+    n = jobs or default_jobs()
+    if n > 1:
+        with ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("spawn")) as pool:
+            per_scene = list(pool.map(section_frames, names, [quality] * len(names), [spec] * len(names)))
+    else:
+        per_scene = [section_frames(s, quality, spec) for s in names]
+    tiles = [(f"{k}. {s} · {title}", png) for k, (s, frames) in enumerate(zip(names, per_scene, strict=True), 1) for title, png in frames]
+    tile_w, tile_h = 427, 240  # half of 480p: numbers stay legible on the sheet
+    label_h, pad, cols = 26, 10, 4
+    rows = math.ceil(len(tiles) / cols)
+    sheet = Image.new("RGB", (cols * (tile_w + pad) + pad, rows * (tile_h + label_h + pad) + pad), (10, 11, 14))
+    draw = ImageDraw.Draw(sheet)
+    font = _font(14)
+    for k, (caption, png) in enumerate(tiles):
+        x = pad + (k % cols) * (tile_w + pad)
+        y = pad + (k // cols) * (tile_h + label_h + pad)
+        img = Image.open(io.BytesIO(png)).convert("RGB").resize((tile_w, tile_h), Image.LANCZOS)
+        sheet.paste(img, (x, y + label_h))
+        while draw.textlength(caption, font=font) > tile_w - 4 and len(caption) > 4:
+            caption = caption[:-2] + "…"
+        draw.text((x + 2, y + 4), caption, fill=(236, 232, 225), font=font)
+    out = output_root(lesson, media) / "storyboard" / f"storyboard_{quality}.png"
+    buf = io.BytesIO()
+    sheet.save(buf, format="PNG", optimize=True)
+    write_atomic(out, buf.getvalue())
+    click.echo(f"storyboard: {len(tiles)} sections of {len(names)} scenes", err=True)
+    click.echo(str(out))

@@ -1,0 +1,61 @@
+"""``attnvid lecture``: the whole lecture as one folder, ready to embed or present."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from .assemble import chapters_for, chapters_vtt, join_videos, poster, write_manifest
+from .common import get_lesson, lesson_option
+from .engine import QUALITIES, write_atomic
+from .page import lecture_page
+from .render_cmd import default_jobs, lesson_spec, output_root, plan, run_jobs
+
+
+@click.command("lecture")
+@click.option("--quality", "-q", type=click.Choice(list(QUALITIES)), default="low", show_default=True)
+@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None, help="Parallel processes [default: cores].")
+@lesson_option
+@click.option("--media", type=click.Path(path_type=Path, file_okay=False), default=Path("media"), show_default=True,
+              help="Where outputs go.")
+def lecture(quality: str, jobs: int | None, lesson_path: Path | None, media: Path) -> None:
+    """Render every scene and assemble the lecture folder.
+
+    The folder (media/lecture/<quality>/ for the built-in lesson, media/<lesson>/lecture/
+    <quality>/ for others) holds lecture.mp4 (faststart, one chapter per section),
+    chapters.vtt, one poster PNG per scene, index.html (offline player with chapters and
+    presenter mode) and manifest.json. Its path is the last line printed.
+    """
+    lesson = get_lesson(lesson_path)
+    job_list = plan(lesson, lesson_spec(lesson_path), (), quality, "mp4", media)
+    results = run_jobs(job_list, jobs or default_jobs())
+    from scenes.lecture import find_scene
+
+    folder = output_root(lesson, media) / "lecture" / quality
+    folder.mkdir(parents=True, exist_ok=True)
+    titles = [find_scene(j.scene).TITLE for j in job_list]
+    chapters = chapters_for(results, titles)
+    duration = join_videos([Path(r.path) for r in results], folder / "lecture.mp4", chapters)
+    write_atomic(folder / "chapters.vtt", chapters_vtt(chapters).encode())
+    (folder / "posters").mkdir(exist_ok=True)
+    posters = []
+    for j, r in zip(job_list, results, strict=True):
+        rel = f"posters/{j.stem}.png"
+        poster(Path(r.path), folder / rel)
+        posters.append(rel)
+    manifest = {
+        "title": lesson.title,
+        "quality": quality,
+        "duration_s": round(duration, 6),
+        "video": "lecture.mp4",
+        "chapters": [{"title": c.title, "start_s": round(c.start_s, 6), "end_s": round(c.end_s, 6)} for c in chapters],
+        "chapters_vtt": "chapters.vtt",
+        "posters": posters,
+        "page": "index.html",
+        "captions": [],
+    }
+    write_manifest(folder, manifest)
+    write_atomic(folder / "index.html", lecture_page(manifest, lesson.title).encode())
+    click.echo(f"lecture: {duration:.1f} s, {len(chapters)} chapters, {len(results)} scenes", err=True)
+    click.echo(str(folder))

@@ -1,0 +1,170 @@
+"""The offline lecture page: one HTML file, no network, no library.
+
+The manifest is embedded in the page (browsers refuse ``fetch`` from ``file://``), so
+double-clicking ``index.html`` works. Presenter mode pauses at the end of every section
+and waits for the lecturer (space, →, ↓, Page Down or a click go on; ←, ↑, Page Up step
+back a section), which is what a live presentation needs.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from typing import Any
+
+_PAGE = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>__TITLE__</title>
+<style>
+  :root { color-scheme: dark; --bg: #14161c; --panel: #20232c; --text: #ece8e1; --muted: #8d93a1; --accent: #f2c14e; }
+  * { box-sizing: border-box; }
+  body { margin: 0; background: var(--bg); color: var(--text); font: 16px/1.4 "DejaVu Sans", system-ui, sans-serif; }
+  header { padding: 12px 20px; display: flex; gap: 16px; align-items: baseline; flex-wrap: wrap; }
+  h1 { font-size: 20px; margin: 0; }
+  .muted { color: var(--muted); }
+  main { display: grid; grid-template-columns: minmax(0, 1fr) 320px; gap: 16px; padding: 0 20px 20px; }
+  @media (max-width: 900px) { main { grid-template-columns: 1fr; } }
+  video { width: 100%; background: #000; border-radius: 6px; display: block; }
+  nav { background: var(--panel); border-radius: 6px; padding: 8px; max-height: 80vh; overflow: auto; }
+  nav ol { list-style: none; margin: 0; padding: 0; }
+  nav button { width: 100%; text-align: left; background: none; border: 0; color: var(--text); padding: 6px 8px;
+               border-radius: 4px; cursor: pointer; font: inherit; display: flex; gap: 8px; }
+  nav button:hover { background: #2b2f3a; }
+  nav button.current { background: #3a3520; color: var(--accent); }
+  nav .t { color: var(--muted); font-variant-numeric: tabular-nums; min-width: 3.2em; }
+  .bar { display: flex; gap: 12px; align-items: center; margin-top: 10px; flex-wrap: wrap; }
+  .bar button { background: var(--panel); color: var(--text); border: 1px solid #4a4f5c; border-radius: 4px;
+                padding: 6px 12px; font: inherit; cursor: pointer; }
+  .bar button[aria-pressed="true"] { border-color: var(--accent); color: var(--accent); }
+  #status { color: var(--muted); }
+</style>
+</head>
+<body>
+<header><h1>__TITLE__</h1><span class="muted" id="meta"></span></header>
+<main>
+  <section>
+    <video id="video" controls preload="auto" playsinline poster="__POSTER__">
+      <source src="__VIDEO__" type="video/mp4">
+      __TRACKS__
+    </video>
+    <div class="bar">
+      <button id="presenter" aria-pressed="false" title="Pause at the end of every section (P)">Presenter mode</button>
+      <button id="back" title="Previous section (←)">◀ Section</button>
+      <button id="next" title="Next section (→)">Section ▶</button>
+      <span id="status"></span>
+    </div>
+  </section>
+  <nav aria-label="Chapters"><ol id="chapters"></ol></nav>
+</main>
+<script id="manifest" type="application/json">__MANIFEST__</script>
+<script>
+"use strict";
+const manifest = JSON.parse(document.getElementById("manifest").textContent);
+const chapters = manifest.chapters;
+const video = document.getElementById("video");
+const list = document.getElementById("chapters");
+const status = document.getElementById("status");
+const presenterButton = document.getElementById("presenter");
+const EPS = 0.04;  // seconds: under one frame at 25 fps and more
+let presenter = false;
+let holdAt = null;  // index of the chapter whose end we paused at
+
+function fmt(t) { const m = Math.floor(t / 60), s = Math.floor(t % 60); return m + ":" + String(s).padStart(2, "0"); }
+function chapterAt(t) {
+  for (let i = chapters.length - 1; i >= 0; i--) if (t >= chapters[i].start_s - EPS) return i;
+  return 0;
+}
+chapters.forEach((c, i) => {
+  const li = document.createElement("li");
+  const b = document.createElement("button");
+  b.dataset.index = i;
+  b.innerHTML = '<span class="t">' + fmt(c.start_s) + "</span><span></span>";
+  b.lastChild.textContent = c.title;
+  b.addEventListener("click", () => seekTo(i, true));
+  li.appendChild(b);
+  list.appendChild(li);
+});
+document.getElementById("meta").textContent = chapters.length + " sections · " + fmt(manifest.duration_s);
+
+function seekTo(i, play) {
+  i = Math.max(0, Math.min(chapters.length - 1, i));
+  holdAt = null;
+  video.currentTime = chapters[i].start_s + 0.001;
+  if (play) video.play();
+  mark();
+}
+function mark() {
+  const i = chapterAt(video.currentTime);
+  list.querySelectorAll("button").forEach(b => b.classList.toggle("current", Number(b.dataset.index) === i));
+  status.textContent = (presenter ? "Presenter · " : "") + "Section " + (i + 1) + " of " + chapters.length +
+    (holdAt !== null ? " · paused at its end: space or → to go on" : "");
+}
+// Presenter mode: stop exactly at the end of the current section.
+function watch() {
+  if (presenter && !video.paused && holdAt === null) {
+    const i = chapterAt(video.currentTime);
+    const end = chapters[i].end_s;
+    if (video.currentTime >= end - EPS && i < chapters.length - 1) {
+      video.pause();
+      video.currentTime = end - EPS;
+      holdAt = i;
+      mark();
+    }
+  }
+  requestAnimationFrame(watch);
+}
+requestAnimationFrame(watch);
+function goOn() {
+  if (holdAt !== null) { const i = holdAt; holdAt = null; video.currentTime = chapters[i + 1].start_s + 0.001; video.play(); }
+  else if (video.paused) video.play();
+  else video.pause();
+  mark();
+}
+function stepBack() {
+  const i = holdAt !== null ? holdAt : chapterAt(video.currentTime);
+  const into = video.currentTime - chapters[i].start_s;
+  seekTo(holdAt !== null ? i : (into > 1.5 ? i : i - 1), !video.paused || holdAt !== null);
+}
+presenterButton.addEventListener("click", () => {
+  presenter = !presenter; holdAt = null;
+  presenterButton.setAttribute("aria-pressed", String(presenter)); mark();
+});
+document.getElementById("next").addEventListener("click", () => seekTo(chapterAt(video.currentTime) + 1, !video.paused || holdAt !== null));
+document.getElementById("back").addEventListener("click", stepBack);
+video.addEventListener("click", e => { if (presenter) { e.preventDefault(); goOn(); } });
+video.addEventListener("timeupdate", mark);
+document.addEventListener("keydown", e => {
+  if (e.target.tagName === "INPUT") return;
+  if (["ArrowRight", "ArrowDown", "PageDown", " "].includes(e.key)) { e.preventDefault(); presenter ? goOn() : (e.key === " " ? goOn() : seekTo(chapterAt(video.currentTime) + 1, !video.paused)); }
+  else if (["ArrowLeft", "ArrowUp", "PageUp"].includes(e.key)) { e.preventDefault(); stepBack(); }
+  else if (e.key === "p" || e.key === "P") presenterButton.click();
+});
+window.lecture = { video, chapters, seekTo, goOn, stepBack, setPresenter(on) { if (presenter !== on) presenterButton.click(); }, state: () => ({ presenter, holdAt }) };
+mark();
+</script>
+</body>
+</html>
+"""
+
+
+def lecture_page(manifest: dict[str, Any], title: str) -> str:
+    """The page for a lecture folder whose ``manifest`` is given (paths relative to it)."""
+    tracks = "\n      ".join(
+        f'<track kind="captions" src="{html.escape(c["path"])}" srclang="{html.escape(c.get("lang", "en"))}" '
+        f'label="{html.escape(c.get("label", "Captions"))}"{" default" if k == 0 else ""}>'
+        for k, c in enumerate(manifest.get("captions", []))
+        if c["path"].endswith(".vtt")
+    )
+    tracks += f'\n      <track kind="chapters" src="{html.escape(manifest["chapters_vtt"])}" srclang="en">'
+    data = json.dumps(manifest, ensure_ascii=False).replace("</", "<\\/")
+    posters = manifest.get("posters") or [""]
+    return (
+        _PAGE.replace("__TITLE__", html.escape(title))
+        .replace("__VIDEO__", html.escape(manifest["video"]))
+        .replace("__POSTER__", html.escape(posters[0]))
+        .replace("__TRACKS__", tracks)
+        .replace("__MANIFEST__", data)
+    )
