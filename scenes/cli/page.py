@@ -92,6 +92,7 @@ document.getElementById("meta").textContent = chapters.length + " sections · " 
 function seekTo(i, play) {
   i = Math.max(0, Math.min(chapters.length - 1, i));
   holdAt = null;
+  current = i;
   video.currentTime = chapters[i].start_s + 0.001;
   if (play) video.play();
   mark();
@@ -102,23 +103,29 @@ function mark() {
   status.textContent = (presenter ? "Presenter · " : "") + "Section " + (i + 1) + " of " + chapters.length +
     (holdAt !== null ? " · paused at its end: space or → to go on" : "");
 }
-// Presenter mode: stop exactly at the end of the current section.
-function watch() {
-  if (presenter && !video.paused && holdAt === null) {
-    const i = chapterAt(video.currentTime);
-    const end = chapters[i].end_s;
-    if (video.currentTime >= end - EPS && i < chapters.length - 1) {
-      video.pause();
-      video.currentTime = end - EPS;
-      holdAt = i;
-      mark();
-    }
+// Presenter mode: stop at the end of the section being played. The section is fixed
+// when playback starts or jumps (not re-derived from the time, which may already have
+// crossed into the next section between two checks).
+let current = 0;
+function check() {
+  if (video.seeking) return;
+  const t = video.currentTime;
+  if (!presenter || video.paused || holdAt !== null) { current = chapterAt(t); return; }
+  const end = chapters[current].end_s;
+  if (t >= end - EPS && current < chapters.length - 1) {
+    video.pause();
+    video.currentTime = end - EPS;
+    holdAt = current;
+    mark();
   }
-  requestAnimationFrame(watch);
 }
-requestAnimationFrame(watch);
+function loop() { check(); requestAnimationFrame(loop); }
+requestAnimationFrame(loop);
+setInterval(check, 20);  // also when frames are not painted (a hidden tab)
+video.addEventListener("seeked", () => { if (holdAt === null) current = chapterAt(video.currentTime); });
+video.addEventListener("play", () => { if (holdAt === null) current = chapterAt(video.currentTime); });
 function goOn() {
-  if (holdAt !== null) { const i = holdAt; holdAt = null; video.currentTime = chapters[i + 1].start_s + 0.001; video.play(); }
+  if (holdAt !== null) { const i = holdAt; holdAt = null; current = i + 1; video.currentTime = chapters[i + 1].start_s + 0.001; video.play(); }
   else if (video.paused) video.play();
   else video.pause();
   mark();
@@ -142,7 +149,7 @@ document.addEventListener("keydown", e => {
   else if (["ArrowLeft", "ArrowUp", "PageUp"].includes(e.key)) { e.preventDefault(); stepBack(); }
   else if (e.key === "p" || e.key === "P") presenterButton.click();
 });
-window.lecture = { video, chapters, seekTo, goOn, stepBack, setPresenter(on) { if (presenter !== on) presenterButton.click(); }, state: () => ({ presenter, holdAt }) };
+window.lecture = { video, chapters, seekTo, goOn, stepBack, setPresenter(on) { if (presenter !== on) presenterButton.click(); }, state: () => ({ presenter, holdAt, current }) };
 mark();
 </script>
 </body>
