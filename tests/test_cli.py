@@ -52,3 +52,45 @@ def test_bad_lesson_is_one_line_and_status_2(tmp_path: Path) -> None:
         assert r.stderr.strip().count("\n") == 0 and "Traceback" not in r.stderr
         assert "bad.toml: dimensions: name 'a' appears twice" in r.stderr
     assert not (tmp_path / "media").exists()
+
+
+def test_preview_writes_the_last_frame_as_png(tmp_path: Path) -> None:
+    from PIL import Image
+
+    r = run("preview", "Embeddings", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    out = tmp_path / r.stdout.strip().splitlines()[-1]
+    assert out == tmp_path / "media" / "preview" / "Embeddings.png"
+    with Image.open(out) as img:
+        assert img.size == (854, 480)
+    r = run("preview", "Embeddings", "--section", "Reading a vector", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip().endswith("Embeddings_reading-a-vector.png")
+    r = run("preview", "Embeddings", "--section", "Nope", cwd=tmp_path)
+    assert r.returncode == 2 and "has no section 'Nope'" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_storyboard_has_one_tile_per_section(tmp_path: Path) -> None:
+    import math
+
+    import numpy as np
+    from PIL import Image
+
+    from scenes.lecture import LECTURE
+
+    r = run("storyboard", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    out = tmp_path / r.stdout.strip().splitlines()[-1]
+    n = sum(len(c.section_names()) for c in LECTURE)
+    tile_w, tile_h, label_h, pad, cols = 427, 240, 26, 10, 4
+    with Image.open(out) as img:
+        arr = np.asarray(img.convert("RGB"), dtype=np.int16)
+    rows = math.ceil(n / cols)
+    assert arr.shape == (rows * (tile_h + label_h + pad) + pad, cols * (tile_w + pad) + pad, 3)
+    filled = 0
+    for k in range(rows * cols):
+        x = pad + (k % cols) * (tile_w + pad)
+        y = pad + (k // cols) * (tile_h + label_h + pad) + label_h
+        tile = arr[y : y + tile_h, x : x + tile_w]
+        filled += int(tile.std() > 5)
+    assert filled == n
