@@ -40,7 +40,7 @@ LIMITS: dict[str, tuple[int, int]] = {
     "d_v": (1, 8),
 }
 
-_TOP_KEYS = {"title", "dimensions", "decimals", "vocabulary", "contexts", "projections", "heads", "theme"}
+_TOP_KEYS = {"title", "language", "dimensions", "decimals", "vocabulary", "contexts", "projections", "heads", "theme"}
 _CONTEXT_KEYS = {"name", "sentence", "focus", "leans"}
 _PROJECTION_KEYS = {"seed", "d_v", "W_Q", "W_K", "W_V", "W_V_reshape", "W_O"}
 _HEADS_KEYS = {"count"}
@@ -93,6 +93,7 @@ class Lesson:
     heads: int = 2
     theme: tuple[tuple[str, str], ...] = ()
     source: str = "built-in"
+    language: str = "en"  # of the narration voice (an espeak-ng language code)
 
     @property
     def d(self) -> int:
@@ -180,6 +181,9 @@ def parse_lesson(data: dict[str, Any], source: str = "built-in") -> Lesson:
     d = len(dims)
 
     decimals = _int_in(src, "decimals", data.get("decimals", 2), *LIMITS["decimals"])
+    language = data.get("language", "en")
+    if not isinstance(language, str) or not re.fullmatch(r"[a-z]{2,3}(-[a-z0-9]+)?", language):
+        raise _err(src, "language", f"{language!r} is not a language code", 'write e.g. language = "fr"')
 
     vocab_raw = data["vocabulary"]
     if not isinstance(vocab_raw, dict) or not vocab_raw:
@@ -269,6 +273,7 @@ def parse_lesson(data: dict[str, Any], source: str = "built-in") -> Lesson:
         heads=heads,
         theme=tuple(theme_raw.items()),
         source=source,
+        language=language,
     )
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, ClassVar
 
 from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, Mobject, Scene, Text, Transform, config
@@ -17,6 +18,7 @@ from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, Mobject, Scene, Text, 
 from attncore import ContextTrace, LessonTrace, find_lesson, trace_lesson
 
 from .components import Formula, PipelineMarker, label
+from .narration import VOICE_ENV, Cue, Voice, reading_seconds, timed_cues, voice_from_spec, wav_seconds
 from .theme import TIME, Theme
 
 # Set here rather than in a manim.cfg so that plain `manim render scenes/x.py` and
@@ -36,6 +38,21 @@ def current_trace() -> LessonTrace:
     if path not in _TRACE_CACHE:
         _TRACE_CACHE[path] = trace_lesson(find_lesson(path))
     return _TRACE_CACHE[path]
+
+
+@dataclass(frozen=True)
+class Narration:
+    """The words of one section: when they start (s) and how long they last."""
+
+    section: str
+    text: str
+    start: float
+    speech: float
+    spoken: bool
+
+
+#: Silence before the words of a section start, and after they end.
+LEAD, TAIL = 0.4, 0.6
 
 
 @dataclass
@@ -74,6 +91,9 @@ class LessonScene(Scene):
         self.dec = self.lesson.decimals
         self.checkpoints: list[Checkpoint] = []
         self.section_starts: list[tuple[str, float]] = []
+        self.narrations: list[Narration] = []
+        self._section = ""
+        self.voice: Voice = voice_from_spec(os.environ.get(VOICE_ENV), self.lesson.language)
         self.camera.background_color = self.theme["background"]
 
     # -- structure ---------------------------------------------------------------------
@@ -86,8 +106,47 @@ class LessonScene(Scene):
         for title, method in self.SECTIONS:
             self.section_starts.append((title, float(self.renderer.time)))
             self.next_section(title)
+            self._section = title
             getattr(self, method)()
+            self._wait_for_words(title)
             self._checkpoint(title)
+
+    # -- narration ---------------------------------------------------------------------
+    def narrate(self, text: str) -> None:
+        """The words of the current section, spoken (or captioned) from now on.
+
+        Call once at the start of a section, with text built from the trace (numbers
+        through :func:`attncore.fmt`), so the narration follows the lesson. The section
+        is then held until the words are over: the animation waits for the words.
+        """
+        if any(n.section == self._section for n in self.narrations):
+            raise RuntimeError(f"section {self._section!r} is narrated twice")
+        text = " ".join(text.split())
+        workdir = Path(config.media_dir) / "voice"
+        wav = None if self.renderer.skip_animations and not self.voice_in_dry_run else self.voice.speak(
+            text, type(self).__name__, self._section, workdir
+        )
+        if wav is not None:
+            speech = wav_seconds(wav)
+            self.add_sound(str(wav), time_offset=LEAD)
+        else:
+            speech = reading_seconds(text)
+        start = float(self.renderer.time) + LEAD
+        self.narrations.append(Narration(self._section, text, start, speech, wav is not None))
+
+    #: Tests building a scene without rendering may still want the spoken durations.
+    voice_in_dry_run: ClassVar[bool] = False
+
+    def _wait_for_words(self, title: str) -> None:
+        for n in self.narrations:
+            if n.section == title:
+                missing = n.start + n.speech + TAIL - float(self.renderer.time)
+                if missing > 1e-6:
+                    self.wait(missing)
+
+    def caption_cues(self) -> list[Cue]:
+        """Caption cues of the whole scene, on its own timeline."""
+        return [c for n in self.narrations for c in timed_cues(n.text, n.start, n.speech)]
 
     def section_times(self) -> list[tuple[str, float, float]]:
         """(title, start, end) in seconds of every section, after ``render``."""
@@ -164,4 +223,4 @@ class LessonScene(Scene):
             self.play(*(FadeOut(m) for m in rest), run_time=TIME.fade)
 
 
-__all__ = ["LESSON_ENV", "Checkpoint", "LessonScene", "current_trace", "DOWN", "LEFT", "RIGHT", "UP"]
+__all__ = ["LESSON_ENV", "LEAD", "TAIL", "Narration", "Checkpoint", "LessonScene", "current_trace", "DOWN", "LEFT", "RIGHT", "UP"]

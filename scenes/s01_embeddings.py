@@ -50,6 +50,12 @@ class Embeddings(LessonScene):
 
     def words_become_vectors(self) -> None:
         ctx = self.ctx(0)
+        dims = list(self.lesson.dimensions)
+        self.narrate(
+            "To compute with words, a model turns every word into a vector of numbers. "
+            f"In this lesson each column has a name: {', '.join(dims[:-1])} and {dims[-1]}, "
+            "so we can read a vector like a profile."
+        )
         self.sentence = TokenRow(ctx.tokens, self.theme).next_to(self.title, DOWN, buff=0.45).set_x(0)
         self.play(LaggedStart(*(FadeIn(w, shift=DOWN * 0.2) for w in self.sentence), lag_ratio=0.15))
         rows = self._vocab_rows()
@@ -74,6 +80,11 @@ class Embeddings(LessonScene):
         # The word that is strongest in the first dimension, e.g. "cat" for "animal".
         dims = list(self.lesson.dimensions)
         first = max(range(len(self.rows)), key=lambda r: self.table.entry(r, 0).value - sum(abs(self.table.entry(r, k).value) for k in range(1, len(dims))))
+        word, top = self.rows[first][0], self.table.entry(first, 0)
+        self.narrate(
+            f"Take “{word}”: it has {top.text} in {dims[0]} and little anywhere else, "
+            f"so its vector says: this word is about {dims[0]}."
+        )
         box = SurroundingRectangle(self.table.row(first), color=self.theme.dim(dims[0]), buff=0.04)
         self.play(Create(box))
         self.note = self.say(f"“{self.rows[first][0]}” is strong in {dims[0]} and weak elsewhere.", self.note)
@@ -82,6 +93,13 @@ class Embeddings(LessonScene):
     def one_word_two_meanings(self) -> None:
         focus = self.ctx(0).focus
         r = next(k for k, (w, _, _) in enumerate(self.rows) if w == focus)
+        strong_dims = [d for k, d in enumerate(self.lesson.dimensions) if self.table.entry(r, k).value >= 1.5]
+        quoted = " and ".join(f"“{c.context.sentence}”" for c in self.trace.contexts)
+        self.narrate(
+            f"Now look at “{focus}”. Its vector is strong in {' and '.join(strong_dims) or 'several dimensions'} at once. "
+            f"The sentences {quoted} use exactly the same vector for it. "
+            "On its own, the vector cannot tell which meaning is meant: the context has to decide."
+        )
         # Table to the right, every sentence containing the focus word stacked on the left,
         # an arrow from each occurrence to the one row they share.
         self.play(FadeOut(self.sentence, shift=UP * 0.2), run_time=TIME.fade)

@@ -57,6 +57,11 @@ class SimplifiedAttention(LessonScene):
     def every_word_looks(self) -> None:
         ctx = self.ctx(0)
         i = ctx.focus_index
+        self.narrate(
+            "Self-attention lets every word look at every word of its own sentence, itself included, "
+            f"and decide how much each one matters to it. “{ctx.focus}” looks at "
+            f"{', '.join(f'“{t}”' for t in ctx.tokens)}. And every other word does the same."
+        )
         self.row = TokenRow(ctx.tokens, self.theme, focus=i).move_to(DOWN * 0.2)
         self.play(LaggedStart(*(FadeIn(w, shift=DOWN * 0.2) for w in self.row), lag_ratio=0.12))
         arcs = self._arcs(self.row, i, self.theme["accent"])
@@ -69,6 +74,11 @@ class SimplifiedAttention(LessonScene):
 
     def no_weights_yet(self) -> None:
         ctx = self.ctx(0)
+        self.narrate(
+            "In a trained transformer, learned weight matrices turn each word into a query, a key and a value. "
+            "To see the mechanism first, we use no weights at all: the queries, the keys and the values "
+            "are simply the embeddings X."
+        )
         dims = list(self.lesson.dimensions)
         dec = decimals_needed(ctx.embeddings, self.dec)
         self.play(self.row.animate.next_to(self.title, DOWN, buff=0.45).set_x(0), run_time=TIME.transform)
