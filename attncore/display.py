@@ -58,8 +58,8 @@ def round_rows_to_one(p: ArrayLike, decimals: int) -> np.ndarray:
     out = np.empty_like(arr)
     for i, row in enumerate(arr):
         total = row.sum()
-        if not np.isclose(total, 1.0, atol=1e-9):
-            raise ValueError(f"row {i} sums to {total}, not 1; only probability rows can be rounded this way")
+        if not np.isclose(total, 1.0, rtol=0.0, atol=1e-9) or (row < 0).any():
+            raise ValueError(f"row {i} sums to {total}, not 1, or has a negative entry; only probability rows can be rounded this way")
         scaled = row * unit
         floors = np.floor(scaled + 1e-9).astype(np.int64)
         missing = unit - int(floors.sum())

@@ -36,9 +36,12 @@ __all__ = [
 def as_matrix(value: ArrayLike, name: str) -> Matrix:
     """Return ``value`` as a finite, non-empty 2-D float array or raise ``ValueError``."""
     try:
-        m = np.asarray(value, dtype=np.float64)
+        raw = np.asarray(value)
     except (TypeError, ValueError) as exc:
         raise ValueError(f"{name} must contain only numbers ({exc})") from None
+    if raw.dtype.kind not in "iuf":  # text, booleans, None, ragged lists: not numbers
+        raise ValueError(f"{name} must contain only numbers, got {raw.dtype.name} values")
+    m = raw.astype(np.float64)
     if m.ndim != 2:
         raise ValueError(f"{name} must be a 2-D matrix, got shape {m.shape}")
     if m.size == 0:
@@ -97,11 +100,12 @@ def softmax(s: ArrayLike) -> Matrix:
 
     Every row of the result is positive and sums to 1.
 
-    >>> [round(x, 4) for x in softmax([[0.0, 0.0]])[0]]
-    [0.5, 0.5]
+    >>> softmax([[0.0, 0.0]]).round(4).tolist()
+    [[0.5, 0.5]]
     """
     sm = as_matrix(s, "scores")
-    shifted = sm - sm.max(axis=1, keepdims=True)  # largest entry per row becomes 0: no overflow
+    with np.errstate(over="ignore"):  # a spread beyond the float range gives -inf: exp(-inf) = 0
+        shifted = sm - sm.max(axis=1, keepdims=True)  # largest entry per row becomes 0: no overflow
     e: Matrix = np.exp(shifted)  # (n_q, n_k), each in (0, 1]
     out: Matrix = e / e.sum(axis=1, keepdims=True)  # (n_q, n_k), rows sum to 1
     return out

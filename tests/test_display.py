@@ -158,6 +158,16 @@ def check_rounded_rows(p: np.ndarray, decimals: int) -> None:
         assert all(0 <= v <= unit for v in row)
     # each moves by less than one display unit (plus rounding noise)
     assert np.max(np.abs(shown - p)) * unit <= 1 + 1e-9
+    # largest remainder: every value is its exact value rounded down or up, and the units
+    # added go to the largest remainders (no entry rounded down had a larger remainder)
+    for i, row in enumerate(ints):
+        exact = p[i] * unit
+        floors = np.floor(exact + 1e-9)
+        up = np.array(row) - floors
+        assert set(up.tolist()) <= {0.0, 1.0}, f"row {i}: {row} is not floor/ceil of {exact}"
+        rem = exact - floors
+        if up.any() and not up.all():
+            assert rem[up == 1].min() >= rem[up == 0].max() - 1e-9, f"row {i}: {row} from {exact}"
 
 
 def default_attention_matrices() -> list[tuple[str, np.ndarray]]:
@@ -227,6 +237,8 @@ def test_round_rows_to_one_example_from_the_docs() -> None:
     assert round_rows_to_one([[1 / 3, 1 / 3, 1 / 3]], 2).tolist() == [[0.34, 0.33, 0.33]]
     assert round_rows_to_one([[1 / 6] * 6], 1).tolist() == [[0.2, 0.2, 0.2, 0.2, 0.1, 0.1]]
     assert round_rows_to_one([[0.5, 0.5]], 0).tolist() in ([[1.0, 0.0]], [[0.0, 1.0]])
+    # the missing unit goes to the largest remainder (0.6), not to the exact 0.75
+    assert round_rows_to_one([[0.126, 0.124, 0.75]], 2).tolist() == [[0.13, 0.12, 0.75]]
 
 
 @pytest.mark.parametrize(

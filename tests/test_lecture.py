@@ -14,9 +14,9 @@ from pathlib import Path
 
 import av
 import pytest
+from conftest import ATTNVID
 from PIL import Image
 
-from conftest import ATTNVID
 from scenes.lecture import LECTURE
 
 

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import ATTNVID
 
 from attncore import LIMITS, LessonError, builtin_lesson, builtin_lessons, load_lesson, trace_lesson
-from conftest import ATTNVID
 
 BAD = sorted((Path(__file__).parent / "bad_lessons").glob("*.toml"))
 

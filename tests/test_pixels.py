@@ -60,8 +60,9 @@ def test_key_frame_matches_control(scene_name: str, section: str | None) -> None
 
 def test_the_comparison_notices_one_changed_digit() -> None:
     """The tolerance is tight enough that a single changed number fails the test."""
-    from scenes.components import Num
     from manim import Scene, config, tempconfig
+
+    from scenes.components import Num
 
     images = []
     for value in (0.26, 0.27):

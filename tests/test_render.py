@@ -7,7 +7,6 @@ from pathlib import Path
 
 import av
 import pytest
-
 from conftest import ATTNVID, built_scene
 
 

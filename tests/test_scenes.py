@@ -11,8 +11,8 @@ import re
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT, built_scene
+
 from scenes.components import Num, ShapeLabel
 from scenes.inspect import expected_text, frame_box, resolve, visible_texts
 from scenes.lecture import LECTURE, scene_file
