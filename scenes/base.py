@@ -110,6 +110,20 @@ class LessonScene(Scene):
             getattr(self, method)()
             self._wait_for_words(title)
             self._checkpoint(title)
+        self._pad_sound_to_end()
+
+    def _pad_sound_to_end(self) -> None:
+        """Make the sound track as long as the video.
+
+        Manim ends the track at the last sound, which leaves the tail of a scene silent
+        *and missing*: joined scenes would then drift. Overlaying nothing at the video's
+        end extends the track with silence.
+        """
+        writer = getattr(self.renderer, "file_writer", None)
+        if writer is not None and getattr(writer, "includes_sound", False) and not self.renderer.skip_animations:
+            from manim.scene.scene_file_writer import AudioSegment
+
+            writer.add_audio_segment(AudioSegment.silent(0), time=float(self.renderer.time))
 
     # -- narration ---------------------------------------------------------------------
     def narrate(self, text: str) -> None:

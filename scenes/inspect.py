@@ -80,8 +80,8 @@ def visible_texts(cp: Checkpoint) -> list[Shown]:
                 seen.add(id(m))
                 if m.get_fill_opacity() < 0.05 or len(m.points) == 0 and not m.family_members_with_points():
                     continue
-                (l, b, _), (r, t, _) = m.get_corner([-1, -1, 0]), m.get_corner([1, 1, 0])
-                out.append(Shown(m, l, r, b, t))
+                (lo_x, b, _), (r, t, _) = m.get_corner([-1, -1, 0]), m.get_corner([1, 1, 0])
+                out.append(Shown(m, lo_x, r, b, t))
     return out
 
 

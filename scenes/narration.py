@@ -189,7 +189,7 @@ def split_cues(text: str) -> list[str]:
     Cuts prefer sentence ends, then clause ends; a word longer than a line is kept whole
     (it cannot be cut), which only happens for very long single words.
     """
-    sentences = re.split(r"(?<=[.!?:;])\s+", " ".join(text.split()))
+    sentences = re.split(r"(?<=[.!?])\s+", " ".join(text.split()))
     cues: list[str] = []
     for sentence in sentences:
         words = sentence.split()

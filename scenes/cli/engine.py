@@ -48,6 +48,7 @@ class Job:
     lesson_spec: str  # path or built-in name ("" for the default)
     root: str  # output root for this lesson (media/ or media/<slug>/)
     key: str
+    voice: str = "none"  # none, espeak or recorded:FOLDER
 
     @property
     def stem(self) -> str:
@@ -70,6 +71,9 @@ class Job:
     def work(self) -> Path:
         return Path(self.root) / ".work" / self.quality / self.fmt / self.scene
 
+    def caption_file(self, ext: str) -> Path:
+        return self.out_dir / f"{self.stem}.{ext}"
+
 
 @dataclass
 class Result:
@@ -79,6 +83,9 @@ class Result:
     cached: bool
     duration: float  # seconds of video
     sections: list[dict[str, Any]] = field(default_factory=list)  # {"title", "start_s", "end_s"}
+    narration: list[dict[str, Any]] = field(default_factory=list)  # {"section", "text", "start_s", "speech_s", "spoken"}
+    cues: list[dict[str, Any]] = field(default_factory=list)  # {"start", "end", "text"}
+    captions: list[str] = field(default_factory=list)  # paths of the .srt and .vtt
 
 
 def _digest(h: Any, path: Path) -> None:
@@ -95,11 +102,11 @@ def shared_files() -> list[Path]:
     return own + core
 
 
-def cache_key(scene_file: Path, lesson_repr: str, quality: str, fmt: str) -> str:
+def cache_key(scene_file: Path, lesson_repr: str, quality: str, fmt: str, voice: str = "none") -> str:
     h = hashlib.sha256(CACHE_VERSION.encode())
     for p in [scene_file, *shared_files()]:
         _digest(h, p)
-    for part in (lesson_repr, quality, fmt, version("manim"), version("av"), sys.version.split()[0]):
+    for part in (lesson_repr, quality, fmt, voice, version("manim"), version("av"), sys.version.split()[0]):
         h.update(part.encode())
         h.update(b"\0")
     return h.hexdigest()
@@ -113,8 +120,12 @@ def cached_result(job: Job) -> Result | None:
         return None
     if meta.get("key") != job.key or not job.final.exists():
         return None
+    captions = [str(job.caption_file(e)) for e in ("srt", "vtt")]
+    if not all(Path(c).is_file() for c in captions):
+        return None
     return Result(scene=job.scene, path=str(job.final), seconds=0.0, cached=True,
-                  duration=float(meta["duration"]), sections=list(meta["sections"]))
+                  duration=float(meta["duration"]), sections=list(meta["sections"]),
+                  narration=list(meta["narration"]), cues=list(meta["cues"]), captions=captions)
 
 
 def write_atomic(path: Path, data: bytes) -> None:
@@ -151,8 +162,10 @@ def render_job(job: Job, started: Any = None) -> Result:
     if started is not None:
         started.put(job.scene)
     from scenes.base import LESSON_ENV
+    from scenes.narration import VOICE_ENV, compose_srt, compose_vtt
 
     os.environ[LESSON_ENV] = job.lesson_spec
+    os.environ[VOICE_ENV] = job.voice
     from manim import tempconfig
 
     from scenes.lecture import find_scene
@@ -185,11 +198,19 @@ def render_job(job: Job, started: Any = None) -> Result:
     _move_into_place(produced, job.final)
     sections = [{"title": t, "start_s": round(s, 6), "end_s": round(e, 6)} for t, s, e in scene.section_times()]
     duration = float(scene.renderer.time)
-    meta = {"key": job.key, "scene": job.scene, "duration": duration, "sections": sections}
-    write_atomic(job.sidecar, json.dumps(meta, indent=1).encode())
+    cue_list = scene.caption_cues()
+    write_atomic(job.caption_file("srt"), compose_srt(cue_list).encode())
+    write_atomic(job.caption_file("vtt"), compose_vtt(cue_list).encode())
+    narration = [{"section": n.section, "text": n.text, "start_s": round(n.start, 6), "speech_s": round(n.speech, 6),
+                  "spoken": n.spoken} for n in scene.narrations]
+    cues = [{"start": c.start, "end": c.end, "text": c.text} for c in cue_list]
+    meta = {"key": job.key, "scene": job.scene, "duration": duration, "sections": sections,
+            "narration": narration, "cues": cues}
+    write_atomic(job.sidecar, json.dumps(meta, indent=1, ensure_ascii=False).encode())
     shutil.rmtree(job.work, ignore_errors=True)
     return Result(scene=job.scene, path=str(job.final), seconds=time.perf_counter() - t0, cached=False,
-                  duration=duration, sections=sections)
+                  duration=duration, sections=sections, narration=narration, cues=cues,
+                  captions=[str(job.caption_file(e)) for e in ("srt", "vtt")])
 
 
 def render_many(

@@ -6,7 +6,17 @@ from pathlib import Path
 
 import click
 
-from .assemble import chapters_for, chapters_vtt, join_videos, poster, write_manifest
+from scenes.narration import compose_srt, compose_vtt
+
+from .assemble import (
+    chapters_for,
+    chapters_vtt,
+    join_videos,
+    lecture_cues,
+    narration_markdown,
+    poster,
+    write_manifest,
+)
 from .common import get_lesson, lesson_option
 from .engine import QUALITIES, write_atomic
 from .page import lecture_page
@@ -17,9 +27,11 @@ from .render_cmd import default_jobs, lesson_spec, output_root, plan, run_jobs
 @click.option("--quality", "-q", type=click.Choice(list(QUALITIES)), default="low", show_default=True)
 @click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None, help="Parallel processes [default: cores].")
 @lesson_option
+@click.option("--voice", default="none", show_default=True, metavar="none|espeak|recorded:DIR",
+              help="Narration voice (espeak-ng offline, or your recordings); captions are written in every case.")
 @click.option("--media", type=click.Path(path_type=Path, file_okay=False), default=Path("media"), show_default=True,
               help="Where outputs go.")
-def lecture(quality: str, jobs: int | None, lesson_path: Path | None, media: Path) -> None:
+def lecture(quality: str, jobs: int | None, lesson_path: Path | None, voice: str, media: Path) -> None:
     """Render every scene and assemble the lecture folder.
 
     The folder (media/lecture/<quality>/ for the built-in lesson, media/<lesson>/lecture/
@@ -28,7 +40,7 @@ def lecture(quality: str, jobs: int | None, lesson_path: Path | None, media: Pat
     presenter mode) and manifest.json. Its path is the last line printed.
     """
     lesson = get_lesson(lesson_path)
-    job_list = plan(lesson, lesson_spec(lesson_path), (), quality, "mp4", media)
+    job_list = plan(lesson, lesson_spec(lesson_path), (), quality, "mp4", media, voice)
     results = run_jobs(job_list, jobs or default_jobs())
     from scenes.lecture import find_scene
 
@@ -44,6 +56,10 @@ def lecture(quality: str, jobs: int | None, lesson_path: Path | None, media: Pat
         rel = f"posters/{j.stem}.png"
         poster(Path(r.path), folder / rel)
         posters.append(rel)
+    cues = lecture_cues(results)
+    write_atomic(folder / "captions.srt", compose_srt(cues).encode())
+    write_atomic(folder / "captions.vtt", compose_vtt(cues).encode())
+    write_atomic(folder / "narration.md", narration_markdown(lesson.title, results, titles).encode())
     manifest = {
         "title": lesson.title,
         "quality": quality,
@@ -53,7 +69,12 @@ def lecture(quality: str, jobs: int | None, lesson_path: Path | None, media: Pat
         "chapters_vtt": "chapters.vtt",
         "posters": posters,
         "page": "index.html",
-        "captions": [],
+        "captions": [
+            {"path": "captions.vtt", "format": "vtt", "lang": lesson.language, "label": "Captions"},
+            {"path": "captions.srt", "format": "srt", "lang": lesson.language, "label": "Captions"},
+        ],
+        "narration": "narration.md",
+        "voice": voice if voice in ("none", "espeak") else "recorded",
     }
     write_manifest(folder, manifest)
     write_atomic(folder / "index.html", lecture_page(manifest, lesson.title).encode())

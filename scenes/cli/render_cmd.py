@@ -27,8 +27,23 @@ def lesson_spec(lesson_path: Path | None) -> str:
     return str(lesson_path.resolve()) if lesson_path.exists() else str(lesson_path)
 
 
-def plan(lesson: Lesson, spec: str, names: Sequence[str], quality: str, fmt: str, media: Path) -> list[Job]:
+def check_voice(voice: str, lesson: Lesson) -> str:
+    """Fail early, in one line, when the voice cannot speak here; return its cache fingerprint."""
+    from scenes.narration import VoiceError, voice_from_spec
+
+    try:
+        v = voice_from_spec(voice, lesson.language)
+        if voice == "espeak":
+            v._program()  # type: ignore[attr-defined]
+        return v.fingerprint()
+    except VoiceError as exc:
+        raise UserError(str(exc), code=1) from None
+
+
+def plan(lesson: Lesson, spec: str, names: Sequence[str], quality: str, fmt: str, media: Path,
+         voice: str = "none") -> list[Job]:
     """Jobs for the named scenes (all when none), each with its cache key."""
+    fingerprint = check_voice(voice, lesson)
     os.environ["ATTNVID_LESSON"] = spec
     from scenes.lecture import LECTURE, find_scene, scene_file
 
@@ -44,7 +59,7 @@ def plan(lesson: Lesson, spec: str, names: Sequence[str], quality: str, fmt: str
     repo = Path(__file__).resolve().parents[2]
     return [
         Job(scene=c.__name__, index=LECTURE.index(c) + 1, quality=quality, fmt=fmt, lesson_spec=spec,
-            root=str(root), key=cache_key(repo / scene_file(c), repr(lesson), quality, fmt))
+            root=str(root), key=cache_key(repo / scene_file(c), repr(lesson), quality, fmt, fingerprint), voice=voice)
         for c in chosen
     ]
 
@@ -65,15 +80,18 @@ def default_jobs() -> int:
               help="mp4, webm, gif, or png (a folder of frames per scene).")
 @click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None, help="Parallel processes [default: cores].")
 @lesson_option
+@click.option("--voice", default="none", show_default=True, metavar="none|espeak|recorded:DIR",
+              help="Narration voice; captions are written in every case.")
 @click.option("--media", type=click.Path(path_type=Path, file_okay=False), default=Path("media"), show_default=True,
               help="Where outputs go.")
-def render(scenes: tuple[str, ...], quality: str, fmt: str, jobs: int | None, lesson_path: Path | None, media: Path) -> None:
+def render(scenes: tuple[str, ...], quality: str, fmt: str, jobs: int | None, lesson_path: Path | None,
+           voice: str, media: Path) -> None:
     """Render SCENES (class or file names; all scenes when none are given).
 
     Prints the path of each video, in lecture order. Scenes whose inputs did not change
     since their last render are not rendered again.
     """
     lesson = get_lesson(lesson_path)
-    job_list = plan(lesson, lesson_spec(lesson_path), scenes, quality, fmt, media)
+    job_list = plan(lesson, lesson_spec(lesson_path), scenes, quality, fmt, media, voice)
     for r in run_jobs(job_list, jobs or default_jobs()):
         click.echo(r.path)
