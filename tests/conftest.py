@@ -34,6 +34,20 @@ def built_scene(cls: type, lesson: str = "") -> object:
 
 
 @pytest.fixture(scope="session")
+def lecture_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A real low-quality lecture with the espeak voice, rendered once per test session."""
+    import subprocess
+
+    work = tmp_path_factory.mktemp("lecture")
+    r = subprocess.run([ATTNVID, "lecture", "--quality", "low", "--voice", "espeak"], cwd=work,
+                       capture_output=True, text=True, timeout=1800)
+    assert r.returncode == 0, r.stderr[-3000:]
+    folder = Path(r.stdout.strip().splitlines()[-1])
+    assert folder == Path("media/lecture/low"), "the last line is the lecture folder"
+    return work / folder
+
+
+@pytest.fixture(scope="session")
 def lecture() -> tuple[type, ...]:
     from scenes.lecture import LECTURE
 

@@ -1,33 +1,21 @@
 """``attnvid lecture`` from a temporary folder: the lecture file, the page, the manifest.
 
-One real low-quality lecture is rendered once for the module (the slowest test of the
-suite, a few minutes on two cores); every check reads what the command wrote.
+The lecture is rendered once per test session (the ``lecture_dir`` fixture in
+conftest.py, with the espeak voice); every check reads what the command wrote.
 """
 
 from __future__ import annotations
 
 import json
 import re
-import subprocess
 import time
 from pathlib import Path
 
 import av
 import pytest
-from conftest import ATTNVID
 from PIL import Image
 
 from scenes.lecture import LECTURE
-
-
-@pytest.fixture(scope="module")
-def lecture_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    work = tmp_path_factory.mktemp("lecture")
-    r = subprocess.run([ATTNVID, "lecture", "--quality", "low"], cwd=work, capture_output=True, text=True, timeout=1800)
-    assert r.returncode == 0, r.stderr[-3000:]
-    folder = Path(r.stdout.strip().splitlines()[-1])
-    assert folder == Path("media/lecture/low"), "the last line is the lecture folder"
-    return work / folder
 
 
 def mp4_boxes(path: Path) -> list[str]:
@@ -49,12 +37,18 @@ def mp4_boxes(path: Path) -> list[str]:
     return out
 
 
+def _vtt_cue_count(path: Path) -> int:
+    import webvtt
+
+    return len(webvtt.read(str(path)))
+
+
 def expected_chapter_titles() -> list[str]:
     return [f"{c.TITLE} — {s}" for c in LECTURE for s in c.section_names()]
 
 
 def test_lecture_folder_holds_everything(lecture_dir: Path) -> None:
-    for name in ("lecture.mp4", "chapters.vtt", "index.html", "manifest.json"):
+    for name in ("lecture.mp4", "chapters.vtt", "index.html", "manifest.json", "captions.vtt", "captions.srt", "narration.md"):
         assert (lecture_dir / name).is_file(), name
     assert not list(lecture_dir.rglob(".*.part")), "temporary files left behind"
 
@@ -165,6 +159,15 @@ def test_page_in_headless_chromium(lecture_dir: Path) -> None:
             page.keyboard.press("ArrowLeft")
             page.wait_for_function("!lecture.video.seeking", timeout=5000)
             assert page.evaluate("lecture.state().current") in (short, short + 1)
+            # The captions track is there and its cues load.
+            n_cues = page.evaluate("""() => new Promise(done => {
+                const t = [...lecture.video.textTracks].find(t => t.kind === 'captions');
+                if (!t) return done(-1);
+                t.mode = 'showing';
+                const poll = () => t.cues && t.cues.length ? done(t.cues.length) : setTimeout(poll, 100);
+                poll();
+            })""")
+            assert n_cues == len(m["chapters"]) * 0 + _vtt_cue_count(lecture_dir / "captions.vtt")
         finally:
             browser.close()
     assert requests and all(u.startswith(("file://", "data:", "blob:")) for u in requests), requests

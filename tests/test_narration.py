@@ -1,0 +1,156 @@
+"""Narration and captions: every section narrated, cues short and in their sections,
+speech inside its section (measured from the audio itself), numbers said = numbers shown.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import av
+import numpy as np
+import pytest
+import srt
+import webvtt
+from conftest import built_scene
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scenes.components import Num
+from scenes.inspect import visible_texts
+from scenes.lecture import LECTURE
+from scenes.narration import MAX_CHARS, MAX_LINES, split_cues, timed_cues
+
+SCENES = [pytest.param(c, id=c.__name__) for c in LECTURE]
+NUMBER = re.compile(r"[−-]?\d+(?:\.\d+)?")
+
+
+def check_cue_text(text: str) -> None:
+    assert text.strip(), "empty cue"
+    lines = text.split("\n")
+    assert len(lines) <= MAX_LINES, text
+    for line in lines:
+        assert len(line) <= MAX_CHARS or " " not in line, f"line too long: {line!r}"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(alphabet=st.sampled_from("abcdefghij klmnop,.“”0123456789"), min_size=1, max_size=30), min_size=1, max_size=40))
+def test_split_cues_respects_the_limits(words: list[str]) -> None:
+    text = " ".join(words)
+    cues = split_cues(text)
+    if not text.split():
+        assert cues == []
+        return
+    for c in cues:
+        check_cue_text(c)
+    assert " ".join(" ".join(c.split()) for c in cues) == " ".join(text.split()), "no word lost or added"
+
+
+def test_timed_cues_fill_the_speech_in_order() -> None:
+    cues = timed_cues("One two three. " * 20, 1.0, 10.0)
+    assert cues[0].start == 1.0 and cues[-1].end == pytest.approx(11.0, abs=0.01)
+    assert all(a.end == pytest.approx(b.start, abs=0.002) for a, b in zip(cues, cues[1:]))
+
+
+@pytest.mark.parametrize("cls", SCENES)
+def test_every_section_is_narrated(cls: type) -> None:
+    scene = built_scene(cls)
+    said = {n.section: n.text for n in scene.narrations}
+    for section in cls.section_names():
+        assert len(said.get(section, "").split()) >= 5, f"{section!r} has no narration"
+
+
+@pytest.mark.parametrize("cls", SCENES)
+def test_sections_last_as_long_as_their_words(cls: type) -> None:
+    scene = built_scene(cls)
+    ends = {t: e for t, _, e in scene.section_times()}
+    starts = {t: s for t, s, _ in scene.section_times()}
+    for n in scene.narrations:
+        assert n.start >= starts[n.section]
+        assert n.start + n.speech <= ends[n.section] + 1e-6
+
+
+@pytest.mark.parametrize("cls", SCENES)
+def test_numbers_said_are_numbers_shown(cls: type) -> None:
+    """Every number in a section's narration is on screen at that section's end (where
+    the scene tests prove it equals the trace)."""
+    scene = built_scene(cls)
+    shown = {
+        cp.section: {s.mob.text.replace("−", "-") for s in visible_texts(cp) if isinstance(s.mob, Num)}
+        for cp in scene.checkpoints
+    }
+    for n in scene.narrations:
+        for number in NUMBER.findall(n.text):
+            assert number.replace("−", "-") in shown[n.section], f"{n.section}: says {number} but does not show it"
+
+
+def test_narration_follows_the_lesson() -> None:
+    """Another lesson: the narration says its words, not the default ones."""
+    from scenes.s01_embeddings import Embeddings
+
+    scene = built_scene(Embeddings, "bank")
+    text = " ".join(n.text for n in scene.narrations)
+    assert "bank" in text and "river" in text and "nature" in text
+    assert "mouse" not in text and "animal" not in text
+
+
+# -- on the rendered lecture (with --voice espeak) ----------------------------------------
+def test_caption_files_parse_and_cues_stay_in_their_sections(lecture_dir: Path) -> None:
+    m = json.loads((lecture_dir / "manifest.json").read_text(encoding="utf-8"))
+    assert {c["path"] for c in m["captions"]} == {"captions.vtt", "captions.srt"}
+    subs = list(srt.parse((lecture_dir / "captions.srt").read_text(encoding="utf-8")))
+    vtt = webvtt.read(str(lecture_dir / "captions.vtt"))
+    assert len(subs) == len(vtt) > 0
+    chapters = m["chapters"]
+    for sub, cue in zip(subs, vtt):
+        start, end = sub.start.total_seconds(), sub.end.total_seconds()
+        assert cue.start_in_seconds == pytest.approx(start, abs=0.002)
+        check_cue_text(sub.content)
+        assert sub.content == cue.text
+        assert 0 <= start < end <= m["duration_s"] + 1e-3
+        inside = [c for c in chapters if c["start_s"] - 1e-3 <= start and end <= c["end_s"] + 1e-3]
+        assert inside, f"cue {sub.content!r} ({start:.2f}-{end:.2f}) crosses a section boundary"
+
+
+def test_narration_file_is_readable(lecture_dir: Path) -> None:
+    text = (lecture_dir / "narration.md").read_text(encoding="utf-8")
+    for cls in LECTURE:
+        assert cls.TITLE in text
+        for s in cls.section_names():
+            assert f"### {s} (" in text
+
+
+def audio_envelope(path: Path) -> tuple[np.ndarray, float]:
+    """RMS level of the sound track in 20 ms windows, and the window length in seconds."""
+    with av.open(str(path)) as c:
+        a = c.streams.audio[0]
+        rate = a.codec_context.sample_rate
+        chunks = [f.to_ndarray().astype(np.float64).mean(axis=0) for f in c.decode(a)]
+    samples = np.concatenate(chunks)
+    win = int(rate * 0.02)
+    n = len(samples) // win
+    rms = np.sqrt((samples[: n * win].reshape(n, win) ** 2).mean(axis=1))
+    return rms, 0.02
+
+
+def test_audio_lasts_as_long_as_the_video(lecture_dir: Path) -> None:
+    with av.open(str(lecture_dir / "lecture.mp4")) as c:
+        v, a = c.streams.video[0], c.streams.audio[0]
+        assert a.codec_context.name == "aac"
+        video_s = float(v.duration * v.time_base)
+        audio_s = float(a.duration * a.time_base)
+    assert abs(audio_s - video_s) <= 0.5
+
+
+def test_speech_starts_and_ends_inside_each_section(lecture_dir: Path) -> None:
+    m = json.loads((lecture_dir / "manifest.json").read_text(encoding="utf-8"))
+    rms, step = audio_envelope(lecture_dir / "lecture.mp4")
+    loud = rms > max(0.01, rms.max() * 0.03)
+    for c in m["chapters"]:
+        i0, i1 = int(c["start_s"] / step), int(c["end_s"] / step)
+        window = loud[i0:i1]
+        assert window.any(), f"no speech in {c['title']!r}"
+        # Silence at both edges: the words start after the section starts, end before it ends.
+        assert not loud[i0 : i0 + 5].any(), f"speech already running when {c['title']!r} starts"
+        assert not loud[max(i0, i1 - 5) : i1].any(), f"speech still running when {c['title']!r} ends"
