@@ -1,0 +1,100 @@
+"""Scenes adapt to other lessons: extremes of the supported bounds and random lessons.
+
+For each lesson, every scene builds, the numbers on screen equal that lesson's trace,
+and at the end of every section nothing leaves the frame and no two texts overlap.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scenes.components import Num
+from scenes.inspect import build, expected_text, frame_box, visible_texts
+from scenes.lecture import LECTURE
+
+WORDS = ["river", "bank", "money", "the", "we", "sat", "on", "deposit", "at", "steep", "fish", "loan", "water",
+         "cash", "green", "old", "café", "über"]
+DIMS = ["nature", "finance", "grammar", "place", "action", "colour", "size", "other"]
+
+
+def lesson_toml(n_ctx: int, n_tok: int, d: int, heads: int, seed: int = 1, decimals: int = 2) -> str:
+    rng = random.Random(seed)
+    words = WORDS[: max(n_tok + 2, 6)]
+    values = [x / 2 for x in range(-4, 7)]  # -2 .. 3 in halves, like a hand-made lesson
+    vocab = "\n".join(f'"{w}" = [{", ".join(str(rng.choice(values)) for _ in range(d))}]' for w in words)
+    ctxs = []
+    for c in range(n_ctx):
+        toks = [words[(c + k) % len(words)] for k in range(n_tok)]
+        ctxs.append(f'[[contexts]]\nname = "ctx{c}"\nsentence = "{" ".join(toks)}"\nfocus = "{toks[n_tok // 2]}"\n')
+    return (f'title = "Bounds {n_ctx}x{n_tok}x{d}x{heads}"\ndimensions = {DIMS[:d]!r}\ndecimals = {decimals}\n'
+            .replace("'", '"')
+            + f"[vocabulary]\n{vocab}\n" + "\n".join(ctxs)
+            + f"[projections]\nseed = {seed}\nd_v = {min(d + 1, 8)}\n[heads]\ncount = {heads}\n")
+
+
+def check_lesson(path: Path) -> None:
+    old = os.environ.get("ATTNVID_LESSON")
+    os.environ["ATTNVID_LESSON"] = str(path)
+    try:
+        left, right, bottom, top = frame_box()
+        for cls in LECTURE:
+            scene = build(cls)
+            for cp in scene.checkpoints:
+                texts = visible_texts(cp)
+                for s in texts:
+                    where = f"{cls.__name__} / {cp.section}: {s.mob.text!r}"
+                    assert left <= s.left and s.right <= right and bottom <= s.bottom and s.top <= top, f"{where} leaves the frame"
+                    if isinstance(s.mob, Num) and not s.mob.constant:
+                        assert s.mob.text == expected_text(scene.trace, s.mob), where
+                for a in range(len(texts)):
+                    for b in range(a + 1, len(texts)):
+                        p, q = texts[a], texts[b]
+                        ox = min(p.right, q.right) - max(p.left, q.left)
+                        oy = min(p.top, q.top) - max(p.bottom, q.bottom)
+                        assert ox <= 0.02 or oy <= 0.02, f"{cls.__name__} / {cp.section}: {p.mob.text!r} overlaps {q.mob.text!r}"
+    finally:
+        if old is None:
+            os.environ.pop("ATTNVID_LESSON", None)
+        else:
+            os.environ["ATTNVID_LESSON"] = old
+
+
+@pytest.mark.parametrize(
+    ("n_ctx", "n_tok", "d", "heads"),
+    [(1, 2, 2, 1), (3, 8, 8, 4), (2, 8, 2, 2), (3, 2, 8, 1), (1, 5, 6, 3)],
+    ids=["smallest", "largest", "long-narrow", "short-wide", "three-heads"],
+)
+def test_scenes_at_the_bounds(tmp_path: Path, n_ctx: int, n_tok: int, d: int, heads: int) -> None:
+    path = tmp_path / "bounds.toml"
+    path.write_text(lesson_toml(n_ctx, n_tok, d, heads), encoding="utf-8")
+    check_lesson(path)
+
+
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    n_ctx=st.integers(1, 3), n_tok=st.integers(2, 8), d=st.sampled_from([2, 3, 4, 6, 8]),
+    seed=st.integers(0, 10_000), decimals=st.integers(1, 3), data=st.data(),
+)
+def test_random_lessons_build_every_scene(tmp_path: Path, n_ctx: int, n_tok: int, d: int, seed: int, decimals: int,
+                                          data: st.DataObject) -> None:
+    heads = data.draw(st.sampled_from([h for h in range(1, 5) if d % h == 0]))
+    path = tmp_path / f"random{seed}.toml"
+    path.write_text(lesson_toml(n_ctx, n_tok, d, heads, seed, decimals), encoding="utf-8")
+    check_lesson(path)
+
+
+def test_generated_lessons_are_valid() -> None:
+    from attncore import parse_lesson
+    from attncore.lesson import tomllib
+
+    lesson = parse_lesson(tomllib.loads(lesson_toml(3, 8, 8, 4)), "x.toml")
+    assert len(lesson.contexts) == 3 and lesson.d == 8 and lesson.heads == 4
+    assert all(len(c.tokens) == 8 for c in lesson.contexts)
+    assert re.search(r"über|café", lesson_toml(1, 8, 2, 1))
