@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from manim import (
@@ -24,16 +24,23 @@ from manim import (
     RIGHT,
     UP,
     Arrow,
+    Dot,
+    LaggedStart,
     Line,
+    Mobject,
     Rectangle,
     RoundedRectangle,
     Text,
+    TransformFromCopy,
     VGroup,
 )
 
-from attncore import fmt
+from attncore import fmt, round_rows_to_one
 
-from .theme import FONT, MONO, SIZE, Theme
+from .theme import FONT, MONO, SIZE, TIME, Theme
+
+if TYPE_CHECKING:  # base imports this module; only the type is needed here
+    from .base import LessonScene
 
 __all__ = [
     "Source",
@@ -376,3 +383,332 @@ class Formula(Text):
 
 def arrow(start: Any, end: Any, colour: str, buff: float = 0.1) -> Arrow:
     return Arrow(start, end, buff=buff, color=colour, stroke_width=3, max_tip_length_to_length_ratio=0.15)
+
+
+# --- several matrices on one screen (steps 9-11) -----------------------------------------
+
+#: The room scenes may fill: between the header (y > 2.5) and the caption (y < -3.35).
+CONTENT_LEFT, CONTENT_RIGHT, CONTENT_BOTTOM, CONTENT_TOP = -6.85, 6.85, -3.1, 2.45
+
+
+class Provenance(Text):
+    """The one honest line on how the projection weights were obtained.
+
+    Not a plain label: the line may contain digits (the seed), which is why it is a class
+    of its own that tests can recognise. ``.provenance`` holds the text as attncore
+    wrote it; the line is wrapped at word boundaries to ``max_width``.
+    """
+
+    def __init__(self, provenance: str, theme: Theme, *, max_width: float, size: str = "small") -> None:
+        self.provenance = provenance
+
+        def fits(line: str) -> bool:
+            return Text(line, font=FONT, font_size=SIZE[size]).width <= max_width
+
+        # One sentence a line when each fits; else wrap greedily at word boundaries.
+        sentences = [s.strip() + "." for s in provenance.rstrip(".").split(". ")]
+        if fits(provenance):
+            lines = [provenance]
+        elif all(fits(s) for s in sentences):
+            lines = sentences
+        else:
+            lines = []
+            for word in provenance.split():
+                trial = f"{lines[-1]} {word}" if lines else word
+                if lines and fits(trial):
+                    lines[-1] = trial
+                else:
+                    lines.append(word)
+        super().__init__("\n".join(lines), font=FONT, font_size=SIZE[size], color=theme["muted"], line_spacing=0.8)
+
+
+class Tiles(VGroup):
+    """A matrix drawn as coloured cells without numbers, when there is no room for them.
+
+    ``fill(i, j)`` returns ``(colour, opacity)``. Same addressing as :class:`NumberGrid`
+    (``cell``, ``row``, ``column``, ``body``), so either can stand for a matrix.
+    """
+
+    def __init__(
+        self,
+        n_rows: int,
+        n_cols: int,
+        fill: Callable[[int, int], tuple[Any, float]],
+        theme: Theme,
+        *,
+        cell_w: float,
+        cell_h: float,
+        row_labels: Sequence[str] | None = None,
+        label_size: str = "small",
+        stroke_width: float = 1.0,
+    ) -> None:
+        super().__init__()
+        self.n_rows, self.n_cols = n_rows, n_cols
+        self.cell_w, self.cell_h = cell_w, cell_h
+        self.cells = VGroup()
+        self.entries = VGroup()
+        self._cells: list[list[Rectangle]] = []
+        for i in range(n_rows):
+            row = []
+            for j in range(n_cols):
+                colour, opacity = fill(i, j)
+                rect = Rectangle(
+                    width=cell_w, height=cell_h, stroke_color=theme["grid"], stroke_width=stroke_width,
+                    fill_color=colour, fill_opacity=opacity,
+                ).move_to(RIGHT * j * cell_w + DOWN * i * cell_h)
+                row.append(rect)
+                self.cells.add(rect)
+            self._cells.append(row)
+        self.add(self.cells)
+        self.row_labels = VGroup()
+        if row_labels is not None:
+            for i, text in enumerate(row_labels):
+                lab = label(text, label_size, theme["text"])
+                centre_on_baseline(lab, self._cells[i][0].get_center())
+                lab.next_to(self._cells[i][0], LEFT, buff=0.15, coor_mask=np.array([1, 0, 0]))
+                self.row_labels.add(lab)
+            self.add(self.row_labels)
+
+    def cell(self, i: int, j: int) -> Rectangle:
+        return self._cells[i][j]
+
+    def row(self, i: int) -> VGroup:
+        return VGroup(*self._cells[i])
+
+    def column(self, j: int) -> VGroup:
+        return VGroup(*(r[j] for r in self._cells))
+
+    def row_entries(self, i: int) -> VGroup:
+        return VGroup()
+
+    def body(self) -> VGroup:
+        return VGroup(self.cells)
+
+
+Grid = NumberGrid | Tiles
+
+
+def role_fill(values: np.ndarray, colour: str) -> Callable[[int, int], tuple[Any, float]]:
+    """Tile fill for a matrix without numbers: the role colour, stronger for larger |value|."""
+    m = float(np.max(np.abs(values))) or 1.0
+    return lambda i, j: (colour, 0.12 + 0.88 * abs(float(values[i, j])) / m)
+
+
+def heat_fill(shown: np.ndarray, theme: Theme) -> Callable[[int, int], tuple[Any, float]]:
+    """Tile fill for attention weights: the lecture's heat ramp."""
+    return lambda i, j: (theme.heat(float(shown[i, j])), 1.0)
+
+
+def number_cell_width(values: Any, decimals: int, size: str) -> float:
+    """The narrowest cell that shows every value of ``values`` at ``size`` without shrinking it."""
+    longest = max((fmt(v, decimals) for v in np.asarray(values, dtype=float).ravel()), key=len)
+    return Text(longest, font=MONO, font_size=SIZE[size]).width / 0.92 + 0.2
+
+
+def label_width(texts: Sequence[str], size: str) -> float:
+    return max((label(t, size).width for t in texts), default=0.0)
+
+
+def fit_row(
+    need: Sequence[float], cols: Sequence[int], room: float, fixed: float, give_up: Sequence[int],
+    tile_max: float = 0.45, tile_min: float = 0.14,
+) -> list[tuple[float, bool]]:
+    """Cell width and numbers-or-tiles for each matrix of a row of matrices.
+
+    ``need[k]``: cell width matrix ``k`` needs to show its numbers; ``cols[k]``: its
+    columns; ``fixed``: everything else in the row (labels, operators, gaps). When the
+    row is wider than ``room``, the matrices listed in ``give_up`` lose their numbers
+    one after the other (they become :class:`Tiles`) until it fits.
+    """
+    numbers = [True] * len(cols)
+    tw = tile_max
+    for k in [None, *give_up]:
+        if k is not None:
+            numbers[k] = False
+        used = sum(w * c for w, c, nm in zip(need, cols, numbers) if nm)
+        tile_cols = sum(c for c, nm in zip(cols, numbers) if not nm)
+        left = room - fixed - used
+        if tile_cols == 0 and left >= 0:
+            break
+        if tile_cols and left / tile_cols >= tile_min:
+            tw = min(tile_max, left / tile_cols)
+            break
+        tw = tile_min
+    return [(w if nm else tw, nm) for w, nm in zip(need, numbers)]
+
+
+def heat_grid(
+    weights: np.ndarray, decimals: int, source: Callable[[int, int], Source], theme: Theme, *,
+    numbers: bool, cell_w: float, cell_h: float, row_labels: Sequence[str] | None = None,
+    size: str = "cell", label_size: str = "label",
+) -> Grid:
+    """An attention matrix as a heat map: rows rounded to one, numbers in a contrasting colour."""
+    shown = round_rows_to_one(weights, decimals)
+    fill = heat_fill(shown, theme)
+    if not numbers:
+        return Tiles(*weights.shape, fill, theme, cell_w=cell_w, cell_h=cell_h, row_labels=row_labels, label_size=label_size)
+    grid = NumberGrid(
+        weights, decimals, source, theme, shown=shown, fill=lambda i, j: fill(i, j)[0],
+        cell_w=cell_w, cell_h=cell_h, size=size, row_labels=row_labels, label_size=label_size,
+    )
+    for i in range(grid.n_rows):
+        for j in range(grid.n_cols):
+            bright = float(np.clip(shown[i, j], 0, 1)) ** 0.5 > 0.55
+            grid.entry(i, j).set_color(theme["background"] if bright else theme["text"])
+    return grid
+
+
+STAGGER = 0.34  # vertical step between staggered column labels
+
+
+def label_levels(texts: Sequence[str], cell_w: float, size: str = "small") -> int:
+    """How many staggered lines column labels need so that none shrinks or overlaps:
+    1 when each word fits its column, k when each fits k columns."""
+    widest = label_width(texts, size)
+    if widest <= cell_w * 0.96:
+        return 1
+    return int(np.ceil((widest + 0.08) / cell_w))
+
+
+def column_labels_height(texts: Sequence[str], cell_w: float, size: str = "small") -> float:
+    return 0.1 + label("Hy", size).height + (label_levels(texts, cell_w, size) - 1) * STAGGER
+
+
+def column_labels(grid: Grid, texts: Sequence[str], theme: Theme, colours: Sequence[str] | None = None,
+                  size: str = "small") -> VGroup:
+    """Labels above the columns of ``grid`` that never shrink below ``size``.
+
+    Side by side when each word fits its column, else staggered on k lines so that labels
+    on one line are k columns apart (each may then span k columns). Never turned upright:
+    a rotated text would read as another font size in the tests.
+    """
+    cols = colours or [theme["text"]] * len(texts)
+    labs = [label(t, size, c) for t, c in zip(texts, cols)]
+    k = label_levels(texts, grid.cell_w, size)
+    top = grid.body().get_top()[1]
+    cap = label("H", size).height
+    out = VGroup()
+    for j, lab in enumerate(labs):
+        x = grid.cell(0, j).get_center()[0]
+        centre_on_baseline(lab, [x, top + 0.1 + cap / 2 + (j % k) * STAGGER, 0], cap)
+        out.add(lab)
+    return out
+
+
+class MatrixBlock(VGroup):
+    """A matrix with its name above it and its shape below: numeric (``ShapeLabel``) and symbolic."""
+
+    def __init__(self, grid: Grid, name: Text | None = None, shape: ShapeLabel | None = None,
+                 sym: Text | None = None, top: Mobject | None = None) -> None:
+        super().__init__(grid)
+        self.grid, self.name, self.shape, self.sym, self.top = grid, name, shape, sym, top
+        for m in (top, name, shape, sym):
+            if m is not None:
+                self.add(m)
+
+    def body(self) -> VGroup:
+        return self.grid.body()
+
+    def labels(self) -> VGroup:
+        return VGroup(*(m for m in (self.top, self.name, self.shape, self.sym) if m is not None))
+
+    def place_labels(self, name_y: float, shape_y: float) -> MatrixBlock:
+        """Name with its capital-letter centre at ``name_y``, shape centred at ``shape_y``."""
+        x = self.body().get_center()[0]
+        if self.name is not None:
+            centre_on_baseline(self.name, [x, name_y, 0])
+        if self.shape is not None:
+            self.shape.move_to([x, shape_y, 0])
+            if self.sym is not None:
+                self.sym.next_to(self.shape, DOWN, buff=0.08)
+        return self
+
+    def top_edge(self) -> float:
+        """Top of the grid including its column labels."""
+        return float(VGroup(self.body(), *([self.top] if self.top is not None else [])).get_top()[1])
+
+
+EQ_BUFF = 0.22  # gap between a matrix and an operator
+
+
+def named_block(grid: Grid, name: str, colour: str, shape: tuple[int, ...], source: Source, sym: str,
+                theme: Theme, *, outline: bool = True) -> MatrixBlock:
+    """A matrix in its role colour: name above (bold), ``ShapeLabel`` and symbolic shape below."""
+    if outline:
+        grid.cells.set_stroke(colour, width=1.5)
+    return MatrixBlock(grid, label(name, "label", colour, weight="BOLD"), ShapeLabel(shape, source),
+                       label(sym, "small", theme["muted"]))
+
+
+def arrange_equation(items: Sequence[Mobject], *, buff: float = EQ_BUFF, name_gap: float = 0.28,
+                     shape_gap: float = 0.22) -> VGroup:
+    """Lay matrices (``MatrixBlock``) and operators left to right, bodies centred on y = 0.
+
+    Names share one line above the tallest matrix, shapes one line below the lowest.
+    """
+    x = 0.0
+    blocks = [it for it in items if isinstance(it, MatrixBlock)]
+    for it in items:
+        core = VGroup(it.grid, *([it.top] if it.top is not None else [])) if isinstance(it, MatrixBlock) else it
+        centre_y = it.body().get_center()[1] if isinstance(it, MatrixBlock) else it.get_center()[1]
+        it.shift(RIGHT * (x - core.get_left()[0]) + DOWN * centre_y)
+        x = core.get_right()[0] + buff
+    name_y = max(b.top_edge() for b in blocks) + name_gap
+    shape_y = min(b.body().get_bottom()[1] for b in blocks) - shape_gap
+    for b in blocks:
+        b.place_labels(name_y, shape_y)
+    return VGroup(*items)
+
+
+def cap_centre(name: Text | None) -> float:
+    """The y at which :func:`centre_on_baseline` put ``name`` (its capital-letter centre)."""
+    assert name is not None
+    cap = Text("H", font=name.font, font_size=name.font_size).height
+    return baseline_y(name) + cap / 2
+
+
+_ON_BASELINE = set("ABCDEFGHIKLMNORSTUVWXZabcdefhiklmnorstuvwxz0123456789")
+
+
+def text_baseline(t: Text) -> float:
+    """Baseline of ``t``: the bottom of its first letter that sits on the line (no descender,
+    no punctuation), unlike ``baseline_y`` which a leading quote mark or "=" misleads."""
+    glyphs = [g for g in t.family_members_with_points() if g is not t]
+    for g, c in zip(glyphs, [c for c in t.text if not c.isspace()]):
+        if c in _ON_BASELINE:
+            return float(g.get_bottom()[1])
+    return baseline_y(t)
+
+
+def fit_formula(scene: LessonScene, gap: float = 0.35) -> None:
+    """Set a long formula one size smaller ("body") when it would run into the title, and
+    put its baseline on the title's (the base aligns bounding boxes, which a "(" or a
+    descender in only one of the two throws off)."""
+    f = scene.formula
+    if f is None:
+        return
+    if f.get_left()[0] < scene.title.get_right()[0] + gap:
+        smaller = Formula(f.formula, scene.theme, size="body")
+        scene.place_formula(smaller)
+        scene.remove(f)
+        scene.formula = f = smaller
+        scene.add(smaller)
+    f.shift(UP * (text_baseline(scene.title) - text_baseline(f)))
+
+
+def operator(symbol: str, theme: Theme) -> Mobject:
+    """``"·"`` (drawn as a dot: the glyph is too small to see at 480p), ``"="`` or another sign."""
+    if symbol == "·":
+        return Dot(radius=0.06, color=theme["muted"])
+    return label(symbol, "formula", theme["muted"])
+
+
+def row_transfer(src: Grid, dst: Grid, run_time: float = TIME.transform) -> LaggedStart:
+    """Row i of ``src`` flows into row i of ``dst``: a product computed row by row."""
+    return LaggedStart(
+        *(
+            TransformFromCopy(VGroup(*src.row(i), *src.row_entries(i)), VGroup(*dst.row(i), *dst.row_entries(i)))
+            for i in range(dst.n_rows)
+        ),
+        lag_ratio=0.15, run_time=run_time,
+    )
