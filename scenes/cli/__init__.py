@@ -1,22 +1,40 @@
 """The ``attnvid`` command: one module per subcommand on one click group.
 
 Commands import manim only when they need it, so ``attnvid values`` answers at once.
-Every expected failure (a bad lesson, an unknown scene) is one line on stderr and a
-non-zero exit status, never a traceback.
+Every expected failure (a bad lesson, an unknown scene, a missing system package, a
+full disk, Ctrl-C) is one line on stderr and a non-zero exit status, never a traceback.
 """
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
+from pathlib import Path
+from types import FrameType
 
-import click
 
-from .common import cli_errors
-from .frames_cmd import preview, storyboard
-from .lecture_cmd import lecture
-from .list_cmd import list_scenes
-from .render_cmd import render
-from .values_cmd import values
+def _leave_quietly(signum: int, frame: FrameType | None) -> None:
+    """Ctrl-C or SIGTERM while our modules still load: nothing is written yet, so just go."""
+    os.write(2, b"attnvid: interrupted\n" if signum == signal.SIGINT else b"attnvid: terminated\n")
+    os._exit(128 + signum)
+
+
+# Only when this process is the attnvid program itself: not when a test imports us, and
+# not in a worker, which runs the same script (spawn) but is started as `python -c`.
+if len(sys.orig_argv) > 1 and (Path(sys.orig_argv[1]).name == "attnvid" or sys.orig_argv[1:3] == ["-m", "scenes.cli"]):
+    signal.signal(signal.SIGINT, _leave_quietly)
+    signal.signal(signal.SIGTERM, _leave_quietly)
+
+import click  # noqa: E402  (after the signal handlers above, on purpose)
+
+from .common import cli_errors, install_signal_handlers  # noqa: E402
+from .doctor_cmd import doctor  # noqa: E402
+from .frames_cmd import preview, storyboard  # noqa: E402
+from .lecture_cmd import lecture  # noqa: E402
+from .list_cmd import list_scenes  # noqa: E402
+from .render_cmd import render  # noqa: E402
+from .values_cmd import values  # noqa: E402
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -31,9 +49,11 @@ cli.add_command(render)
 cli.add_command(lecture)
 cli.add_command(preview)
 cli.add_command(storyboard)
+cli.add_command(doctor)
 
 
 def main() -> None:
+    install_signal_handlers()
     with cli_errors():
         cli.main(prog_name="attnvid", standalone_mode=True)
     sys.exit(0)

@@ -9,7 +9,6 @@ starts playing before the whole file has arrived, and with one chapter per secti
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -20,7 +19,7 @@ import av
 
 from scenes.narration import Cue
 
-from .engine import Result, write_atomic
+from .engine import Result, atomic_path, write_atomic
 
 
 @dataclass(frozen=True)
@@ -47,52 +46,46 @@ def join_videos(parts: Sequence[Path], out: Path, chapters: Sequence[Chapter]) -
     Video and (when present) audio packets are copied; each part starts where the
     previous part's *video* ends, so sound stays on the frames it belongs to.
     """
-    tmp = out.with_name(f".{out.name}.part")
-    out.parent.mkdir(parents=True, exist_ok=True)
     offset_s = Fraction(0)
     video_tb: Fraction | None = None
-    try:
-        with av.open(str(tmp), "w", format="mp4", options={"movflags": "+faststart"}) as dst:
-            ov = oa = None
-            for path in parts:
-                with av.open(str(path)) as src:
-                    iv = src.streams.video[0]
-                    ia = src.streams.audio[0] if src.streams.audio else None
-                    if ov is None:
-                        ov = dst.add_stream_from_template(iv)
-                        video_tb = iv.time_base
-                        if ia is not None:
-                            oa = dst.add_stream_from_template(ia)
-                    if (ia is None) != (oa is None):
-                        raise RuntimeError(f"{path}: some scenes have sound and others not; render them with one --voice")
-                    assert video_tb is not None
-                    if iv.time_base != video_tb:
-                        raise RuntimeError(f"{path} has time base {iv.time_base}, expected {video_tb}; re-render it")
-                    v_end = offset_s
-                    streams = [iv] + ([ia] if ia is not None else [])
-                    for pkt in src.demux(*streams):
-                        if pkt.dts is None:  # the flush packet
-                            continue
-                        tb = pkt.stream.time_base
-                        shift = round(offset_s / tb)
-                        pkt.pts += shift
-                        pkt.dts += shift
-                        if pkt.stream.type == "video":
-                            v_end = max(v_end, (pkt.pts + (pkt.duration or 0)) * tb)
-                            pkt.stream = ov
-                        else:
-                            pkt.stream = oa
-                        dst.mux(pkt)
-                    offset_s = offset_s + iv.duration * iv.time_base if iv.duration else v_end
-            assert video_tb is not None
-            dst.set_chapters([
-                {"id": k + 1, "start": round(Fraction(c.start_s) / video_tb), "end": round(Fraction(c.end_s) / video_tb),
-                 "time_base": video_tb, "metadata": {"title": c.title}}
-                for k, c in enumerate(chapters)
-            ])
-        os.replace(tmp, out)
-    finally:
-        tmp.unlink(missing_ok=True)
+    with atomic_path(out) as tmp, av.open(str(tmp), "w", format="mp4", options={"movflags": "+faststart"}) as dst:
+        ov = oa = None
+        for path in parts:
+            with av.open(str(path)) as src:
+                iv = src.streams.video[0]
+                ia = src.streams.audio[0] if src.streams.audio else None
+                if ov is None:
+                    ov = dst.add_stream_from_template(iv)
+                    video_tb = iv.time_base
+                    if ia is not None:
+                        oa = dst.add_stream_from_template(ia)
+                if (ia is None) != (oa is None):
+                    raise RuntimeError(f"{path}: some scenes have sound and others not; render them with one --voice")
+                assert video_tb is not None
+                if iv.time_base != video_tb:
+                    raise RuntimeError(f"{path} has time base {iv.time_base}, expected {video_tb}; re-render it")
+                v_end = offset_s
+                streams = [iv] + ([ia] if ia is not None else [])
+                for pkt in src.demux(*streams):
+                    if pkt.dts is None:  # the flush packet
+                        continue
+                    tb = pkt.stream.time_base
+                    shift = round(offset_s / tb)
+                    pkt.pts += shift
+                    pkt.dts += shift
+                    if pkt.stream.type == "video":
+                        v_end = max(v_end, (pkt.pts + (pkt.duration or 0)) * tb)
+                        pkt.stream = ov
+                    else:
+                        pkt.stream = oa
+                    dst.mux(pkt)
+                offset_s = offset_s + iv.duration * iv.time_base if iv.duration else v_end
+        assert video_tb is not None
+        dst.set_chapters([
+            {"id": k + 1, "start": round(Fraction(c.start_s) / video_tb), "end": round(Fraction(c.end_s) / video_tb),
+             "time_base": video_tb, "metadata": {"title": c.title}}
+            for k, c in enumerate(chapters)
+        ])
     return float(offset_s)
 
 
@@ -143,9 +136,8 @@ def poster(video: Path, out: Path) -> None:
             last = frame
     if last is None:
         raise RuntimeError(f"{video} has no frame")
-    tmp = out.with_name(f".{out.name}.part")
-    last.to_image().save(tmp, format="PNG")
-    os.replace(tmp, out)
+    with atomic_path(out) as tmp:
+        last.to_image().save(tmp, format="PNG")
 
 
 def write_manifest(folder: Path, manifest: dict[str, Any]) -> None:

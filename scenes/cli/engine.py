@@ -10,28 +10,68 @@ The cache key of a scene covers everything its pixels depend on: its own file, t
 shared scene modules (base, components, theme...), attncore's code, the lesson's
 content, the quality, the output format and the versions of Manim and PyAV. Other
 scene files are not part of it, so editing one scene re-renders only that scene.
+
+Reliability (what a killed, interrupted or failed run leaves behind):
+
+- every final output goes through a ``.NAME.part`` file renamed into place, so a
+  reader sees the previous good file or the new complete one, never a truncated one;
+- :func:`claim_output` holds a lock on the output root for the whole run (two
+  ``attnvid`` runs on one folder take turns instead of racing) and removes the
+  ``.part`` files and the ``.work`` folder that a killed run left behind;
+- workers ignore Ctrl-C (the terminal sends it to the whole process group; only the
+  parent decides), are terminated by the parent when it stops, and exit by themselves
+  within half a second when the parent is killed outright;
+- x264 runs single-threaded (see ``ENCODER_OPTIONS``), so the same lesson, quality
+  and versions give the same decoded frames, and the same MP4 bytes whatever the
+  machine's number of cores, with one exception. At ``low`` quality the picture is 854
+  pixels wide, not a multiple of 16: x264 codes 10 more columns, which every decoder
+  crops, and the row padding of the yuv420p frame PyAV hands it there is left
+  uninitialised. Now and then (one segment encode in 80 in our runs; identical frames
+  at widths 848 and 864 never differed) one packet differs in a few bytes near its end,
+  while every decoded frame stays identical. The ``medium`` (1280), ``high`` (1920)
+  and ``4k`` (3840) widths are multiples of 16 and have no such columns.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import fcntl
 import hashlib
 import json
 import multiprocessing
 import os
 import shutil
+import signal
 import sys
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, field
 from importlib.metadata import version
 from pathlib import Path
+from types import TracebackType
 from typing import Any
+
+import click
+
+from .common import UserError, storage_error, storage_message
 
 #: Our quality names and Manim's.
 QUALITIES = {"low": "low_quality", "medium": "medium_quality", "high": "high_quality", "4k": "fourk_quality"}
 FORMATS = ("mp4", "webm", "gif", "png")
-CACHE_VERSION = "attnvid-cache-1"
+CACHE_VERSION = "attnvid-cache-2"  # 2: x264 single-threaded (ENCODER_OPTIONS), so the bytes changed
+#: Extra encoder options per format. x264 picks its thread count from the number of
+#: cores, and its output depends on that count (a 1-core and a 2-core machine gave
+#: different files). One thread gives the same bytes on every machine with the same
+#: Manim and PyAV; it costs little, since scenes render in parallel processes and Manim
+#: encodes in a thread of its own beside the drawing. webm (libvpx) is left as it was.
+ENCODER_OPTIONS: dict[str, dict[str, str]] = {"mp4": {"threads": "1"}}
+#: The folders of an output root that hold our outputs (others hold other lessons' roots).
+OUTPUT_FOLDERS = ("scenes", "lecture", "preview", "storyboard")
+LOCK_NAME = ".attnvid.lock"
 
 SCENES_DIR = Path(__file__).resolve().parents[1]
 ATTNCORE_DIR = SCENES_DIR.parent / "attncore"
@@ -128,33 +168,54 @@ def cached_result(job: Job) -> Result | None:
                   narration=list(meta["narration"]), cues=list(meta["cues"]), captions=captions)
 
 
+def part_path(path: Path) -> Path:
+    """The temporary name ``path`` is written under before it is renamed into place."""
+    return path.with_name(f".{path.name}.part")
+
+
+@contextlib.contextmanager
+def atomic_path(path: Path) -> Iterator[Path]:
+    """Yield a temporary path to write; rename it to ``path`` only if the block succeeds.
+
+    On any failure (a full disk, an exception, Ctrl-C) the temporary file is removed and
+    ``path`` keeps its previous content. A killed process leaves the ``.part`` file,
+    which the next run's :func:`clean_leftovers` removes.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = part_path(path)
+    try:
+        yield tmp
+        with open(tmp, "rb") as f:  # the data, not only the name, must be on disk before the rename
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
 def write_atomic(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` through a temporary file renamed into place."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.part")
-    with open(tmp, "wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    with atomic_path(path) as tmp:
+        tmp.write_bytes(data)
 
 
 def _move_into_place(produced: Path, final: Path) -> None:
     final.parent.mkdir(parents=True, exist_ok=True)
     if produced.is_dir():  # png: a folder of frames, swapped in whole
-        tmp = final.with_name(f".{final.name}.part")
+        tmp = part_path(final)
+        old = final.with_name(f".{final.name}.old")  # put back by clean_leftovers if we die mid-swap
         shutil.rmtree(tmp, ignore_errors=True)
-        shutil.copytree(produced, tmp)
-        old = final.with_name(f".{final.name}.old")
-        shutil.rmtree(old, ignore_errors=True)
-        if final.exists():
-            os.replace(final, old)
-        os.replace(tmp, final)
+        try:
+            shutil.copytree(produced, tmp)
+            shutil.rmtree(old, ignore_errors=True)
+            if final.exists():
+                os.replace(final, old)
+            os.replace(tmp, final)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
         shutil.rmtree(old, ignore_errors=True)
         return
-    tmp = final.with_name(f".{final.name}.part")
-    shutil.copyfile(produced, tmp)
-    os.replace(tmp, final)
+    with atomic_path(final) as tmp:
+        shutil.copyfile(produced, tmp)
 
 
 def render_job(job: Job, started: Any = None) -> Result:
@@ -183,6 +244,7 @@ def render_job(job: Job, started: Any = None) -> Result:
         "write_to_movie": job.fmt != "png",
         "save_pngs": job.fmt == "png",
         "disable_caching": False,
+        "video_encoder_options": ENCODER_OPTIONS.get(job.fmt, {}),
     }
     with tempconfig(settings):
         scene = cls()
@@ -195,6 +257,9 @@ def render_job(job: Job, started: Any = None) -> Result:
                 produced = produced.with_suffix(".gif")
     if not produced.exists():
         raise RuntimeError(f"manim did not produce {produced} for {job.scene}")
+    # The old record goes first: if we die between here and the new record, the next
+    # run finds no record and renders again instead of trusting a mismatched pair.
+    job.sidecar.unlink(missing_ok=True)
     _move_into_place(produced, job.final)
     sections = [{"title": t, "start_s": round(s, 6), "end_s": round(e, 6)} for t, s, e in scene.section_times()]
     duration = float(scene.renderer.time)
@@ -213,13 +278,101 @@ def render_job(job: Job, started: Any = None) -> Result:
                   captions=[str(job.caption_file(e)) for e in ("srt", "vtt")])
 
 
+def _watch_parent(parent: int) -> None:
+    """Exit when the parent is gone (killed outright): nobody would collect our result."""
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(1)
+
+
+_STARTED: Any = None  # the queue a worker announces its scenes on (set by _worker_init)
+
+
+def _worker_init(started: Any, parent: int) -> None:
+    global _STARTED
+    _STARTED = started
+    # Ctrl-C in a terminal reaches every process of the group; only the parent acts on it.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    threading.Thread(target=_watch_parent, args=(parent,), name="watch-parent", daemon=True).start()
+    # tqdm (Manim's progress bars) would otherwise create a multiprocessing semaphore,
+    # which a terminated worker leaks: Python then prints a warning after our last line.
+    from tqdm import tqdm
+
+    tqdm.set_lock(threading.RLock())
+
+
+def _render_in_worker(job: Job) -> Result:
+    """``render_job`` in a worker, with a full-disk error sent back as a plain ``OSError``.
+
+    The parent needs the errno to print one clear line; Manim wraps it in a
+    ``RuntimeError`` and PyAV's own ``OSError`` subclasses do not always pickle.
+    """
+    try:
+        return render_job(job, _STARTED)
+    except Exception as exc:
+        err = storage_error(exc)
+        if err is None:
+            raise
+        raise OSError(err.errno, err.strerror, err.filename) from None
+
+
+class Workers:
+    """Spawned worker processes that ignore Ctrl-C, die with their parent, and stop at once on an error.
+
+    ``submit_all`` starts the processes (the pool spawns them on submit) with SIGINT
+    blocked, so that a Ctrl-C arriving while a worker still imports Python cannot
+    print a traceback there; the parent receives it as soon as the mask is restored.
+    """
+
+    def __init__(self, n: int) -> None:
+        ctx = multiprocessing.get_context("spawn")
+        self.started = ctx.SimpleQueue()
+        self.pool = ProcessPoolExecutor(max_workers=n, mp_context=ctx, initializer=_worker_init,
+                                        initargs=(self.started, os.getpid()))
+
+    def submit_all(self, fn: Callable[..., Any], calls: Iterable[tuple[Any, ...]]) -> list[Future[Any]]:
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            return [self.pool.submit(fn, *args) for args in calls]
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+    def started_scenes(self) -> list[str]:
+        """Scenes whose render began since the last call (for the progress display)."""
+        out = []
+        while not self.started.empty():
+            out.append(self.started.get())
+        return out
+
+    def __enter__(self) -> Workers:
+        return self
+
+    def __exit__(self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None) -> None:
+        if et is None:
+            self.pool.shutdown(wait=True)
+            return
+        # Stop now rather than let running scenes finish (shutdown would wait for them).
+        # Python 3.14's ProcessPoolExecutor.terminate_workers() does the same.
+        procs = list((self.pool._processes or {}).values())
+        for p in procs:
+            p.terminate()
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        for p in procs:
+            p.join(timeout=10)
+
+
 def render_many(
     jobs: Sequence[Job],
     n_jobs: int,
     on_start: Callable[[str], None] = lambda s: None,
     on_done: Callable[[Result], None] = lambda r: None,
 ) -> list[Result]:
-    """Render ``jobs`` (skipping cached ones) on up to ``n_jobs`` processes, in lecture order."""
+    """Render ``jobs`` (skipping cached ones) on up to ``n_jobs`` processes, in lecture order.
+
+    Scenes always render in worker processes, even one scene: the parent then never
+    runs Manim, so a Ctrl-C or SIGTERM reaching it is handled in one place.
+    """
     results: dict[str, Result] = {}
     todo = []
     for job in jobs:
@@ -229,34 +382,97 @@ def render_many(
             on_done(hit)
         else:
             todo.append(job)
-    if todo and (n_jobs <= 1 or len(todo) == 1):
-        for job in todo:
-            on_start(job.scene)
-            r = render_job(job)
-            results[job.scene] = r
-            on_done(r)
-    elif todo:
-        ctx = multiprocessing.get_context("spawn")
-        with ctx.Manager() as manager:
-            started = manager.Queue()
-            with ProcessPoolExecutor(max_workers=min(n_jobs, len(todo)), mp_context=ctx) as pool:
-                futures: dict[Future[Result], Job] = {pool.submit(render_job, j, started): j for j in todo}
-                pending = set(futures)
-                try:
-                    while pending:
-                        done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
-                        while not started.empty():
-                            on_start(started.get())
-                        for f in done:
-                            r = f.result()
-                            results[r.scene] = r
-                            on_done(r)
-                except BaseException:
-                    for f in pending:
-                        f.cancel()
-                    pool.shutdown(wait=False, cancel_futures=True)
-                    raise
+    if todo:
+        with Workers(min(n_jobs, len(todo))) as workers:
+            pending: set[Future[Result]] = set(workers.submit_all(_render_in_worker, [(j,) for j in todo]))
+            while pending:
+                done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+                for scene in workers.started_scenes():
+                    on_start(scene)
+                for f in done:
+                    try:
+                        r = f.result()
+                    except BrokenProcessPool:
+                        raise UserError("a render process stopped abruptly (killed, or out of memory?); "
+                                        "run again, with fewer --jobs if memory is short", code=1) from None
+                    results[r.scene] = r
+                    on_done(r)
     return [results[j.scene] for j in jobs]
+
+
+def clean_leftovers(root: Path) -> None:
+    """Remove what a killed run left in ``root``: ``.part`` files and the ``.work`` folder.
+
+    A png folder caught mid-swap (``.NAME.old`` without ``NAME``) is put back, so the
+    previous good frames survive. Only our own folders are searched: other lessons'
+    roots live inside media/ too, under their own lock.
+    """
+    shutil.rmtree(root / ".work", ignore_errors=True)
+    for sub in OUTPUT_FOLDERS:
+        folder = root / sub
+        if not folder.is_dir():
+            continue
+        for p in sorted(folder.rglob(".*.old")):
+            final = p.with_name(p.name[1:-len(".old")])
+            if final.exists():
+                shutil.rmtree(p, ignore_errors=True)
+            else:
+                os.replace(p, final)
+        for p in sorted(folder.rglob(".*.part")):
+            if p.is_dir():
+                shutil.rmtree(p, ignore_errors=True)
+            else:
+                p.unlink(missing_ok=True)
+
+
+def _nearly_full(root: Path) -> bool:
+    """Less than 1 MiB free: a failed render there most likely ran out of space."""
+    try:
+        return shutil.disk_usage(root).free < 1 << 20
+    except OSError:
+        return False
+
+
+@contextlib.contextmanager
+def claim_output(root: Path) -> Iterator[None]:
+    """Hold the output root for this run: lock it, clean leftovers before and after.
+
+    A second ``attnvid`` on the same root says that it waits and waits (``flock``
+    blocks; the kernel releases the lock when its holder exits, even when killed).
+    A full disk or an unwritable folder becomes one line naming ``root``; whatever the
+    failed run left there (``.part`` files, Manim's work folder) is removed.
+    """
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        fd = os.open(root / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        if storage_error(exc) is not None:
+            raise UserError(storage_message(exc, root), code=1) from None
+        raise
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            click.echo(f"attnvid: waiting for another attnvid run on {root} to finish", err=True)
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        try:
+            clean_leftovers(root)
+            yield
+        except BaseException as exc:
+            err = storage_error(exc) if isinstance(exc, Exception) else None
+            if err is None and isinstance(exc, Exception) and _nearly_full(root):
+                # Not every write reports a full disk: cairo (through manimpango) leaves a
+                # text's SVG cut short, and Manim then fails to parse it.
+                err = OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(root))
+            with contextlib.suppress(OSError):
+                clean_leftovers(root)
+            if err is not None:
+                raise UserError(storage_message(err, root), code=1) from None
+            raise
+        with contextlib.suppress(OSError):
+            shutil.rmtree(root / ".work")
+    finally:
+        os.close(fd)  # releases the lock
 
 
 def result_json(r: Result) -> dict[str, Any]:

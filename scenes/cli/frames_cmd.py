@@ -9,19 +9,18 @@ from __future__ import annotations
 
 import io
 import math
-import multiprocessing
 import os
 import re
 import subprocess
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import click
 
-from .common import UserError, get_lesson, lesson_option
-from .engine import QUALITIES, write_atomic
+from .common import Interrupted, UserError, get_lesson, lesson_option
+from .doctor_cmd import require_runtime
+from .engine import QUALITIES, Workers, claim_output, write_atomic
 from .render_cmd import default_jobs, lesson_spec, output_root, plan, run_jobs
 
 
@@ -29,13 +28,21 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower()
 
 
-def section_frames(scene: str, quality: str, spec: str) -> list[tuple[str, bytes]]:
-    """(section title, PNG bytes) of the last frame of every section of ``scene``."""
+def section_frames(scene: str, quality: str, spec: str, work: str) -> list[tuple[str, bytes]]:
+    """(section title, PNG bytes) of the last frame of every section of ``scene``.
+
+    Manim's text cache goes to ``work``, one folder per scene: Manim writes a text's SVG
+    in place and reads any SVG it finds, so two processes sharing ./media/texts could
+    read each other's half-written files.
+    """
     os.environ["ATTNVID_LESSON"] = spec
+    from manim import tempconfig
+
     from scenes.inspect import build
     from scenes.lecture import find_scene
 
-    built = build(find_scene(scene), frames=True, quality=QUALITIES[quality])
+    with tempconfig({"media_dir": work}):
+        built = build(find_scene(scene), frames=True, quality=QUALITIES[quality])
     out = []
     for cp in built.checkpoints:
         buf = io.BytesIO()
@@ -90,7 +97,7 @@ def _watch(argv: list[str], lesson_path: Path | None) -> None:
                 else:
                     click.echo(r.stderr.strip().splitlines()[-1] if r.stderr.strip() else "preview failed", err=True)
             time.sleep(0.1)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, Interrupted):
         click.echo("stopped watching", err=True)
     finally:
         observer.stop()
@@ -118,19 +125,47 @@ def preview(scene: str, section: str | None, video: bool, watch: bool, lesson_pa
         _watch(argv, lesson_path)
         return
     if video:
-        (r,) = run_jobs(plan(lesson, spec, (name,), "low", "mp4", media), 1)
+        job_list = plan(lesson, spec, (name,), "low", "mp4", media)
+        with claim_output(output_root(lesson, media)):
+            (r,) = run_jobs(job_list, 1)
         click.echo(r.path)
         return
+    require_runtime()
     from scenes.lecture import find_scene
 
     names = find_scene(name).section_names()
     if section is not None and section not in names:
         raise UserError(f"{name} has no section {section!r}; its sections are: {'; '.join(names)}")
-    frames = section_frames(name, "low", spec)
-    title, png = frames[-1] if section is None else next(f for f in frames if f[0] == section)
-    out = output_root(lesson, media) / "preview" / (f"{name}.png" if section is None else f"{name}_{_slug(title)}.png")
-    write_atomic(out, png)
+    root = output_root(lesson, media)
+    with claim_output(root):
+        frames = section_frames(name, "low", spec, str(root / ".work" / "frames" / name))
+        title, png = frames[-1] if section is None else next(f for f in frames if f[0] == section)
+        out = root / "preview" / (f"{name}.png" if section is None else f"{name}_{_slug(title)}.png")
+        write_atomic(out, png)
     click.echo(str(out))
+
+
+def _contact_sheet(tiles: list[tuple[str, bytes]]) -> bytes:
+    """The storyboard PNG: (caption, PNG bytes) tiles, four to a row."""
+    from PIL import Image, ImageDraw
+
+    tile_w, tile_h = 427, 240  # half of 480p: numbers stay legible on the sheet
+    label_h, pad, cols = 26, 10, 4
+    rows = math.ceil(len(tiles) / cols)
+    sheet = Image.new("RGB", (cols * (tile_w + pad) + pad, rows * (tile_h + label_h + pad) + pad), (10, 11, 14))
+    draw = ImageDraw.Draw(sheet)
+    font = _font(14)
+    for k, (caption, png) in enumerate(tiles):
+        x = pad + (k % cols) * (tile_w + pad)
+        y = pad + (k // cols) * (tile_h + label_h + pad)
+        img = Image.open(io.BytesIO(png)).convert("RGB").resize((tile_w, tile_h), Image.LANCZOS)
+        sheet.paste(img, (x, y + label_h))
+        while draw.textlength(caption, font=font) > tile_w - 4 and len(caption) > 4:
+            caption = caption[:-2] + "…"
+        draw.text((x + 2, y + 4), caption, fill=(236, 232, 225), font=font)
+    buf = io.BytesIO()
+    sheet.save(buf, format="PNG", optimize=True)
+    return buf.getvalue()
 
 
 def _font(size: int) -> object:
@@ -151,38 +186,25 @@ def _font(size: int) -> object:
 @click.option("--media", type=click.Path(path_type=Path, file_okay=False), default=Path("media"), show_default=True)
 def storyboard(quality: str, jobs: int | None, lesson_path: Path | None, media: Path) -> None:
     """One PNG contact sheet: the last frame of every section, in lecture order."""
-    from PIL import Image, ImageDraw
-
     lesson = get_lesson(lesson_path)
     spec = lesson_spec(lesson_path)
     os.environ["ATTNVID_LESSON"] = spec
     from scenes.lecture import LECTURE
 
+    require_runtime()
     names = [c.__name__ for c in LECTURE]
     n = jobs or default_jobs()
-    if n > 1:
-        with ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("spawn")) as pool:
-            per_scene = list(pool.map(section_frames, names, [quality] * len(names), [spec] * len(names)))
-    else:
-        per_scene = [section_frames(s, quality, spec) for s in names]
-    tiles = [(f"{k}. {s} · {title}", png) for k, (s, frames) in enumerate(zip(names, per_scene, strict=True), 1) for title, png in frames]
-    tile_w, tile_h = 427, 240  # half of 480p: numbers stay legible on the sheet
-    label_h, pad, cols = 26, 10, 4
-    rows = math.ceil(len(tiles) / cols)
-    sheet = Image.new("RGB", (cols * (tile_w + pad) + pad, rows * (tile_h + label_h + pad) + pad), (10, 11, 14))
-    draw = ImageDraw.Draw(sheet)
-    font = _font(14)
-    for k, (caption, png) in enumerate(tiles):
-        x = pad + (k % cols) * (tile_w + pad)
-        y = pad + (k // cols) * (tile_h + label_h + pad)
-        img = Image.open(io.BytesIO(png)).convert("RGB").resize((tile_w, tile_h), Image.LANCZOS)
-        sheet.paste(img, (x, y + label_h))
-        while draw.textlength(caption, font=font) > tile_w - 4 and len(caption) > 4:
-            caption = caption[:-2] + "…"
-        draw.text((x + 2, y + 4), caption, fill=(236, 232, 225), font=font)
-    out = output_root(lesson, media) / "storyboard" / f"storyboard_{quality}.png"
-    buf = io.BytesIO()
-    sheet.save(buf, format="PNG", optimize=True)
-    write_atomic(out, buf.getvalue())
+    root = output_root(lesson, media)
+    out = root / "storyboard" / f"storyboard_{quality}.png"
+    with claim_output(root):
+        calls = [(s, quality, spec, str(root / ".work" / "frames" / s)) for s in names]
+        if n > 1:
+            with Workers(n) as workers:
+                per_scene = [f.result() for f in workers.submit_all(section_frames, calls)]
+        else:
+            per_scene = [section_frames(*c) for c in calls]
+        tiles = [(f"{k}. {s} · {title}", png) for k, (s, frames) in enumerate(zip(names, per_scene, strict=True), 1)
+                 for title, png in frames]
+        write_atomic(out, _contact_sheet(tiles))
     click.echo(f"storyboard: {len(tiles)} sections of {len(names)} scenes", err=True)
     click.echo(str(out))

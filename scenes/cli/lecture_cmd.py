@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from attncore import Lesson
 from scenes.narration import compose_srt, compose_vtt
 
 from .assemble import (
@@ -18,7 +19,7 @@ from .assemble import (
     write_manifest,
 )
 from .common import get_lesson, lesson_option
-from .engine import QUALITIES, write_atomic
+from .engine import QUALITIES, Job, claim_output, write_atomic
 from .page import lecture_page
 from .render_cmd import default_jobs, lesson_spec, output_root, plan, run_jobs
 
@@ -41,10 +42,20 @@ def lecture(quality: str, jobs: int | None, lesson_path: Path | None, voice: str
     """
     lesson = get_lesson(lesson_path)
     job_list = plan(lesson, lesson_spec(lesson_path), (), quality, "mp4", media, voice)
-    results = run_jobs(job_list, jobs or default_jobs())
+    root = output_root(lesson, media)
+    with claim_output(root):
+        folder, duration, n_chapters = _render_and_assemble(lesson, job_list, quality, voice, jobs or default_jobs(), root)
+    click.echo(f"lecture: {duration:.1f} s, {n_chapters} chapters, {len(job_list)} scenes", err=True)
+    click.echo(str(folder))
+
+
+def _render_and_assemble(lesson: Lesson, job_list: list[Job], quality: str, voice: str, n_jobs: int,
+                         root: Path) -> tuple[Path, float, int]:
+    """Render the scenes and write the lecture folder; every file goes through a ``.part`` name."""
+    results = run_jobs(job_list, n_jobs)
     from scenes.lecture import find_scene
 
-    folder = output_root(lesson, media) / "lecture" / quality
+    folder = root / "lecture" / quality
     folder.mkdir(parents=True, exist_ok=True)
     titles = [find_scene(j.scene).TITLE for j in job_list]
     chapters = chapters_for(results, titles)
@@ -78,5 +89,4 @@ def lecture(quality: str, jobs: int | None, lesson_path: Path | None, voice: str
     }
     write_manifest(folder, manifest)
     write_atomic(folder / "index.html", lecture_page(manifest, lesson.title).encode())
-    click.echo(f"lecture: {duration:.1f} s, {len(chapters)} chapters, {len(results)} scenes", err=True)
-    click.echo(str(folder))
+    return folder, duration, len(chapters)

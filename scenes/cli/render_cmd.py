@@ -11,7 +11,8 @@ import click
 from attncore import Lesson
 
 from .common import UserError, get_lesson, lesson_option
-from .engine import FORMATS, QUALITIES, Job, Result, cache_key, render_many
+from .doctor_cmd import require_runtime
+from .engine import FORMATS, QUALITIES, Job, Result, cache_key, claim_output, render_many
 from .progress import SceneProgress
 
 
@@ -33,8 +34,6 @@ def check_voice(voice: str, lesson: Lesson) -> str:
 
     try:
         v = voice_from_spec(voice, lesson.language)
-        if voice == "espeak":
-            v._program()  # type: ignore[attr-defined]
         return v.fingerprint()
     except VoiceError as exc:
         raise UserError(str(exc), code=1) from None
@@ -42,7 +41,12 @@ def check_voice(voice: str, lesson: Lesson) -> str:
 
 def plan(lesson: Lesson, spec: str, names: Sequence[str], quality: str, fmt: str, media: Path,
          voice: str = "none") -> list[Job]:
-    """Jobs for the named scenes (all when none), each with its cache key."""
+    """Jobs for the named scenes (all when none), each with its cache key.
+
+    Checks first that the system parts the render needs are present (the same line as
+    ``attnvid doctor`` when one is not), before anything is written.
+    """
+    require_runtime(voice)
     fingerprint = check_voice(voice, lesson)
     os.environ["ATTNVID_LESSON"] = spec
     from scenes.lecture import LECTURE, find_scene, scene_file
@@ -93,5 +97,7 @@ def render(scenes: tuple[str, ...], quality: str, fmt: str, jobs: int | None, le
     """
     lesson = get_lesson(lesson_path)
     job_list = plan(lesson, lesson_spec(lesson_path), scenes, quality, fmt, media, voice)
-    for r in run_jobs(job_list, jobs or default_jobs()):
+    with claim_output(output_root(lesson, media)):
+        results = run_jobs(job_list, jobs or default_jobs())
+    for r in results:
         click.echo(r.path)

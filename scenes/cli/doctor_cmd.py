@@ -1,0 +1,250 @@
+"""``attnvid doctor``: is every part a render needs present, and if not, what fixes it.
+
+Each check gives one line, ``ok``, ``missing`` (a needed part: the exit status is 1)
+or ``warning`` (an optional part, or little free disk), with the exact command that
+fixes it. The other commands run the runtime checks (:func:`require_runtime`) before
+they write anything and stop with the same line, instead of a traceback from deep
+inside Manim.
+
+There is no LaTeX check to pass: every text, number and formula of this project is
+drawn with Pango in DejaVu fonts. The ``math`` check says so, and fails only when a
+scene imports one of Manim's LaTeX-backed mobjects while ``latex``/``dvisvgm`` are
+absent.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import click
+
+from .common import UserError
+
+SETUP = "bash .ci/setup"
+#: The fonts of ``scenes.theme`` (FONT, MONO); the theme imports manim, which may be the missing part.
+FONTS = ("DejaVu Sans", "DejaVu Sans Mono")
+MIN_PYTHON = (3, 11)
+LOW_DISK_BYTES = 1 << 30  # a lecture at 1080p needs a few hundred MB, plus Manim's work files
+#: Manim mobjects that typeset with LaTeX (DecimalNumber and the matrices draw their entries with MathTex).
+TEX_MOBJECTS = frozenset({"Tex", "MathTex", "SingleStringMathTex", "Title", "BulletedList", "DecimalNumber",
+                          "Integer", "Variable", "Matrix", "IntegerMatrix", "DecimalMatrix", "BraceLabel",
+                          "BraceText", "MathTable", "DecimalTable", "IntegerTable"})
+SCENES_DIR = Path(__file__).resolve().parents[1]
+
+
+@dataclass(frozen=True)
+class Check:
+    """The outcome of one check. ``needed=False`` parts only warn."""
+
+    name: str
+    ok: bool
+    detail: str
+    fix: str = ""
+    needed: bool = True
+
+    @property
+    def status(self) -> str:
+        return "ok" if self.ok else "missing" if self.needed else "warning"
+
+    def message(self) -> str:
+        """The line shared by ``doctor`` and the commands that stop on this part."""
+        fix = f"; fix: {self.fix}" if not self.ok and self.fix else ""
+        return f"{self.name}: {self.detail}{fix}"
+
+
+def _run(*cmd: str) -> str | None:
+    """stdout of ``cmd``, or None when it is not installed or fails."""
+    exe = shutil.which(cmd[0])
+    if exe is None:
+        return None
+    r = subprocess.run([exe, *cmd[1:]], capture_output=True, text=True, timeout=30)
+    return r.stdout.strip() if r.returncode == 0 else None
+
+
+def check_python() -> Check:
+    v = ".".join(map(str, sys.version_info[:3]))
+    if sys.version_info[:2] >= MIN_PYTHON:
+        return Check("python", True, v)
+    want = ".".join(map(str, MIN_PYTHON))
+    return Check("python", False, f"{v} is too old (needs {want} or newer)",
+                 f"apt-get install -y python3 python3-venv && rm -rf .venv && {SETUP}")
+
+
+def check_manim() -> Check:
+    try:
+        import manim
+    except Exception as exc:  # ImportError, or a broken install raising something else
+        return Check("manim", False, f"cannot be imported ({exc})", SETUP)
+    return Check("manim", True, manim.__version__)
+
+
+def check_cairo() -> Check:
+    try:
+        import cairo
+    except Exception as exc:
+        return Check("cairo", False, f"pycairo cannot be imported ({exc})", SETUP)
+    return Check("cairo", True, f"pycairo {cairo.version} with cairo {cairo.cairo_version_string()}")
+
+
+def check_pango() -> Check:
+    try:
+        import manimpango
+    except Exception as exc:
+        return Check("pango", False, f"manimpango cannot be imported ({exc})", SETUP)
+    return Check("pango", True, f"manimpango {manimpango.__version__} with Pango {manimpango.pango_version()}")
+
+
+def check_build_libs() -> Check:
+    """The development files .ci/setup needs to build pycairo and manimpango where no wheel fits."""
+    if shutil.which("pkg-config") is None:
+        return Check("build libraries", False, "pkg-config is not installed",
+                     "apt-get install -y pkg-config libcairo2-dev libpango1.0-dev")
+    found: list[str] = []
+    missing: list[str] = []
+    for lib, pkg in (("cairo", "libcairo2-dev"), ("pangocairo", "libpango1.0-dev")):
+        v = _run("pkg-config", "--modversion", lib)
+        (found if v else missing).append(f"{lib} {v}" if v else pkg)
+    if missing:
+        return Check("build libraries", False, "pkg-config does not find " + ", ".join(missing),
+                     "apt-get install -y " + " ".join(missing))
+    return Check("build libraries", True, ", ".join(found) + " (pkg-config)")
+
+
+def tex_users(scenes_dir: Path = SCENES_DIR) -> list[str]:
+    """``file: Name`` for every LaTeX-backed mobject a scene module imports from manim."""
+    out = []
+    for path in sorted(scenes_dir.glob("*.py")):
+        try:
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+        except (OSError, SyntaxError, ValueError):
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "manim":
+                out += [f"{path.name}: {a.name}" for a in node.names if a.name in TEX_MOBJECTS]
+    return out
+
+
+def check_math() -> Check:
+    users = tex_users()
+    if not users:
+        return Check("math", True, "LaTeX is not needed: every text and formula is drawn with Pango")
+    latex = [p for p in ("latex", "dvisvgm") if shutil.which(p) is None]
+    if not latex:
+        return Check("math", True, f"LaTeX found for {', '.join(users)}")
+    return Check("math", False, f"{', '.join(users)} needs LaTeX but {' and '.join(latex)} is not installed",
+                 "apt-get install -y texlive-latex-extra dvisvgm (or draw it with Text, as the other scenes do)")
+
+
+def check_fonts(with_fontconfig: bool = True) -> Check:
+    """The theme's fonts as Pango sees them, and (for doctor) the files fontconfig resolves them to."""
+    fix = "apt-get install -y fonts-dejavu-core"
+    try:
+        import manimpango
+
+        pango = set(manimpango.list_fonts())
+    except Exception:
+        pango = None  # reported by the pango check
+    absent = [f for f in FONTS if pango is not None and f not in pango]
+    if absent:
+        return Check("fonts", False, f"{', '.join(absent)} not found by Pango", fix)
+    if not with_fontconfig:
+        return Check("fonts", True, ", ".join(FONTS))
+    if shutil.which("fc-match") is None or shutil.which("fc-list") is None:
+        return Check("fonts", False, "fc-match/fc-list (fontconfig) not found", "apt-get install -y fontconfig")
+    files = []
+    for family in FONTS:
+        got = _run("fc-match", "-f", "%{family}|%{file}", family) or "|"
+        fam, _, file = got.partition("|")
+        if family not in fam.split(","):
+            return Check("fonts", False, f"{family} is not installed (fc-match gives {fam or 'nothing'})", fix)
+        files.append(Path(file).name)
+    n = len((_run("fc-list", ":family=DejaVu Sans", "file") or "").splitlines())
+    return Check("fonts", True, f"{', '.join(FONTS)} ({', '.join(files)}; {n} DejaVu Sans faces)")
+
+
+def check_espeak(needed: bool) -> Check:
+    """espeak-ng speaks ``--voice espeak``; without that voice it is optional."""
+    why = "" if needed else " (needed only for --voice espeak)"
+    if shutil.which("espeak-ng") is None:
+        return Check("espeak-ng", False, f"not installed{why}", "apt-get install -y espeak-ng", needed=needed)
+    v = re.search(r"\d+\.\d+\S*", _run("espeak-ng", "--version") or "")
+    return Check("espeak-ng", True, f"{v.group() if v else 'found'}{why}")
+
+
+def _existing(path: Path) -> Path:
+    path = path.absolute()
+    while not path.exists() and path != path.parent:
+        path = path.parent
+    return path
+
+
+def check_disk(media: Path) -> Check:
+    free = shutil.disk_usage(_existing(media)).free
+    detail = f"{free / 1e9:.1f} GB free for {media}"
+    if free >= LOW_DISK_BYTES:
+        return Check("disk", True, detail)
+    return Check("disk", False, f"{detail} (under 1 GB: a lecture and Manim's work files may not fit)",
+                 "free some space on that disk, or render into another folder with --media DIR", needed=False)
+
+
+def check_media(media: Path) -> Check:
+    """Can we create files in ``media`` (or create ``media`` itself)? Tried for real, then removed."""
+    where = _existing(media)
+    if not where.is_dir():
+        return Check("media", False, f"{where} is not a folder", f"rm {where} (or give another folder with --media DIR)")
+    try:
+        with tempfile.NamedTemporaryFile(dir=where, prefix=".attnvid-doctor-"):
+            pass
+    except OSError as exc:
+        from .common import storage_error, storage_message
+
+        if storage_error(exc) is None:
+            raise
+        detail, _, fix = storage_message(exc, where).partition("; ")
+        return Check("media", False, detail, fix.removeprefix("fix with: "))
+    return Check("media", True, f"{media} is writable" if where == media.absolute() else f"{media} can be created in {where}")
+
+
+def doctor_checks(voice: str, media: Path) -> list[Check]:
+    return [check_python(), check_manim(), check_cairo(), check_pango(), check_build_libs(), check_math(),
+            check_fonts(), check_espeak(voice == "espeak"), check_disk(media), check_media(media)]
+
+
+@functools.cache
+def require_runtime(voice: str = "none") -> None:
+    """Stop with the doctor's line when a part a render needs at run time is missing."""
+    checks = [check_manim(), check_cairo(), check_pango(), check_fonts(with_fontconfig=False)]
+    if voice == "espeak":
+        checks.append(check_espeak(True))
+    for c in checks:
+        if not c.ok:
+            raise UserError(c.message(), code=1)
+
+
+@click.command("doctor")
+@click.option("--voice", default="none", show_default=True, metavar="none|espeak|recorded:DIR",
+              help="The voice you will render with (espeak-ng is needed only for espeak).")
+@click.option("--media", type=click.Path(path_type=Path, file_okay=False), default=Path("media"), show_default=True,
+              help="The folder renders will write to.")
+def doctor(voice: str, media: Path) -> None:
+    """Check Python, Manim, cairo/Pango, fonts, espeak-ng, disk and media/; print how to fix what is missing.
+
+    Exit status 0 only when every needed part is present (warnings do not count).
+    """
+    checks = doctor_checks(voice, media)
+    for c in checks:
+        click.echo(f"{c.status:<8} {c.message()}")
+    missing = [c.name for c in checks if c.needed and not c.ok]
+    if missing:
+        click.echo(f"doctor: missing {', '.join(missing)}; run the fix commands above, then attnvid doctor again",
+                   err=True)
+        sys.exit(1)
+    click.echo("doctor: every needed part is present", err=True)

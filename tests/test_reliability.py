@@ -1,0 +1,257 @@
+"""Interrupted, killed, concurrent and failing renders lose nothing; output is deterministic.
+
+Every test runs the real ``attnvid`` in a subprocess and checks what it leaves on disk:
+videos are decoded to their last frame with PyAV, sidecars parsed. The disk failures
+are real too: small tmpfs mounts (this machine runs the tests as root).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import random
+import signal
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import av
+import pytest
+from conftest import ATTNVID
+
+TWO_SCENES = ["Embeddings", "SimplifiedAttention"]
+FPS = {"low": 15, "medium": 30}
+
+
+def start(media: Path, *scenes: str, quality: str = "low", jobs: int = 2, prefix: tuple[str, ...] = ()) -> subprocess.Popen[str]:
+    """``attnvid render`` in a session of its own, so that the test can signal its whole group."""
+    cmd = [*prefix, ATTNVID, "render", *scenes, "--quality", quality, "--jobs", str(jobs), "--media", str(media)]
+    return subprocess.Popen(cmd, cwd=media.parent, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+
+
+def finish(p: subprocess.Popen[str], timeout: float = 600) -> tuple[str, str]:
+    try:
+        return p.communicate(timeout=timeout)
+    finally:
+        kill_session(p.pid)
+
+
+def kill_session(sid: int) -> None:
+    for pid in session_pids(sid):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+
+
+def session_pids(sid: int) -> list[int]:
+    """Live (not zombie) processes of session ``sid``: the parent and every worker it started."""
+    out = []
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit():
+            continue
+        try:
+            stat = (d / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[1].split()
+        if int(fields[3]) == sid and fields[0] != "Z":  # fields: state, ppid, pgrp, session
+            out.append(int(d.name))
+    return out
+
+
+def wait_gone(sid: int, seconds: float) -> list[int]:
+    deadline = time.monotonic() + seconds
+    while (left := session_pids(sid)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return left
+
+
+def frame_hashes(video: Path) -> list[str]:
+    """sha256 of every decoded frame; raises if the file is truncated or damaged."""
+    with av.open(str(video)) as c:
+        return [hashlib.sha256(f.to_ndarray().tobytes()).hexdigest() for f in c.decode(video=0)]
+
+
+def final_files(media: Path) -> list[Path]:
+    return sorted(p for p in media.rglob("*") if p.is_file() and ".work" not in p.parts and not p.name.startswith("."))
+
+
+def leftovers(media: Path) -> list[str]:
+    return sorted(str(p.relative_to(media)) for p in media.rglob("*") if p.name.endswith(".part") or p.name == ".work")
+
+
+def check_videos(media: Path, quality: str = "low") -> dict[str, str]:
+    """Every final video decodes to its end; a sidecar, when present, parses and matches it.
+
+    Returns a short state per video, for the test's log.
+    """
+    state = {}
+    for video in sorted((media / "scenes" / quality).glob("*.mp4")):
+        n = len(frame_hashes(video))
+        assert n > 0, video
+        sidecar = video.with_name(video.name + ".json")
+        if sidecar.exists():
+            meta = json.loads(sidecar.read_text(encoding="utf-8"))
+            assert abs(n - round(meta["duration"] * FPS[quality])) <= 1, (video, n, meta["duration"])
+            state[video.name] = f"{n} frames + sidecar"
+        else:
+            state[video.name] = f"{n} frames, no sidecar"
+    return state
+
+
+def one_line(stderr: str) -> str:
+    """The stderr lines other than the per-scene progress lines ("Scene: rendered in ...")."""
+    rest = [line for line in stderr.splitlines() if line.split(":")[0] not in TWO_SCENES]
+    assert len(rest) == 1 and "Traceback" not in stderr, stderr
+    return rest[0]
+
+
+@pytest.mark.render
+def test_killed_at_random_moments_loses_nothing_and_the_next_run_completes(tmp_path: Path) -> None:
+    media = tmp_path / "media"
+    seed = int(os.environ.get("ATTNVID_KILL_SEED", random.SystemRandom().randrange(10_000)))
+    rng = random.Random(seed)
+    signals = [signal.SIGINT, signal.SIGTERM, signal.SIGKILL] * 3 + [rng.choice([signal.SIGINT, signal.SIGTERM])]
+    rng.shuffle(signals)
+    log = [f"seed {seed}"]
+    for trial, sig in enumerate(signals, 1):
+        p = start(media, *TWO_SCENES)
+        delay = rng.uniform(0.5, 9.0)
+        time.sleep(delay)
+        if sig == signal.SIGINT:
+            os.killpg(p.pid, sig)  # what Ctrl-C in a terminal does: the whole foreground group
+        else:
+            p.send_signal(sig)  # what `kill PID` does: the parent alone
+        t0 = time.monotonic()
+        _, err = finish(p, timeout=60)
+        took = time.monotonic() - t0
+        left = wait_gone(p.pid, 10)
+        state = check_videos(media) if media.exists() else {}
+        log.append(f"trial {trial}: {sig.name} after {delay:.1f} s -> status {p.returncode} in {took:.1f} s, "
+                   f"stderr {err.strip().splitlines()[-1:] if err.strip() else []}, "
+                   f"processes left {len(left)}, leftovers {len(leftovers(media)) if media.exists() else 0}, videos {state}")
+        assert not left, f"processes outlived the run: {left}"
+        if sig == signal.SIGKILL:
+            assert p.returncode == -signal.SIGKILL
+            continue  # no chance to clean: the next run does it
+        assert p.returncode == {signal.SIGINT: 130, signal.SIGTERM: 143}[sig], err
+        assert one_line(err) == ("attnvid: interrupted" if sig == signal.SIGINT else "attnvid: terminated")
+        assert took < 30, "exits promptly (generous bound: the machine is shared)"
+        assert not leftovers(media), leftovers(media)
+
+    p = start(media, *TWO_SCENES)
+    out, err = finish(p)
+    assert p.returncode == 0, err
+    assert [Path(x).name for x in out.split()] == ["01_Embeddings.mp4", "02_SimplifiedAttention.mp4"]
+    state = check_videos(media)
+    assert all(s.endswith("+ sidecar") for s in state.values()) and len(state) == 2, state
+    assert not leftovers(media)
+    log.append(f"final run: status 0, videos {state}, leftovers none")
+
+    # A killed re-render keeps the previous good videos: drop the records to force it.
+    before = {v.name: v.read_bytes() for v in (media / "scenes" / "low").glob("*.mp4")}
+    for sidecar in (media / "scenes" / "low").glob("*.json"):
+        sidecar.unlink()
+    p = start(media, *TWO_SCENES)
+    time.sleep(rng.uniform(3.0, 8.0))
+    p.send_signal(signal.SIGKILL)
+    finish(p, timeout=60)
+    assert not wait_gone(p.pid, 10)
+    assert {v.name: v.read_bytes() for v in (media / "scenes" / "low").glob("*.mp4")} == before
+    check_videos(media)
+    log.append("re-render killed with SIGKILL: the previous videos are intact")
+    print("\n".join(log))
+
+
+@pytest.mark.render
+def test_same_scene_twice_gives_identical_frames_and_bytes(tmp_path: Path) -> None:
+    """Medium quality (1280 px wide): byte identity holds there; see scenes.cli.engine for 480p.
+
+    One render is confined to one core, so the bytes are also shown not to depend on
+    the machine's number of cores (x264's thread count would follow it).
+    """
+    a_media, b_media = tmp_path / "a" / "media", tmp_path / "b" / "media"
+    a_media.parent.mkdir()
+    b_media.parent.mkdir()
+    a = start(a_media, "SimplifiedAttention", quality="medium", jobs=1)
+    b = start(b_media, "SimplifiedAttention", quality="medium", jobs=1, prefix=("taskset", "-c", "0"))
+    for p in (a, b):
+        _, err = finish(p)
+        assert p.returncode == 0, err
+    va, vb = (m / "scenes" / "medium" / "02_SimplifiedAttention.mp4" for m in (a_media, b_media))
+    fa, fb = frame_hashes(va), frame_hashes(vb)
+    assert len(fa) > 100 and fa == fb
+    assert va.read_bytes() == vb.read_bytes()
+    for ext in ("mp4.json", "srt", "vtt"):
+        assert va.with_suffix(f".{ext}").read_bytes() == vb.with_suffix(f".{ext}").read_bytes(), ext
+
+    # What `attnvid lecture` makes of them (stream copy, chapters, poster) is byte-identical too.
+    from scenes.cli.assemble import Chapter, join_videos, poster
+
+    chapters = [Chapter("one", 0.0, 1.0), Chapter("two", 1.0, 2.0)]
+    outs = []
+    for k, v in enumerate((va, vb)):
+        join_videos([v, v], tmp_path / f"lecture{k}.mp4", chapters)
+        poster(v, tmp_path / f"poster{k}.png")
+        outs.append(((tmp_path / f"lecture{k}.mp4").read_bytes(), (tmp_path / f"poster{k}.png").read_bytes()))
+    assert outs[0] == outs[1]
+
+
+@pytest.mark.render
+def test_two_runs_on_one_folder_take_turns(tmp_path: Path) -> None:
+    media = tmp_path / "media"
+    first = start(media, "SimplifiedAttention", jobs=1)
+    deadline = time.monotonic() + 300
+    while not (media / ".work").exists() and first.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.1)  # .work appears once the first run holds the lock and renders
+    second = start(media, "SimplifiedAttention", jobs=1)
+    (out1, err1), (out2, err2) = finish(first), finish(second)
+    assert first.returncode == 0, err1
+    assert second.returncode == 0, err2
+    assert out1 == out2 == f"{media}/scenes/low/02_SimplifiedAttention.mp4\n"
+    assert f"attnvid: waiting for another attnvid run on {media} to finish" in err2
+    assert "waiting" not in err1
+    assert "SimplifiedAttention: unchanged, not rendered" in err2, "the second run used the first one's video"
+    check_videos(media)
+    assert not leftovers(media)
+
+
+@pytest.fixture()
+def tmpfs(tmp_path: Path) -> Iterator[Path]:
+    """A folder for small tmpfs mounts; whatever is mounted under it is unmounted afterwards."""
+    yield tmp_path
+    for p in tmp_path.iterdir():
+        if p.is_mount():
+            subprocess.run(["umount", "-l", str(p)], check=False)
+
+
+def mount_tmpfs(path: Path, options: str) -> Path:
+    path.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(path)], check=True)
+    return path
+
+
+@pytest.mark.render
+def test_read_only_media_is_one_line_and_status_1(tmpfs: Path) -> None:
+    media = mount_tmpfs(tmpfs / "media", "ro,size=300k")
+    p = start(media, "SimplifiedAttention")
+    _, err = finish(p)
+    assert p.returncode == 1
+    assert err == (f"attnvid: error: {media} is on a read-only file system; "
+                   "render into a writable folder with --media DIR\n")
+    assert os.listdir(media) == []
+
+
+@pytest.mark.render
+def test_full_disk_is_one_line_status_1_and_no_partial_files(tmpfs: Path) -> None:
+    media = mount_tmpfs(tmpfs / "media", "size=300k")
+    p = start(media, *TWO_SCENES)  # two workers: the one that did not fail is stopped
+    _, err = finish(p)
+    assert p.returncode == 1
+    assert err == (f"attnvid: error: no space left on the disk that holds {media}; free some space there, "
+                   "or render into another folder with --media DIR\n")
+    assert not session_pids(p.pid)
+    assert [str(x.relative_to(media)) for x in media.rglob("*") if x.is_file()] == [".attnvid.lock"]
