@@ -45,7 +45,8 @@ def test_unknown_scene_is_one_line_and_status_2(tmp_path: Path) -> None:
 
 def test_bad_lesson_is_one_line_and_status_2(tmp_path: Path) -> None:
     bad = tmp_path / "bad.toml"
-    bad.write_text('title = "x"\ndimensions = ["a", "a"]\n', encoding="utf-8")
+    bad.write_text('title = "x"\ndimensions = ["a", "a"]\n[vocabulary]\nw = [1, 2]\n'
+                   '[[contexts]]\nsentence = "w w"\nfocus = "w"\n', encoding="utf-8")
     for cmd in (["values"], ["list"], ["render"]):
         r = run(*cmd, "--lesson", str(bad), cwd=tmp_path)
         assert r.returncode == 2, (cmd, r.stderr)
