@@ -165,6 +165,10 @@ class ContextTrace:
         """The sum of :meth:`softmax_exps` of row ``i``: the softmax's denominator."""
         return float(self.softmax_exps(i, stage, unscaled).sum())
 
+    def row_sums(self, stage: str = "simple") -> Matrix:
+        """The sum of every attention row, shape (n,): 1 up to rounding (the on-screen check)."""
+        return _frozen(self._stage(stage)[4].sum(axis=1))
+
     def weighted_values(self, i: int, stage: str = "simple") -> Matrix:
         """``A[i, j] · V[j]`` for every j: the terms whose sum is output row ``i``. Shape (n, d_v)."""
         _, _, v, _, a = self._stage(stage)

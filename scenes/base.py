@@ -19,7 +19,7 @@ from attncore import ContextTrace, LessonTrace, find_lesson, trace_lesson
 
 from .components import Formula, PipelineMarker, label
 from .narration import VOICE_ENV, Cue, Voice, reading_seconds, timed_cues, voice_from_spec, wav_seconds
-from .theme import TIME, Theme
+from .theme import FONT, SIZE, TIME, Theme
 
 # Set here rather than in a manim.cfg so that plain `manim render scenes/x.py` and
 # `attnvid` behave the same: no network call after a render, fixed randomness.
@@ -38,6 +38,13 @@ def current_trace() -> LessonTrace:
     if path not in _TRACE_CACHE:
         _TRACE_CACHE[path] = trace_lesson(find_lesson(path))
     return _TRACE_CACHE[path]
+
+
+class StepTitle(Text):
+    """The scene's title, "N · Name": its digits are the step's place in the lecture."""
+
+    def __init__(self, text: str, colour: str) -> None:
+        super().__init__(text, font=FONT, font_size=SIZE["title"], color=colour, weight="BOLD")
 
 
 @dataclass(frozen=True)
@@ -181,7 +188,7 @@ class LessonScene(Scene):
     # -- header ------------------------------------------------------------------------
     def add_header(self) -> None:
         self.pipeline = PipelineMarker(self.STAGE, self.theme).to_edge(UP, buff=0.22)
-        self.title = label(self.TITLE, "title", self.theme["text"], weight="BOLD")
+        self.title = StepTitle(self.TITLE, self.theme["text"])
         self.title.to_corner(UP + LEFT, buff=0.4).shift(DOWN * 0.5)
         self.add(self.pipeline, self.title)
         self.formula: Formula | None = None

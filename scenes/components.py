@@ -712,3 +712,159 @@ def row_transfer(src: Grid, dst: Grid, run_time: float = TIME.transform) -> Lagg
         ),
         lag_ratio=0.15, run_time=run_time,
     )
+
+
+# --- matrices of words (steps 3-5) ---------------------------------------------------
+# Builders the matrix scenes (steps 3-5) share; the lead may move them to components.py.
+
+#: Content area between the header (y > 2.5) and the caption (y < -3.35).
+MATRIX_TOP = 2.35
+MATRIX_BOTTOM = -3.2
+#: Height reserved above a token matrix for its column labels (two staggered rows) and
+#: the axis titles.
+LABEL_ROOM = 1.0
+
+
+def relabel_columns(grid: NumberGrid, texts: Sequence[str], theme: Theme, colours: Sequence[str], size: str) -> None:
+    """Replace ``grid``'s column labels by :func:`~scenes.components.column_labels` (never
+    shrunk: staggered over several lines when the words are wider than their columns)."""
+    if len(grid.col_labels):
+        grid.remove(grid.col_labels)
+    grid.col_labels = column_labels(grid, texts, theme, colours, size=size)
+    grid.add(grid.col_labels)
+
+
+def text_size(cell_w: float, cell_h: float) -> str:
+    """The SIZE key for numbers in cells of this size: larger type when the cells allow it."""
+    return "body" if cell_w >= 1.05 and cell_h >= 0.55 else "cell"
+
+
+def token_matrix(
+    values: np.ndarray,
+    decimals: int,
+    source: Callable[[int, int], Source],
+    theme: Theme,
+    tokens: Sequence[str],
+    *,
+    cell_w: float,
+    cell_h: float,
+    heat: bool = False,
+) -> NumberGrid:
+    """An n×n matrix over the words of a sentence: rows = queries, columns = keys.
+
+    Row labels are in the query colour, column labels in the key colour, so the
+    convention reads at a glance. ``heat=True``: ``values`` are attention weights, drawn
+    by :func:`~scenes.components.heat_grid` (rows rounded to one, heat-coloured cells).
+    """
+    size = text_size(cell_w, cell_h)
+    lsize = "body" if size == "body" else "label"
+    if heat:
+        grid = heat_grid(
+            values, decimals, source, theme, numbers=True, cell_w=cell_w, cell_h=cell_h,
+            row_labels=list(tokens), size=size, label_size=lsize,
+        )
+        assert isinstance(grid, NumberGrid)
+        grid.row_labels.set_color(theme["query"])
+    else:
+        grid = NumberGrid(
+            values, decimals, source, theme, row_labels=list(tokens), cell_w=cell_w, cell_h=cell_h,
+            row_colours=[theme["query"]] * len(tokens), size=size, label_size=lsize,
+        )
+    relabel_columns(grid, tokens, theme, [theme["key"]] * len(tokens), lsize)
+    return grid
+
+
+def axis_titles(grid: NumberGrid, theme: Theme) -> VGroup:
+    """``query ↓`` and ``key →`` in the corner above the row labels of ``grid``."""
+    key = label("key →", "small", theme["key"])
+    query = label("query ↓", "small", theme["query"])
+    x = grid.cells.get_left()[0] - 0.15
+    base_y = min(lab.get_center()[1] for lab in grid.col_labels)
+    key.move_to([x - key.width / 2, base_y, 0])
+    query.move_to([x - query.width / 2, base_y + 0.36, 0])
+    return VGroup(query, key)
+
+
+def fit_cells(n_rows: int, n_cols: int, width: float, height: float, *, max_w: float = 1.15, max_h: float = 0.55) -> tuple[float, float]:
+    """Cell width and height so that a grid of ``n_rows × n_cols`` fits ``width × height``."""
+    return min(max_w, width / n_cols), min(max_h, height / n_rows)
+
+
+def max_label_width(words: Sequence[str], size: str = "body") -> float:
+    """Width of the longest word (at the largest size :func:`token_matrix` may use)."""
+    return max(label(w, size).width for w in words)
+
+
+class WeightBars(VGroup):
+    """One row of attention weights as vertical bars over the words they go to.
+
+    Heights share one scale (a weight of 1 is ``height`` tall) so that two charts built
+    with the same ``height`` compare at a glance. ``shown`` are the displayed (rounded)
+    weights; ``source(j)`` names each in the trace.
+
+    Attributes: ``bars``, ``nums``, ``words``, ``baseline``; ``peak`` is the index of the
+    largest weight.
+    """
+
+    def __init__(
+        self,
+        shown: Sequence[float],
+        tokens: Sequence[str],
+        decimals: int,
+        source: Callable[[int], Source],
+        theme: Theme,
+        *,
+        col_w: float,
+        height: float = 2.5,
+        colour: str | None = None,
+        word_colour: str | None = None,
+    ) -> None:
+        super().__init__()
+        n = len(tokens)
+        self.bars, self.nums, self.words = VGroup(), VGroup(), VGroup()
+        self.baseline = Line(LEFT * 0.05, RIGHT * (n * col_w + 0.05), stroke_color=theme["grid"], stroke_width=2)
+        self.peak = int(max(range(n), key=lambda k: shown[k]))
+        for k, (w, tok) in enumerate(zip(shown, tokens)):
+            x = (k + 0.5) * col_w
+            h = max(float(w) * height, 0.02)
+            bar = Rectangle(width=col_w * 0.62, height=h, stroke_width=0, fill_color=colour or theme["weight"], fill_opacity=0.95)
+            bar.move_to([x, h / 2, 0])
+            num = Num(w, decimals, source(k), size="cell", color=theme["text"])
+            if num.width > col_w * 0.95:
+                num.scale_to_fit_width(col_w * 0.95)
+            num.next_to(bar, UP, buff=0.1)
+            word = label(tok, "small", word_colour or theme["key"])
+            word.move_to([x, -0.28, 0])
+            self.bars.add(bar)
+            self.nums.add(num)
+            self.words.add(word)
+        # Long words alternate in height rather than shrink.
+        ws = list(self.words)
+        if any(ws[k].get_right()[0] + 0.1 > ws[k + 1].get_left()[0] for k in range(n - 1)):
+            for k in range(1, n, 2):
+                ws[k].shift(DOWN * 0.32)
+        self.add(self.baseline, self.bars, self.nums, self.words)
+
+
+def row_total(context: int, row: int, stage: str = "simple") -> Source:
+    """The sum of one attention row (attncore's ``row_sums``): shown as the check that it is 1."""
+    return Source(context, "row_sums", (row,), (stage,))
+
+
+def strip(
+    values: np.ndarray, decimals: int, source: Callable[[int, int], Source], theme: Theme, *, cell_w: float,
+    cell_h: float, col_labels: Sequence[str] | None = None, heat: bool = False,
+) -> NumberGrid:
+    """One row of numbers (1×n) in cells. ``heat=True``: ``values`` is one row of attention
+    weights, drawn like a row of the heat map (:func:`~scenes.components.heat_grid`)."""
+    size = text_size(cell_w, cell_h)
+    lsize = "body" if size == "body" else "label"
+    vals = np.asarray(values, dtype=float)[None, :]
+    if heat:
+        g = heat_grid(vals, decimals, source, theme, numbers=True, cell_w=cell_w, cell_h=cell_h, size=size)
+        assert isinstance(g, NumberGrid)
+    else:
+        g = NumberGrid(vals, decimals, source, theme, cell_w=cell_w, cell_h=cell_h, size=size)
+    if col_labels:
+        relabel_columns(g, col_labels, theme, [theme["key"]] * len(col_labels), lsize)
+    return g
