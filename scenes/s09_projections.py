@@ -145,9 +145,26 @@ class LearnedProjections(LessonScene):
         return VGroup(name, tiles)
 
     # -- section 1 ------------------------------------------------------------------------
+    def _provenance_words(self) -> str:
+        """How the weights were obtained, said in words (the seed's digits stay on screen)."""
+        spec = self.lesson.projections
+        names = ("W_Q", "W_K", "W_V", "W_V_reshape", "W_O")
+        given = [nm for nm in names if spec.matrix(nm) is not None]
+        if len(given) == len(names):
+            return "Ours were set by hand in the lesson file, not trained; a real model learns them from data."
+        if given:
+            return (f"Ours are not trained: {', '.join(given)} set by hand, the others drawn at random "
+                    "from a fixed seed. A real model learns them from data.")
+        return "Ours are untrained, drawn at random from a fixed seed; a real model learns them from data."
+
     def queries_keys_values(self) -> None:
         ctx = self.ctx(0)
         p = ctx.projected
+        self.narrate(
+            "Queries, keys and values now come from their own weight matrices. "
+            f"{self._provenance_words()} "
+            "Q is X times W_Q, K is X times W_K, V is X times W_V."
+        )
         self._layout()
         x_grid = self._grid(ctx.embeddings, self.dec_x, "embeddings", 0, self.theme["text"], ctx.tokens)
         x_block = MatrixBlock(
@@ -221,6 +238,10 @@ class LearnedProjections(LessonScene):
     def learned_and_fixed(self) -> None:
         ctx = self.ctx(0)
         p = ctx.projected
+        self.narrate(
+            "Dot products, scaling, softmax and mixing stay the same. "
+            "What is learned are the projections: Q and K decide what is compared, V what is passed on."
+        )
         self.play(FadeOut(VGroup(self.x_block, self.ops, self.w_last, self.provenance)), run_time=TIME.fade)
         self._to_shelf("V", self.r_last, 2)
         n, d = ctx.n, ctx.d
@@ -295,6 +316,19 @@ class LearnedProjections(LessonScene):
         )
 
     # -- section 3 ------------------------------------------------------------------------
+    def _pattern_words(self, big: Grid, small: Grid) -> str:
+        """The focus row in both maps: where it now looks most, and what that word got before."""
+        ctx = self.ctx(0)
+        f = ctx.focus_index
+        shown = round_rows_to_one(ctx.projected.attention, self.dec)
+        j = int(np.argmax(shown[f]))
+        who = "itself" if j == f else f"“{ctx.tokens[j]}”"
+        if isinstance(big, NumberGrid) and isinstance(small, NumberGrid):
+            text = f"“{ctx.focus}” now gives {big.entry(f, j).text} to {who}, against {small.entry(f, j).text} before."
+        else:
+            text = f"In the row of “{ctx.focus}”, the most attention now goes to {who}."
+        return text + " A new pattern, but untrained weights make it arbitrary."
+
     def new_pattern(self) -> None:
         ctx = self.ctx(0)
         n = ctx.n
@@ -335,6 +369,7 @@ class LearnedProjections(LessonScene):
         if title_small.get_right()[0] > CONTENT_RIGHT:
             title_small.shift(LEFT * (title_small.get_right()[0] - CONTENT_RIGHT))
 
+        self.narrate(self._pattern_words(big, small))
         self.play(FadeOut(self.diagram), run_time=TIME.fade)
         anims: list[Any] = [ReplacementTransform(self.a_tiles.cells, big.cells), FadeIn(big_cols), FadeIn(title_big)]
         if isinstance(big, NumberGrid):

@@ -103,11 +103,23 @@ class ChangingDimension(LessonScene):
             row.scale(factor)
         row.move_to([0, (CONTENT_TOP + CONTENT_BOTTOM) / 2 + 0.2, 0])
 
+    def _compare(self, more: str, fewer: str, same: str) -> str:
+        """``more``, ``fewer`` or ``same``: how d_v compares with d in this lesson."""
+        d, d_v = self.ctx(0).d, self.ctx(0).reshaped.V.shape[1]
+        return more if d_v > d else fewer if d_v < d else same
+
     # -- section 1 ------------------------------------------------------------------------
     def value_map(self) -> None:
         ctx = self.ctx(0)
         x, w, v = ctx.embeddings, ctx.reshaped.W_V, ctx.reshaped.V
         n, d = ctx.n, ctx.d
+        self.narrate(
+            "The value matrix W_V does not have to be square. " + self._compare(
+                "This one has more columns than rows, so every word gets a longer value vector, of size d_v.",
+                "This one has fewer columns than rows, so every word gets a shorter value vector, of size d_v.",
+                "This one happens to be square, but any number of columns, d_v, would work.",
+            )
+        )
         self.cell_h = min(0.5, max(0.3, (CONTENT_TOP - CONTENT_BOTTOM - 1.6) / max(n, d)))
         dec_x, dec_w = decimals_needed(x, self.dec), decimals_needed(w, self.dec)
         fit, size = self._fit([(x, dec_x), (w, dec_w), (v, self.dec)], give_up=[0, 1, 2])
@@ -135,6 +147,10 @@ class ChangingDimension(LessonScene):
     # -- section 2 ------------------------------------------------------------------------
     def output_size(self) -> None:
         ctx = self.ctx(0)
+        self.narrate(
+            "Attention is unchanged: the output is A times V. "
+            "Each output row is a weighted average of rows of V, so it has the size of V, not of X."
+        )
         a, v, out = ctx.projected.attention, ctx.reshaped.V, ctx.reshaped.output
         fit, size = self._fit([(a, self.dec), (v, self.dec), (out, self.dec)], give_up=[0, 1, 2])
         value, output = self.theme["value"], self.theme["output"]
@@ -205,6 +221,10 @@ class ChangingDimension(LessonScene):
         VGroup(names, rows, sizes).move_to([0, (CONTENT_TOP + CONTENT_BOTTOM) / 2, 0])
         focus_box = SurroundingRectangle(self.o_block.grid.row(f), color=self.theme["accent"], buff=0.03)
 
+        self.narrate(
+            f"“{ctx.focus}” goes in with d numbers and comes out with d_v. "
+            "Multi-head attention uses this to give each head smaller values."
+        )
         self.play(FadeOut(self.boxes), Create(focus_box), run_time=TIME.fade)
         self.play(FadeOut(VGroup(self.a_block, self.v2_block, self.ops2, self.o_block.labels())), run_time=TIME.fade)
         self.play(FadeIn(x_row), FadeIn(names[0]), run_time=TIME.fade)

@@ -34,7 +34,7 @@ from manim import (
     VGroup,
 )
 
-from attncore import decimals_needed
+from attncore import decimals_needed, round_rows_to_one
 from scenes.base import LessonScene
 from scenes.components import (
     CONTENT_BOTTOM,
@@ -126,6 +126,16 @@ class MultiHead(LessonScene):
     def split_into_heads(self) -> None:
         ctx = self.ctx(0)
         p = ctx.projected
+        if self.h > 1:
+            self.narrate(
+                "Multi-head attention splits Q, K and V by columns: "
+                "each head gets its own smaller subspace of d over h dimensions."
+            )
+        else:
+            self.narrate(
+                "Multi-head attention splits Q, K and V by columns, one block per head. "
+                "With a single head, the block is all d columns."
+            )
         n, d = ctx.n, ctx.d
         mats = [getattr(p, r) for r, _ in ROLES]
         rows_w = label_width(ctx.tokens, "label") + 0.2
@@ -223,6 +233,7 @@ class MultiHead(LessonScene):
         everything.shift(RIGHT * -(everything.get_left()[0] + everything.get_right()[0]) / 2)
         everything.shift(UP * ((top + CONTENT_BOTTOM) / 2 - everything.get_center()[1]))
         frames = VGroup(*(SurroundingRectangle(g.body(), color=self.theme.head(k), buff=0.05) for k, g in enumerate(maps)))
+        self.narrate(self._per_head_words(maps))
 
         # Q, K, V move up into the strip; their big versions and labels leave.
         self.play(
@@ -258,9 +269,37 @@ class MultiHead(LessonScene):
             self.note = self.say("With one head, this is the attention of the learned projections.", self.note)
         self.strip, self.maps, self.map_extras = strip, maps, VGroup(*cols, titles, frames)
 
+    def _per_head_words(self, maps: Sequence[Grid]) -> str:
+        """Every head in parallel; where the focus word looks most in the first two heads."""
+        ctx = self.ctx(0)
+        f, heads = ctx.focus_index, ctx.multi_head.heads
+        if self.h == 1:
+            return ("The single head runs attention on all the columns: "
+                    "with one head, this is the attention of the learned projections.")
+        text = "All heads run the same attention in parallel, each in its own subspace. "
+        top: list[tuple[int, str]] = []
+        for k in range(2):
+            j = int(np.argmax(round_rows_to_one(heads[k].attention, self.dec)[f]))
+            top.append((j, maps[k].entry(f, j).text if isinstance(maps[k], NumberGrid) else ""))
+        (j0, a0), (j1, a1) = top
+        who = ["itself" if j == f else f"“{ctx.tokens[j]}”" for j in (j0, j1)]
+        if not (a0 and a1):
+            return text + f"In the row of “{ctx.focus}”, each head finds its own pattern."
+        if j0 == j1:
+            return text + f"“{ctx.focus}” gives {who[0]} {a0} in the {head_name(0, self.h)}, {a1} in the second."
+        return text + f"“{ctx.focus}” gives {a0} to {who[0]} in the {head_name(0, self.h)}, {a1} to {who[1]} in the second."
+
     # -- section 3 ------------------------------------------------------------------------
     def concat_and_project(self) -> None:
         ctx = self.ctx(0)
+        joined = (
+            "Each head mixes its own columns of V. The outputs are concatenated, back to d columns, "
+            "and one more weight matrix, W_O, mixes the heads. "
+            if self.h > 1 else
+            "The head mixes the columns of V. With one head there is nothing to join, "
+            "but one more weight matrix, W_O, still mixes the result. "
+        )
+        self.narrate(joined + "Attention mixes information across words, and reshapes the space it lives in.")
         mh = ctx.multi_head
         n, d, h = ctx.n, ctx.d, self.h
         dec_o = decimals_needed(mh.W_O, self.dec)
