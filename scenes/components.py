@@ -23,8 +23,10 @@ from manim import (
     LEFT,
     RIGHT,
     UP,
+    AnimationGroup,
     Arrow,
     Dot,
+    GrowFromEdge,
     LaggedStart,
     Line,
     Mobject,
@@ -868,3 +870,193 @@ def strip(
     if col_labels:
         relabel_columns(g, col_labels, theme, [theme["key"]] * len(col_labels), lsize)
     return g
+
+
+# --- attention rows, weighted sums, contexts side by side (steps 6-8) -------------------
+def heat_grid_ink(grid: NumberGrid, weights: np.ndarray, theme: Theme, bright: float = 0.45) -> None:
+    """Dark numbers on the bright cells of a heat map, light numbers on the dark ones.
+
+    The heat ramp ends in the accent yellow, on which the light text colour is hard to
+    read; from weight ``bright`` on (the ramp is a square root: half-way bright) the
+    number takes the background colour instead.
+    """
+    for i in range(grid.n_rows):
+        for j in range(grid.n_cols):
+            if weights[i, j] >= bright:
+                grid.entry(i, j).set_color(theme["background"])
+
+
+def describe_focus(tokens: Sequence[str], weights: Sequence[float], focus: int) -> str:
+    """A caption without digits naming where word ``focus`` looks most, from its weights.
+
+    "“mouse” looks mostly at itself, then at “cat”; the others barely count."
+    """
+    order = sorted(range(len(tokens)), key=lambda j: -weights[j])
+
+    def name(j: int) -> str:
+        return "itself" if j == focus else f"“{tokens[j]}”"
+
+    text = f"“{tokens[focus]}” looks mostly at {name(order[0])}"
+    if len(order) > 1 and weights[order[1]] >= 0.5 * weights[order[0]]:
+        text = f"“{tokens[focus]}” looks at {name(order[0])} and {name(order[1])} about as much"
+        rest = order[2:]
+    elif len(order) > 1:
+        text += f", then at {name(order[1])}"
+        rest = order[2:]
+    else:
+        rest = []
+    if rest:
+        small = max(weights[j] for j in rest) < 0.1
+        text += "; the others barely count." if small else "; the others count a little."
+    else:
+        text += "."
+    return text
+
+
+def stagger_levels(widths: Sequence[float], xs: Sequence[float], gap: float = 0.1, most: int = 4) -> int:
+    """How many lines items of ``widths`` centred at ``xs`` need so that no two on a line touch.
+
+    Item ``k`` goes on line ``k % levels``; one line when there is room for all.
+    """
+    for levels in range(1, most):
+        if all(
+            (widths[k] + widths[k + levels]) / 2 + gap <= abs(xs[k + levels] - xs[k]) for k in range(len(xs) - levels)
+        ):
+            return levels
+    return most
+
+
+def stagger_names(names: Sequence[Text], xs: Sequence[float], y: float, *, above: bool, gap: float = 0.1) -> VGroup:
+    """Put ``names[k]`` centred at ``xs[k]`` on a line at ``y`` (its bottom if ``above``, else its top).
+
+    Names are never rotated nor shrunk: when neighbours would touch, they take turns on
+    two or more lines (further from the cells or bars they label), so long names read
+    horizontally even above narrow columns.
+    """
+    group = VGroup(*names)
+    if not names:
+        return group
+    levels = stagger_levels([nm.width for nm in names], xs, gap)
+    line = max(nm.height for nm in names) + 0.12
+    sign = 1 if above else -1
+    for k, nm in enumerate(names):
+        nm.move_to([xs[k], y + sign * (nm.height / 2 + (k % levels) * line), 0])
+    return group
+
+
+def grid_col_names(grid: NumberGrid, names: Sequence[str], colours: Sequence[str], size: str = "label") -> VGroup:
+    """Column labels for a :class:`NumberGrid` built without ``col_labels``, staggered when crowded."""
+    texts = [label(nm, size, c) for nm, c in zip(names, colours)]
+    xs = [float(grid.cell(0, k).get_x()) for k in range(grid.n_cols)]
+    return stagger_names(texts, xs, float(grid.body().get_top()[1]) + 0.12, above=True)
+
+
+# --------------------------------------------------------------------------------------
+
+
+def bar_names(bars: VectorBars, names: Sequence[str], theme: Theme, size: str = "small") -> VGroup:
+    """Dimension names under a :class:`VectorBars` built with ``dim_labels=False``, staggered when crowded."""
+    texts = [label(nm, size, theme.dim(nm)) for nm in names]
+    low = min([float(bars.baseline.get_y())] + [float(m.get_bottom()[1]) for m in (*bars.bars, *bars.nums)])
+    return stagger_names(texts, [float(b.get_x()) for b in bars.bars], low - 0.1, above=False)
+
+
+def grow_bars(bars: VectorBars) -> AnimationGroup:
+    """Animation: every bar grows out of the baseline (up for a positive value, down for a negative)."""
+    y = bars.baseline.get_y()
+    return AnimationGroup(*(GrowFromEdge(b, DOWN if b.get_center()[1] >= y else UP) for b in bars.bars))
+
+
+def readable_numbers(bars: VectorBars, size: str = "small", gap: float = 0.1, max_lines: int | None = None) -> VGroup:
+    """Give the numbers of ``bars`` back their font size and move apart those that collide.
+
+    :class:`VectorBars` shrinks a number wider than its bar; with many dimensions that
+    makes it unreadable. Here every number returns to ``size`` at the end of its bar and
+    a number that would touch one already placed steps a line further out. With
+    ``max_lines``, a number that would need more lines is left out (the largest values are
+    placed first, so the bars that matter keep theirs): the bars still show it.
+    """
+    placed: list[Text] = []
+    order = list(range(len(bars.nums)))
+    if max_lines is not None:
+        order.sort(key=lambda k: -bars.nums[k].value)
+    dropped = []
+
+    def touches(a: Text, b: Text) -> bool:
+        return (
+            min(a.get_right()[0], b.get_right()[0]) - max(a.get_left()[0], b.get_left()[0]) > -gap
+            and min(a.get_top()[1], b.get_top()[1]) - max(a.get_bottom()[1], b.get_bottom()[1]) > -0.04
+        )
+
+    for k in order:
+        num, bar = bars.nums[k], bars.bars[k]
+        up = num.value >= 0
+        if num.font_size < SIZE[size]:
+            num.scale(SIZE[size] / num.font_size)
+        num.next_to(bar, UP if up else DOWN, buff=0.08)
+        lines = 1
+        while any(touches(num, p) for p in placed) and lines <= len(bars.nums):
+            num.shift((UP if up else DOWN) * (num.height + 0.08))
+            lines += 1
+        if max_lines is not None and lines > max_lines:
+            dropped.append(num)
+        else:
+            placed.append(num)
+    bars.nums.remove(*dropped)
+    return bars.nums
+
+
+# --------------------------------------------------------------------------------------
+
+
+def wrap_token_row(row: TokenRow, width: float, buff: float = 0.2, line_buff: float = 0.16) -> TokenRow:
+    """Re-flow a :class:`TokenRow` onto as many centred lines as it needs to fit ``width``.
+
+    A long sentence in a narrow column keeps its font size instead of shrinking below
+    the readable minimum; only a single word wider than ``width`` scales the row down.
+    """
+    # first try one line with tighter spacing
+    items = list(row.submobjects)
+    one_line = sum(it.width for it in items) + (len(items) - 1) * 0.12
+    if one_line <= width:
+        row.arrange(RIGHT, buff=min(buff, (width - one_line) / max(len(items) - 1, 1) + 0.12))
+        return row
+    lines: list[list[VGroup]] = [[]]
+    used = 0.0
+    for item in row.submobjects:
+        w = item.width
+        if lines[-1] and used + buff + w > width:
+            lines.append([])
+            used = 0.0
+        used += (buff if lines[-1] else 0.0) + w
+        lines[-1].append(item)
+    VGroup(*(VGroup(*line).arrange(RIGHT, buff=buff) for line in lines)).arrange(DOWN, buff=line_buff)
+    if row.width > width:
+        row.scale_to_fit_width(width)
+    return row
+
+
+def keep_inside(names: VGroup, left: float, right: float) -> VGroup:
+    """Shift the names that stick out of ``[left, right]`` back inside (each on its own)."""
+    for nm in names:
+        if nm.get_left()[0] < left:
+            nm.shift(RIGHT * (left - nm.get_left()[0]))
+        if nm.get_right()[0] > right:
+            nm.shift(RIGHT * (right - nm.get_right()[0]))
+    return names
+
+
+def tint_tokens(row: TokenRow, weights: Sequence[float], theme: Theme, bright: float = 0.45) -> list[object]:
+    """Animations: each word's box takes the heat colour of its weight (dark ink on bright boxes)."""
+    anims: list[object] = []
+    for box, word, w in zip(row.boxes, row.words, weights):
+        anims.append(box.animate.set_fill(theme.heat(w), opacity=1))
+        if w >= bright:
+            anims.append(word.animate.set_color(theme["background"]))
+    return anims
+
+
+# --------------------------------------------------------------------------------------
+
+BAND_TOP, BAND_BOTTOM = 2.38, -3.12  # the content band between the header and the caption
+ORDINALS = ("first", "second", "third", "fourth")
