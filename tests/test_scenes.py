@@ -136,3 +136,13 @@ def test_attncore_is_the_only_source_of_numbers_in_scene_files() -> None:
             if isinstance(node, ast.Call) and getattr(node.func, "id", "") in ("Num", "NumberGrid", "VectorBars"):
                 kws = {k.arg for k in node.keywords}
                 assert "constant" not in kws or path.name == "components.py", f"{path.name}: constant Num in a scene"
+
+
+def test_scene_files_do_not_import_each_other() -> None:
+    """A scene depends on its own file and the shared modules only: the render cache key
+    (scenes/cli/engine.py) relies on it to re-render exactly the scenes a change affects."""
+    for path in sorted(Path(ROOT / "scenes").glob("s[0-9][0-9]_*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                assert not re.match(r"scenes\.s\d\d_", node.module), f"{path.name} imports {node.module}"
