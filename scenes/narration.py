@@ -103,7 +103,7 @@ class EspeakVoice:
 
     name = "espeak"
 
-    def __init__(self, language: str = "en-us", words_per_minute: int = 175) -> None:
+    def __init__(self, language: str = "en-us", words_per_minute: int = 185) -> None:
         self.language = language
         self.wpm = words_per_minute
 

@@ -50,6 +50,7 @@ def join_videos(parts: Sequence[Path], out: Path, chapters: Sequence[Chapter]) -
     video_tb: Fraction | None = None
     with atomic_path(out) as tmp, av.open(str(tmp), "w", format="mp4", options={"movflags": "+faststart"}) as dst:
         ov = oa = None
+        last_audio_dts: int | None = None
         for path in parts:
             with av.open(str(path)) as src:
                 iv = src.streams.video[0]
@@ -65,6 +66,7 @@ def join_videos(parts: Sequence[Path], out: Path, chapters: Sequence[Chapter]) -
                 if iv.time_base != video_tb:
                     raise RuntimeError(f"{path} has time base {iv.time_base}, expected {video_tb}; re-render it")
                 v_end = offset_s
+                part_end = offset_s + iv.duration * iv.time_base if iv.duration else None
                 streams = [iv] + ([ia] if ia is not None else [])
                 for pkt in src.demux(*streams):
                     if pkt.dts is None:  # the flush packet
@@ -77,6 +79,15 @@ def join_videos(parts: Sequence[Path], out: Path, chapters: Sequence[Chapter]) -
                         v_end = max(v_end, (pkt.pts + (pkt.duration or 0)) * tb)
                         pkt.stream = ov
                     else:
+                        # A scene's sound runs up to one AAC frame (21 ms) past its last
+                        # video frame, and the next scene's first audio frame starts a
+                        # little before zero (encoder priming): drop what would overlap,
+                        # so that audio timestamps keep increasing across the joins.
+                        if part_end is not None and pkt.pts * tb >= part_end:
+                            continue
+                        if last_audio_dts is not None and pkt.dts <= last_audio_dts:
+                            continue
+                        last_audio_dts = pkt.dts
                         pkt.stream = oa
                     dst.mux(pkt)
                 offset_s = offset_s + iv.duration * iv.time_base if iv.duration else v_end
