@@ -27,7 +27,7 @@ from manim import (
 
 from attncore import decimals_needed
 from scenes.base import LessonScene
-from scenes.components import NumberGrid, Source, TokenRow, arrow, label
+from scenes.components import NumberGrid, Source, TokenRow, arrow, column_labels, label
 from scenes.theme import TIME
 
 
@@ -83,19 +83,20 @@ class SimplifiedAttention(LessonScene):
         dec = decimals_needed(ctx.embeddings, self.dec)
         self.play(self.row.animate.next_to(self.title, DOWN, buff=0.45).set_x(0), run_time=TIME.transform)
         # One X, and the three roles it plays for now.
-        cell_w = min(1.1, 6.0 / len(dims))
-        cell_h = min(0.5, 3.6 / (ctx.n + 1))
+        cell_w = min(1.1, 5.2 / len(dims))
+        cell_h = min(0.45, 3.2 / (ctx.n + 1))
         grid = NumberGrid(
             ctx.embeddings, dec, lambda r, k: Source(0, "embeddings", (r, k)), self.theme,
-            row_labels=list(ctx.tokens), col_labels=dims, col_colours=[self.theme.dim(d) for d in dims],
-            cell_w=cell_w, cell_h=cell_h,
+            row_labels=list(ctx.tokens), cell_w=cell_w, cell_h=cell_h,
         )
+        # Dimension names that never shrink: staggered when the columns are narrow.
+        grid.add(column_labels(grid, dims, self.theme, [self.theme.dim(d) for d in dims]))
         x_name = label("X", "formula", self.theme["text"], weight="BOLD")
-        grid.next_to(self.row, DOWN, buff=0.6).to_edge(LEFT, buff=1.4)
+        grid.next_to(self.row, DOWN, buff=0.45).to_edge(LEFT, buff=1.4)
         x_name.next_to(grid.body(), DOWN, buff=0.2)
         roles = VGroup()
         for role, letter, meaning in (
-            ("query", "Q", "query: what a word is looking for"),
+            ("query", "Q", "query: what a word looks for"),
             ("key", "K", "key: what a word offers"),
             ("value", "V", "value: what a word passes on"),
         ):
@@ -103,7 +104,12 @@ class SimplifiedAttention(LessonScene):
             text = label(meaning, "label", self.theme["muted"])
             roles.add(VGroup(head, text).arrange(DOWN, aligned_edge=LEFT, buff=0.1))
         roles.arrange(DOWN, aligned_edge=LEFT, buff=0.35)
-        roles.next_to(grid, RIGHT, buff=1.3).match_y(grid.body())
+        roles.next_to(grid, RIGHT, buff=1.1).match_y(grid.body())
+        # Wide lessons (many dimensions): slide everything left to keep the roles inside.
+        overflow = roles.get_right()[0] - 6.8
+        if overflow > 0:
+            for m in (grid, x_name, roles):
+                m.shift(LEFT * overflow)
         arrows = VGroup(*(arrow(grid.body().get_right(), r[0].get_left(), self.theme[k]) for r, k in zip(roles, ("query", "key", "value"))))
         self.play(FadeIn(grid), FadeIn(x_name), run_time=TIME.write)
         self.hold(ctx.n * len(dims))
