@@ -19,8 +19,8 @@ from scenes.components import Num
 from scenes.inspect import build, expected_text, frame_box, visible_texts
 from scenes.lecture import LECTURE
 
-WORDS = ["river", "bank", "money", "the", "we", "sat", "on", "deposit", "at", "steep", "fish", "loan", "water",
-         "cash", "green", "old", "café", "über"]
+WORDS = ["river", "bank", "café", "the", "über", "sat", "on", "deposit", "at", "steep", "fish", "loan", "water",
+         "cash", "green", "old", "money", "we"]
 DIMS = ["nature", "finance", "grammar", "place", "action", "colour", "size", "other"]
 
 

@@ -88,5 +88,6 @@ def _render_and_assemble(lesson: Lesson, job_list: list[Job], quality: str, voic
         "voice": voice if voice in ("none", "espeak") else "recorded",
     }
     write_manifest(folder, manifest)
-    write_atomic(folder / "index.html", lecture_page(manifest, lesson.title).encode())
+    page_cues = [{"start": c.start, "end": c.end, "text": c.text} for c in cues]
+    write_atomic(folder / "index.html", lecture_page(manifest, lesson.title, page_cues).encode())
     return folder, duration, len(chapters)

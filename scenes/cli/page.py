@@ -65,6 +65,13 @@ _PAGE = """<!doctype html>
 const manifest = JSON.parse(document.getElementById("manifest").textContent);
 const chapters = manifest.chapters;
 const video = document.getElementById("video");
+// Captions from the embedded cues (a <track> file would be refused from file://).
+if (manifest.caption_cues.length) {
+  const cap = (manifest.captions || [])[0] || {};
+  const track = video.addTextTrack("captions", cap.label || "Captions", cap.lang || "en");
+  manifest.caption_cues.forEach(c => track.addCue(new VTTCue(c.start, c.end, c.text)));
+  track.mode = "showing";
+}
 const list = document.getElementById("chapters");
 const status = document.getElementById("status");
 const presenterButton = document.getElementById("presenter");
@@ -157,21 +164,18 @@ mark();
 """
 
 
-def lecture_page(manifest: dict[str, Any], title: str) -> str:
-    """The page for a lecture folder whose ``manifest`` is given (paths relative to it)."""
-    tracks = "\n      ".join(
-        f'<track kind="captions" src="{html.escape(c["path"])}" srclang="{html.escape(c.get("lang", "en"))}" '
-        f'label="{html.escape(c.get("label", "Captions"))}"{" default" if k == 0 else ""}>'
-        for k, c in enumerate(manifest.get("captions", []))
-        if c["path"].endswith(".vtt")
-    )
-    tracks += f'\n      <track kind="chapters" src="{html.escape(manifest["chapters_vtt"])}" srclang="en">'
-    data = json.dumps(manifest, ensure_ascii=False).replace("</", "<\\/")
+def lecture_page(manifest: dict[str, Any], title: str, cues: list[dict[str, Any]] | None = None) -> str:
+    """The page for a lecture folder whose ``manifest`` is given (paths relative to it).
+
+    Captions are embedded as cues and added with ``addTextTrack``: browsers refuse to load
+    a ``<track>`` file from ``file://``, and the page must work when opened from disk.
+    """
+    data = json.dumps({**manifest, "caption_cues": cues or []}, ensure_ascii=False).replace("</", "<\\/")
     posters = manifest.get("posters") or [""]
     return (
         _PAGE.replace("__TITLE__", html.escape(title))
         .replace("__VIDEO__", html.escape(manifest["video"]))
         .replace("__POSTER__", html.escape(posters[0]))
-        .replace("__TRACKS__", tracks)
+        .replace("__TRACKS__", "")
         .replace("__MANIFEST__", data)
     )
