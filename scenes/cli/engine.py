@@ -240,9 +240,8 @@ def render_job(job: Job, started: Any = None) -> Result:
         "output_file": job.scene,
         "progress_bar": "none",
         "verbosity": "WARNING",
-        "format": job.fmt,
-        "write_to_movie": job.fmt != "png",
-        "save_pngs": job.fmt == "png",
+        # Manim's "png" is the last frame only; ours is every frame, Manim's "png-sequence".
+        "format": "png-sequence" if job.fmt == "png" else job.fmt,
         "disable_caching": False,
         "video_encoder_options": ENCODER_OPTIONS.get(job.fmt, {}),
     }
@@ -250,7 +249,7 @@ def render_job(job: Job, started: Any = None) -> Result:
         scene = cls()
         scene.render()
         if job.fmt == "png":
-            produced = Path(scene.renderer.file_writer.image_file_path).parent
+            produced = Path(scene.renderer.file_writer.image_sequence_directory)
         else:
             produced = Path(scene.renderer.file_writer.movie_file_path)
             if job.fmt == "gif":
