@@ -78,6 +78,10 @@ def _watch(argv: list[str], lesson_path: Path | None) -> None:
 
     class Handler(FileSystemEventHandler):
         def on_any_event(self, event: FileSystemEvent) -> None:
+            # Only real changes: inotify also reports files being opened and read, which
+            # the preview itself does when it imports the scenes.
+            if event.event_type not in ("modified", "created", "moved", "deleted"):
+                return
             src = str(event.src_path)
             if src.endswith((".py", ".toml")) and "__pycache__" not in src:
                 changed["at"] = time.monotonic()
