@@ -293,6 +293,9 @@ def _worker_init(started: Any, parent: int) -> None:
     # Ctrl-C in a terminal reaches every process of the group; only the parent acts on it.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    # The parent started us with SIGTERM blocked (see Workers.submit_all); a terminate()
+    # that arrived while we were importing is delivered now and ends us.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
     threading.Thread(target=_watch_parent, args=(parent,), name="watch-parent", daemon=True).start()
     # tqdm (Manim's progress bars) would otherwise create a multiprocessing semaphore,
     # which a terminated worker leaks: Python then prints a warning after our last line.
@@ -320,8 +323,11 @@ class Workers:
     """Spawned worker processes that ignore Ctrl-C, die with their parent, and stop at once on an error.
 
     ``submit_all`` starts the processes (the pool spawns them on submit) with SIGINT
-    blocked, so that a Ctrl-C arriving while a worker still imports Python cannot
-    print a traceback there; the parent receives it as soon as the mask is restored.
+    and SIGTERM blocked. A Ctrl-C arriving while a worker still imports Python then
+    cannot print a traceback there, and a signal cannot interrupt the parent between
+    starting a process and recording it in the pool, which would leave a worker that
+    nobody terminates, still writing in the work folder after the clean-up. The parent
+    receives the signal as soon as the mask is restored.
     """
 
     def __init__(self, n: int) -> None:
@@ -331,7 +337,7 @@ class Workers:
                                         initargs=(self.started, os.getpid()))
 
     def submit_all(self, fn: Callable[..., Any], calls: Iterable[tuple[Any, ...]]) -> list[Future[Any]]:
-        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
         try:
             return [self.pool.submit(fn, *args) for args in calls]
         finally:
@@ -357,8 +363,13 @@ class Workers:
         for p in procs:
             p.terminate()
         self.pool.shutdown(wait=False, cancel_futures=True)
+        # Every worker must be gone before the caller removes the work folder: one that
+        # still ran would write there after the clean-up.
         for p in procs:
-            p.join(timeout=10)
+            p.join(timeout=5)
+            if p.is_alive():
+                p.kill()
+                p.join()
 
 
 def render_many(
