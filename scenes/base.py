@@ -17,7 +17,7 @@ from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, Mobject, Scene, Text, 
 
 from attncore import ContextTrace, LessonTrace, find_lesson, trace_lesson
 
-from .components import Formula, PipelineMarker, label
+from .components import Formula, LightText, PipelineMarker, label
 from .narration import VOICE_ENV, Cue, Voice, reading_seconds, timed_cues, voice_from_spec, wav_seconds
 from .theme import FONT, SIZE, TIME, Theme
 
@@ -40,7 +40,7 @@ def current_trace() -> LessonTrace:
     return _TRACE_CACHE[path]
 
 
-class StepTitle(Text):
+class StepTitle(LightText):
     """The scene's title, "N · Name": its digits are the step's place in the lecture."""
 
     def __init__(self, text: str, colour: str) -> None:
@@ -85,9 +85,10 @@ class LessonScene(Scene):
     SECTIONS: ClassVar[tuple[tuple[str, str], ...]] = ()
 
     #: Tests set these to record what is on screen at the end of every section: copies
-    #: of the mobjects (so later animations cannot change them) and the frame itself.
+    #: of the mobjects (so later animations cannot change them) and the frame itself
+    #: (``True``: of every section; a set of titles: of those sections only).
     collect_checkpoints: ClassVar[bool] = False
-    collect_frames: ClassVar[bool] = False
+    collect_frames: ClassVar[bool | frozenset[str]] = False
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("random_seed", 0)
@@ -117,7 +118,14 @@ class LessonScene(Scene):
             getattr(self, method)()
             self._wait_for_words(title)
             self._checkpoint(title)
+            if self._has_all_frames_wanted():
+                return  # a preview of an early section need not build the rest
         self._pad_sound_to_end()
+
+    def _has_all_frames_wanted(self) -> bool:
+        wanted = self.collect_frames
+        return (isinstance(wanted, frozenset) and not self.collect_checkpoints
+                and wanted <= {cp.section for cp in self.checkpoints if cp.image is not None})
 
     def _pad_sound_to_end(self) -> None:
         """Make the sound track as long as the video.
@@ -178,7 +186,7 @@ class LessonScene(Scene):
         if not (self.collect_checkpoints or self.collect_frames):
             return
         cp = Checkpoint(title, [m.copy() for m in self.mobjects] if self.collect_checkpoints else [])
-        if self.collect_frames:
+        if self.collect_frames is True or (isinstance(self.collect_frames, frozenset) and title in self.collect_frames):
             camera = self.renderer.camera
             camera.reset()
             camera.capture_mobjects(self.mobjects)

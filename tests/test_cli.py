@@ -71,6 +71,40 @@ def test_preview_writes_the_last_frame_as_png(tmp_path: Path) -> None:
     assert r.returncode == 2 and "has no section 'Nope'" in r.stderr and len(r.stderr.strip().splitlines()) == 1
 
 
+def test_preview_reuses_an_unchanged_picture_and_redraws_a_stale_one(tmp_path: Path) -> None:
+    import numpy as np
+    from PIL import Image
+
+    from scenes.inspect import build
+    from scenes.lecture import find_scene
+
+    section = "Reading a vector"  # not the last: the build stops after it
+    r = run("preview", "Embeddings", "--section", section, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    out = tmp_path / r.stdout.strip().splitlines()[-1]
+    sidecar = out.with_name(out.name + ".json")
+    first = (out.stat().st_mtime_ns, out.read_bytes())
+    record = json.loads(sidecar.read_text())
+    assert record["scene"] == "Embeddings" and record["section"] == section
+
+    r = run("preview", "Embeddings", "--section", section, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert out.stat().st_mtime_ns == first[0], "nothing changed: the picture on disk is the preview"
+
+    sidecar.write_text(json.dumps({**record, "key": "from an older version of the scene"}))
+    r = run("preview", "Embeddings", "--section", section, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert out.stat().st_mtime_ns != first[0], "a stale key must redraw"
+    assert out.read_bytes() == first[1], "the same inputs draw the same picture"
+    assert json.loads(sidecar.read_text())["key"] == record["key"]
+
+    # The early-stopped build draws exactly the frame that the whole scene shows there.
+    full = build(find_scene("Embeddings"), frames=True, mobjects=False)
+    (cp,) = [c for c in full.checkpoints if c.section == section]
+    with Image.open(out) as img:
+        assert np.array_equal(np.asarray(img.convert("RGB")), np.asarray(cp.image.convert("RGB")))
+
+
 def test_storyboard_has_one_tile_per_section(tmp_path: Path) -> None:
     import math
 

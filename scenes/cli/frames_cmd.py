@@ -8,6 +8,7 @@ way to see what a scene shows.
 from __future__ import annotations
 
 import io
+import json
 import math
 import os
 import re
@@ -20,7 +21,7 @@ import click
 
 from .common import Interrupted, UserError, get_lesson, lesson_option
 from .doctor_cmd import require_runtime
-from .engine import QUALITIES, Workers, claim_output, write_atomic
+from .engine import QUALITIES, Workers, cache_key, claim_output, write_atomic
 from .render_cmd import default_jobs, lesson_spec, output_root, plan, run_jobs
 
 
@@ -28,8 +29,10 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower()
 
 
-def section_frames(scene: str, quality: str, spec: str, work: str) -> list[tuple[str, bytes]]:
-    """(section title, PNG bytes) of the last frame of every section of ``scene``.
+def section_frames(scene: str, quality: str, spec: str, work: str,
+                   only: frozenset[str] | None = None) -> list[tuple[str, bytes]]:
+    """(section title, PNG bytes) of the last frame of every section of ``scene`` (or of
+    the sections named in ``only``: rasterising the others would be wasted).
 
     Manim's text cache goes to ``work``, one folder per scene: Manim writes a text's SVG
     in place and reads any SVG it finds, so two processes sharing ./media/texts could
@@ -42,9 +45,12 @@ def section_frames(scene: str, quality: str, spec: str, work: str) -> list[tuple
     from scenes.lecture import find_scene
 
     with tempconfig({"media_dir": work}):
-        built = build(find_scene(scene), frames=True, quality=QUALITIES[quality])
+        built = build(find_scene(scene), frames=only if only is not None else True, mobjects=False,
+                      quality=QUALITIES[quality])
     out = []
     for cp in built.checkpoints:
+        if cp.image is None:
+            continue
         buf = io.BytesIO()
         cp.image.convert("RGB").save(buf, format="PNG")
         out.append((cp.section, buf.getvalue()))
@@ -135,18 +141,35 @@ def preview(scene: str, section: str | None, video: bool, watch: bool, lesson_pa
         click.echo(r.path)
         return
     require_runtime()
-    from scenes.lecture import find_scene
+    from scenes.lecture import find_scene, scene_file
 
-    names = find_scene(name).section_names()
+    cls = find_scene(name)
+    names = cls.section_names()
     if section is not None and section not in names:
         raise UserError(f"{name} has no section {section!r}; its sections are: {'; '.join(names)}")
+    title = section if section is not None else names[-1]
     root = output_root(lesson, media)
+    out = root / "preview" / (f"{name}.png" if section is None else f"{name}_{_slug(title)}.png")
+    # The same inputs give the same picture (see the render cache): a preview whose
+    # scene, shared code, lesson and versions did not change is the one on disk.
+    repo = Path(__file__).resolve().parents[2]
+    key = cache_key(repo / scene_file(cls), repr(lesson), "low", f"preview:{title}")
+    sidecar = out.with_name(out.name + ".json")
     with claim_output(root):
-        frames = section_frames(name, "low", spec, str(root / ".work" / "frames" / name))
-        title, png = frames[-1] if section is None else next(f for f in frames if f[0] == section)
-        out = root / "preview" / (f"{name}.png" if section is None else f"{name}_{_slug(title)}.png")
-        write_atomic(out, png)
+        if not _preview_is_current(out, sidecar, key):
+            ((_, png),) = section_frames(name, "low", spec, str(root / ".work" / "frames" / name), frozenset({title}))
+            # The old record goes first, as for renders: never a new picture under an old key.
+            sidecar.unlink(missing_ok=True)
+            write_atomic(out, png)
+            write_atomic(sidecar, json.dumps({"key": key, "scene": name, "section": title}).encode())
     click.echo(str(out))
+
+
+def _preview_is_current(out: Path, sidecar: Path, key: str) -> bool:
+    try:
+        return bool(json.loads(sidecar.read_text(encoding="utf-8")).get("key") == key) and out.is_file()
+    except (OSError, ValueError, AttributeError):
+        return False
 
 
 def _contact_sheet(tiles: list[tuple[str, bytes]]) -> bytes:
