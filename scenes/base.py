@@ -17,7 +17,7 @@ from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, Mobject, Scene, Text, 
 
 from attncore import ContextTrace, LessonTrace, find_lesson, trace_lesson
 
-from .components import Formula, LightText, PipelineMarker, label
+from .components import Formula, LightText, PipelineMarker, label, text_baseline
 from .narration import VOICE_ENV, Cue, Voice, reading_seconds, timed_cues, voice_from_spec, wav_seconds
 from .theme import FONT, SIZE, TIME, Theme
 
@@ -60,6 +60,8 @@ class Narration:
 
 #: Silence before the words of a section start, and after they end.
 LEAD, TAIL = 0.4, 0.6
+#: The least room (scene units) between the title and the formula beside it.
+FORMULA_GAP = 0.35
 
 
 @dataclass
@@ -201,20 +203,29 @@ class LessonScene(Scene):
         self.add(self.pipeline, self.title)
         self.formula: Formula | None = None
         if self.FORMULA:
-            self.formula = Formula(self.FORMULA, self.theme)
-            self.place_formula(self.formula)
+            self.formula = self.header_formula(self.FORMULA)
             self.add(self.formula)
 
-    def place_formula(self, f: Text) -> Text:
-        f.to_corner(UP + RIGHT, buff=0.4).shift(DOWN * 0.5)
-        f.align_to(self.title, DOWN)
-        return f
+    def header_formula(self, text: str, highlight: str | None = None) -> Formula:
+        """The formula ``text`` placed in the header: top right, its baseline on the title's,
+        one size smaller when it would run into the title.
+
+        Baselines, not bounding boxes, are aligned: a "(" or a descender in only one of
+        the two texts would otherwise lift it.
+        """
+        f = self._at_top_right(Formula(text, self.theme, highlight))
+        if f.get_left()[0] < self.title.get_right()[0] + FORMULA_GAP:
+            f = self._at_top_right(Formula(text, self.theme, highlight, size="body"))
+        return f.shift(UP * (text_baseline(self.title) - text_baseline(f)))
+
+    def _at_top_right(self, f: Formula) -> Formula:
+        f.to_corner(UP + RIGHT, buff=0.4)
+        return f.align_to(self.title, DOWN)
 
     def light_formula(self, highlight: str | None, text: str | None = None) -> Transform:
         """Animation: move the accent to ``highlight`` (optionally changing the formula)."""
         assert self.formula is not None
-        target = Formula(text or self.formula.formula, self.theme, highlight)
-        self.place_formula(target)
+        target = self.header_formula(text or self.formula.formula, highlight)
         self.formula.formula = target.formula
         return Transform(self.formula, target)
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 from manim import (
@@ -40,9 +40,6 @@ from manim import (
 from attncore import fmt, round_rows_to_one
 
 from .theme import FONT, MONO, SIZE, TIME, Theme
-
-if TYPE_CHECKING:  # base imports this module; only the type is needed here
-    from .base import LessonScene
 
 __all__ = [
     "Source",
@@ -697,22 +694,6 @@ def text_baseline(t: Text) -> float:
         if c in _ON_BASELINE:
             return float(g.get_bottom()[1])
     return baseline_y(t)
-
-
-def fit_formula(scene: LessonScene, gap: float = 0.35) -> None:
-    """Set a long formula one size smaller ("body") when it would run into the title, and
-    put its baseline on the title's (the base aligns bounding boxes, which a "(" or a
-    descender in only one of the two throws off)."""
-    f = scene.formula
-    if f is None:
-        return
-    if f.get_left()[0] < scene.title.get_right()[0] + gap:
-        smaller = Formula(f.formula, scene.theme, size="body")
-        scene.place_formula(smaller)
-        scene.remove(f)
-        scene.formula = f = smaller
-        scene.add(smaller)
-    f.shift(UP * (text_baseline(scene.title) - text_baseline(f)))
 
 
 def operator(symbol: str, theme: Theme) -> Mobject:

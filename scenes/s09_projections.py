@@ -58,7 +58,6 @@ from scenes.components import (
     centre_on_baseline,
     column_labels,
     column_labels_height,
-    fit_formula,
     fit_row,
     heat_fill,
     heat_grid,
@@ -87,10 +86,6 @@ class LearnedProjections(LessonScene):
         ("What is learned, what is fixed", "learned_and_fixed"),
         ("A new attention pattern", "new_pattern"),
     )
-
-    def add_header(self) -> None:
-        super().add_header()
-        fit_formula(self)
 
     # -- building blocks ----------------------------------------------------------------
     def _role_block(self, grid: Grid, role: str, name: str, src: str, shape: tuple[int, ...], sym: str) -> MatrixBlock:

@@ -44,7 +44,6 @@ from scenes.components import (
     Tiles,
     arrange_equation,
     centre_on_baseline,
-    fit_formula,
     fit_row,
     heat_grid,
     label,
@@ -69,10 +68,6 @@ class ChangingDimension(LessonScene):
         ("The output takes the size of V", "output_size"),
         ("One word, before and after", "before_and_after"),
     )
-
-    def add_header(self) -> None:
-        super().add_header()
-        fit_formula(self)
 
     # -- helpers --------------------------------------------------------------------------
     def _fit(self, mats: Sequence[tuple[np.ndarray, int]], give_up: Sequence[int]) -> tuple[list[tuple[float, bool]], str]:

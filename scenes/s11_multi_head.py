@@ -52,7 +52,6 @@ from scenes.components import (
     centre_on_baseline,
     column_labels,
     column_labels_height,
-    fit_formula,
     fit_row,
     heat_grid,
     label,
@@ -82,10 +81,6 @@ class MultiHead(LessonScene):
         ("One attention per head, in parallel", "attention_per_head"),
         ("Concatenate and project", "concat_and_project"),
     )
-
-    def add_header(self) -> None:
-        super().add_header()
-        fit_formula(self)
 
     # -- helpers --------------------------------------------------------------------------
     @property
