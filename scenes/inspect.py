@@ -110,4 +110,25 @@ def frame_box() -> tuple[float, float, float, float]:
     return -w, w, -h, h
 
 
-__all__ = ["build", "resolve", "expected_text", "visible_texts", "frame_box", "Num", "ShapeLabel", "ContextTrace", "Mobject"]
+def leaving_frame(cp: Checkpoint) -> list[str]:
+    """The texts on screen at ``cp`` that reach outside the frame."""
+    left, right, bottom, top = frame_box()
+    return [s.mob.text for s in visible_texts(cp)
+            if not (left <= s.left and s.right <= right and bottom <= s.bottom and s.top <= top)]
+
+
+def overlapping_texts(cp: Checkpoint, tolerance: float = 0.02) -> list[tuple[str, str]]:
+    """Pairs of texts on screen at ``cp`` whose boxes overlap by more than ``tolerance``
+    (scene units) both across and down."""
+    texts = visible_texts(cp)
+    out = []
+    for a, p in enumerate(texts):
+        for q in texts[a + 1 :]:
+            ox = min(p.right, q.right) - max(p.left, q.left)
+            oy = min(p.top, q.top) - max(p.bottom, q.bottom)
+            if ox > tolerance and oy > tolerance:
+                out.append((p.mob.text, q.mob.text))
+    return out
+
+
+__all__ = ["build", "resolve", "expected_text", "visible_texts", "leaving_frame", "overlapping_texts", "frame_box", "Num", "ShapeLabel", "ContextTrace", "Mobject"]
