@@ -11,7 +11,8 @@ What it measures (low quality unless said; every run starts from empty caches):
 - ours, cold: ``attnvid render`` of the same scenes (parallel processes, empty caches);
 - ours, warm: the same command again, nothing changed;
 - one scene changed: a one-line text change in one scene file, then ``attnvid render``;
-- preview: ``attnvid preview`` of one scene, warm (best of three);
+- preview: ``attnvid preview`` of one scene, warm (nothing changed: best of three) and
+  right after a one-line edit of that scene (best of three edits);
 - seconds of rendering per second of video, at low and high quality, and the peak
   memory of a render process at high quality.
 
@@ -137,6 +138,13 @@ def main() -> None:
     log("ours: preview, warm ...")
     previews = [run([str(BIN / "attnvid"), "preview", changed_scene], ours, env)[0] for _ in range(4)]
     preview = min(previews[1:])
+    # What an author waits for: a preview right after editing the scene (best of three edits).
+    after_edit = []
+    for _ in range(3):
+        text = path.read_text(encoding="utf-8")
+        path.write_text(text.replace(f'TITLE = "{m.group(1)} ', f'TITLE = "{m.group(1)}  ', 1), encoding="utf-8")
+        after_edit.append(run([str(BIN / "attnvid"), "preview", changed_scene], ours, env)[0])
+    preview_edit = min(after_edit)
 
     fig.update({
         "baseline_s": round(baseline, 2),
@@ -151,6 +159,7 @@ def main() -> None:
         "one_changed_rerendered": rerendered,
         "that_scene_alone_cold_s": per_scene_ours.get(changed_scene),
         "preview_warm_s": round(preview, 2),
+        "preview_after_edit_s": round(preview_edit, 2),
         "video_s_low": round(video_low, 2),
         "render_s_per_video_s_low": round(cold / video_low, 3),
     })
@@ -182,6 +191,8 @@ def main() -> None:
         (f"one-line change in {changed_scene}", f"{one:.1f} s",
          f"re-rendered {', '.join(rerendered) or 'nothing'}; that scene alone cold: {per_scene_ours.get(changed_scene, float('nan')):.1f} s"),
         (f"attnvid preview {changed_scene}, warm", f"{preview:.2f} s", f"target < {TARGETS['preview_s']} s"),
+        (f"attnvid preview {changed_scene}, after an edit", f"{preview_edit:.2f} s",
+         f"{'within' if preview_edit < TARGETS['preview_s'] else 'over'} the {TARGETS['preview_s']} s target"),
         ("render s per video s, low (480p15)", f"{cold / video_low:.3f}", f"{video_low:.1f} s of video"),
     ]
     if args.high > 0:
