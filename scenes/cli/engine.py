@@ -360,6 +360,7 @@ class Workers:
         # Stop now rather than let running scenes finish (shutdown would wait for them).
         # Python 3.14's ProcessPoolExecutor.terminate_workers() does the same.
         procs = list((self.pool._processes or {}).values())
+        procs += [p for p in multiprocessing.active_children() if p not in procs]
         for p in procs:
             p.terminate()
         self.pool.shutdown(wait=False, cancel_futures=True)
