@@ -83,6 +83,18 @@ def leftovers(media: Path) -> list[str]:
     return sorted(str(p.relative_to(media)) for p in media.rglob("*") if p.name.endswith(".part") or p.name == ".work")
 
 
+def describe_leftovers(media: Path, since: float) -> str:
+    """What a leftover holds, with each file's age relative to ``since`` (a time.time()),
+    so that a failure says whether something wrote there after the run ended."""
+    lines = []
+    for name in leftovers(media):
+        p = media / name
+        files = sorted(f for f in p.rglob("*") if f.is_file()) if p.is_dir() else [p]
+        lines.append(f"{name}: {len(files)} files")
+        lines += [f"  {f.relative_to(media)} written {f.stat().st_mtime - since:+.2f} s after the signal" for f in files[-8:]]
+    return "\n".join(lines)
+
+
 def check_videos(media: Path, quality: str = "low") -> dict[str, str]:
     """Every final video decodes to its end; a sidecar, when present, parses and matches it.
 
@@ -125,7 +137,7 @@ def test_killed_at_random_moments_loses_nothing_and_the_next_run_completes(tmp_p
             os.killpg(p.pid, sig)  # what Ctrl-C in a terminal does: the whole foreground group
         else:
             p.send_signal(sig)  # what `kill PID` does: the parent alone
-        t0 = time.monotonic()
+        t0, signalled = time.monotonic(), time.time()
         _, err = finish(p, timeout=60)
         took = time.monotonic() - t0
         left = wait_gone(p.pid, 10)
@@ -140,7 +152,7 @@ def test_killed_at_random_moments_loses_nothing_and_the_next_run_completes(tmp_p
         assert p.returncode == {signal.SIGINT: 130, signal.SIGTERM: 143}[sig], err
         assert one_line(err) == ("attnvid: interrupted" if sig == signal.SIGINT else "attnvid: terminated")
         assert took < 30, "exits promptly (generous bound: the machine is shared)"
-        assert not leftovers(media), leftovers(media)
+        assert not leftovers(media), f"trial {trial} ({sig.name}, seed {seed}):\n{describe_leftovers(media, signalled)}"
 
     p = start(media, *TWO_SCENES)
     out, err = finish(p)
