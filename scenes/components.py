@@ -1034,6 +1034,14 @@ def wrap_token_row(row: TokenRow, width: float, buff: float = 0.2, line_buff: fl
     return row
 
 
+def boxes_touch(a: Mobject, b: Mobject, gap: float) -> bool:
+    """Whether the bounding boxes of ``a`` and ``b`` come closer than ``gap`` both ways."""
+    return bool(
+        min(a.get_right()[0], b.get_right()[0]) - max(a.get_left()[0], b.get_left()[0]) > -gap
+        and min(a.get_top()[1], b.get_top()[1]) - max(a.get_bottom()[1], b.get_bottom()[1]) > -gap
+    )
+
+
 def keep_inside(names: VGroup, left: float, right: float) -> VGroup:
     """Shift the names that stick out of ``[left, right]`` back inside (each on its own)."""
     for nm in names:

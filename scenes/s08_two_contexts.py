@@ -44,6 +44,7 @@ from scenes.components import (
     TokenRow,
     VectorBars,
     arrow,
+    boxes_touch,
     grow_bars,
     keep_inside,
     label,
@@ -78,7 +79,13 @@ class TwoContexts(LessonScene):
         vecs = [c.embeddings[c.focus_index] for c in ctxs] + [c.output[c.focus_index] for c in ctxs]
         max_abs = max(float(np.max(np.abs(v))) for v in vecs)
         dec_x = decimals_needed(np.array([c.embeddings[c.focus_index] for c in ctxs]), self.dec)
-        self.pitch = pitch = min(1.1, (w - 0.24) / d)
+        # Columns as wide as the panel allows, keeping room for the numbers of the outer
+        # bars, which are wider than their bars when there are many dimensions. Digits are
+        # monospaced: the longest text is the widest.
+        shown = [fmt(v, dec_x) for c in ctxs for v in c.embeddings[c.focus_index]]
+        shown += [fmt(v, self.dec) for c in ctxs for v in c.output[c.focus_index]]
+        num_w = label(max(shown, key=len), "small", mono=True).width
+        self.pitch = pitch = min(1.1, (w - 0.24) / d, (w - 0.24 - num_w) / (d - 1) if d > 1 else 1.1)
         bar_w, bar_gap = pitch * 0.66, pitch * 0.34
 
         self.panels, self.sentences, self.inputs, self.outputs, self.names = VGroup(), [], [], [], []
@@ -141,17 +148,31 @@ class TwoContexts(LessonScene):
                 for ctx in ctxs
             ]
             sent_h = max(r.height for r in rows)
+
+            def measure(h: float) -> tuple[float, list[tuple[VectorBars, VectorBars]], tuple[float, ...]]:
+                pairs = charts(h, max_lines)  # noqa: B023 (used within this pass of the loop)
+                reaches = (max(reach(p[0])[0] for p in pairs), max(reach(p[0])[1] for p in pairs),
+                           max(reach(p[1])[0] for p in pairs), max(reach(p[1])[1] for p in pairs))
+                total = 0.18 + sent_h + 0.25 + sum(reaches) + arrow_h + names_h + 0.2  # noqa: B023
+                return total, pairs, reaches
+
+            # the tallest bars that fit: bisect between h_min and 1.7 (numbers stacked over
+            # crowded bars make the height of a chart grow in steps, not in proportion)
             h = 1.7
-            for _ in range(8):
-                pairs = charts(h, max_lines)
-                up_in = max(reach(p[0])[0] for p in pairs)
-                down_in = max(reach(p[0])[1] for p in pairs)
-                up_out = max(reach(p[1])[0] for p in pairs)
-                down_out = max(reach(p[1])[1] for p in pairs)
-                total = 0.18 + sent_h + 0.25 + up_in + down_in + arrow_h + up_out + down_out + names_h + 0.2
-                if total <= band + 1e-6 or h <= h_min:
-                    break
-                h = max(h_min, h - (total - band) / 2)
+            total, pairs, reaches = measure(h)
+            if total > band + 1e-6:
+                lo_h, hi_h = h_min, h
+                h = lo_h
+                total, pairs, reaches = measure(h)
+                if total <= band + 1e-6:
+                    for _ in range(6):
+                        mid = (lo_h + hi_h) / 2
+                        t_mid, p_mid, r_mid = measure(mid)
+                        if t_mid <= band + 1e-6:
+                            lo_h, (h, total, pairs, reaches) = mid, (mid, t_mid, p_mid, r_mid)
+                        else:
+                            hi_h = mid
+            up_in, down_in, up_out, down_out = reaches
             if total <= band + 1e-6:
                 break
         self.bar_h = h
@@ -193,6 +214,12 @@ class TwoContexts(LessonScene):
             self.outputs.append(out)
             self.names.append(names)
         self.y_in, self.y_out = y_in, y_out
+
+    def _outline(self, inside: VGroup, colour: str) -> SurroundingRectangle:
+        # inside its column when it can; around a number wider than the column (many
+        # dimensions in a narrow panel) still clear of the digits
+        buff = max(0.04, min(0.08, (self.pitch - inside.width) / 2 - 0.01))
+        return SurroundingRectangle(inside, color=colour, buff=buff, corner_radius=0.08, stroke_width=4)
 
     # -- 1 -------------------------------------------------------------------------------
     def _who(self) -> str:
@@ -298,20 +325,26 @@ class TwoContexts(LessonScene):
             f"So the outputs of {self._who()} differ: {said[0].lower() + said[1:]}. "
             "The embedding table did not change; only how the information was combined."
         )
-        marks, strokes, winners = VGroup(), [], []
+        bare, named, strokes, winners = [], [], [], []
         for c, ctx in enumerate(ctxs):
             out = ctx.output[ctx.focus_index]
             k = int(np.argmax(out))
             winners.append(dims[k])
             colour = self.theme.dim(dims[k])
             o = self.outputs[c]
-            # the name joins the outline only if it is no wider than its column
             inside = VGroup(o.bars[k], *(x for x in o.nums if x.source.index[-1] == k))
-            if len(self.names[c]) and self.names[c][k].width <= self.pitch - 0.1:
-                inside.add(self.names[c][k])
-            buff = min(0.08, (self.pitch - inside.width) / 2 - 0.01)
-            marks.add(SurroundingRectangle(inside, color=colour, buff=buff, corner_radius=0.08, stroke_width=4))
+            bare.append(self._outline(inside, colour))
+            # The name joins the outline only if it is no wider than its column and the
+            # outline then keeps clear of the neighbours' names (a long one such as
+            # "grammar" reaches into the next column).
+            fits = len(self.names[c]) > 0 and self.names[c][k].width <= self.pitch - 0.1
+            with_name = self._outline(VGroup(*inside, self.names[c][k]), colour) if fits else None
+            others = [nm for j, nm in enumerate(self.names[c]) if j != k]
+            clear = with_name is not None and not any(boxes_touch(with_name, nm, 0.06) for nm in others)
+            named.append(with_name if clear else None)
             strokes.append(self.panels[c].animate.set_stroke(colour, width=3.5))
+        # the same outline in every panel: with the names only where all of them can have it
+        marks = VGroup(*(named if all(m is not None for m in named) else bare))
         self.unequal = VGroup()
         for c in range(len(ctxs) - 1):
             if winners[c] != winners[c + 1]:
@@ -329,3 +362,4 @@ class TwoContexts(LessonScene):
         self.note = self.say(text, self.note)
         self.note = self.say("The embedding table did not change, only how information was combined.", self.note)
         self.hold()
+
