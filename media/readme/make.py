@@ -1,0 +1,74 @@
+"""Make the two images the top-level README shows, from the current code.
+
+    .venv/bin/python media/readme/make.py
+
+- ``storyboard.png``: ``attnvid storyboard`` of the default lecture;
+- ``two_contexts.gif``: the last two sections of ``TwoContexts`` (``attnvid render
+  TwoContexts``, 480p15), at 5 frames a second, 480×270, held frames merged.
+
+Renders go to a temporary folder; only the two files here are replaced.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import av
+from PIL import Image
+
+HERE = Path(__file__).resolve().parent
+ATTNVID = str(Path(sys.executable).parent / "attnvid")
+SCENE, FIRST_SECTION = "TwoContexts", "Attention mixes in the sentence"
+SIZE, STEP = (480, 270), 3  # every 3rd frame of 15 fps: 200 ms a frame
+
+
+def attnvid(*args: str, cwd: Path) -> Path:
+    r = subprocess.run([ATTNVID, *args], cwd=cwd, capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit(f"make.py: attnvid {' '.join(args)} failed: {r.stderr.strip().splitlines()[-1:]}")
+    return cwd / r.stdout.strip().splitlines()[-1]
+
+
+def gif_frames(video: Path, start_s: float) -> tuple[list[Image.Image], list[int]]:
+    frames: list[Image.Image] = []
+    durations: list[int] = []
+    with av.open(str(video)) as c:
+        for k, f in enumerate(c.decode(video=0)):
+            if f.time is None or f.time < start_s or k % STEP:
+                continue
+            img = f.to_image().resize(SIZE, Image.LANCZOS)
+            if frames and img.tobytes() == frames[-1].tobytes():
+                durations[-1] += 200
+            else:
+                frames.append(img)
+                durations.append(200)
+    return frames, durations
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory(prefix="readme-media-") as tmp:
+        work = Path(tmp)
+        board = attnvid("storyboard", cwd=work)
+        video = attnvid("render", SCENE, "--quality", "low", cwd=work)
+        meta = json.loads(video.with_name(video.name + ".json").read_text(encoding="utf-8"))
+        (start,) = [s["start_s"] for s in meta["sections"] if s["title"] == FIRST_SECTION]
+        frames, durations = gif_frames(video, start)
+        # One palette for all frames (from the fullest, the last): Pillow then stores only
+        # what changed between frames, which keeps the GIF small.
+        palette = frames[-1].quantize(colors=128, method=Image.Quantize.MEDIANCUT)
+        frames = [f.quantize(palette=palette, dither=Image.Dither.NONE) for f in frames]
+        gif = work / "two_contexts.gif"
+        frames[0].save(gif, save_all=True, append_images=frames[1:], duration=durations, loop=0, optimize=True)
+        shutil.copyfile(board, HERE / "storyboard.png")
+        shutil.copyfile(gif, HERE / "two_contexts.gif")
+    for name in ("storyboard.png", "two_contexts.gif"):
+        print(f"{HERE / name}: {(HERE / name).stat().st_size / 1e6:.2f} MB")
+
+
+if __name__ == "__main__":
+    main()
