@@ -117,6 +117,15 @@ def leaving_frame(cp: Checkpoint) -> list[str]:
             if not (left <= s.left and s.right <= right and bottom <= s.bottom and s.top <= top)]
 
 
+#: The smallest number worth showing: a digit 0.17 scene units high is 11 px at 480p.
+MIN_DIGIT_HEIGHT = 0.17
+
+
+def unreadable_numbers(cp: Checkpoint) -> list[str]:
+    """The numbers on screen at ``cp`` drawn smaller than :data:`MIN_DIGIT_HEIGHT`."""
+    return [s.mob.text for s in visible_texts(cp) if isinstance(s.mob, Num) and s.top - s.bottom < MIN_DIGIT_HEIGHT]
+
+
 def overlapping_texts(cp: Checkpoint, tolerance: float = 0.02) -> list[tuple[str, str]]:
     """Pairs of texts on screen at ``cp`` whose boxes overlap by more than ``tolerance``
     (scene units) both across and down."""
@@ -131,4 +140,4 @@ def overlapping_texts(cp: Checkpoint, tolerance: float = 0.02) -> list[tuple[str
     return out
 
 
-__all__ = ["build", "resolve", "expected_text", "visible_texts", "leaving_frame", "overlapping_texts", "frame_box", "Num", "ShapeLabel", "ContextTrace", "Mobject"]
+__all__ = ["build", "resolve", "expected_text", "visible_texts", "leaving_frame", "overlapping_texts", "unreadable_numbers", "frame_box", "Num", "ShapeLabel", "ContextTrace", "Mobject"]

@@ -1,7 +1,8 @@
 """Scenes adapt to other lessons: extremes of the supported bounds and random lessons.
 
 For each lesson, every scene builds, the numbers on screen equal that lesson's trace,
-and at the end of every section nothing leaves the frame and no two texts overlap.
+and at the end of every section nothing leaves the frame, no two texts overlap and no
+number is too small to read at 480p.
 """
 
 from __future__ import annotations
@@ -16,7 +17,14 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from scenes.components import Num
-from scenes.inspect import build, expected_text, leaving_frame, overlapping_texts, visible_texts
+from scenes.inspect import (
+    build,
+    expected_text,
+    leaving_frame,
+    overlapping_texts,
+    unreadable_numbers,
+    visible_texts,
+)
 from scenes.lecture import LECTURE
 
 WORDS = ["river", "bank", "café", "the", "über", "sat", "on", "deposit", "at", "steep", "fish", "loan", "water",
@@ -49,6 +57,7 @@ def check_lesson(path: Path) -> None:
                 where = f"{cls.__name__} / {cp.section}"
                 assert not leaving_frame(cp), f"{where}: {leaving_frame(cp)} leave the frame"
                 assert not overlapping_texts(cp), f"{where}: these texts overlap: {overlapping_texts(cp)}"
+                assert not unreadable_numbers(cp), f"{where}: too small at 480p: {unreadable_numbers(cp)}"
                 for s in visible_texts(cp):
                     if isinstance(s.mob, Num) and not s.mob.constant:
                         assert s.mob.text == expected_text(scene.trace, s.mob), f"{where}: {s.mob.text!r}"
