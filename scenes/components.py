@@ -158,7 +158,59 @@ def label(text: str, size: str = "label", color: str = "#ece8e1", *, mono: bool 
     return LightText(text, font=MONO if mono else FONT, font_size=SIZE[size], color=color, weight=weight)
 
 
-class NumberGrid(VGroup):
+class CellGrid(VGroup):
+    """Equal cells in rows and columns, addressed by (row, column), with optional row labels.
+
+    What :class:`NumberGrid` and :class:`Tiles` share, so that either can stand for a
+    matrix: ``cell``, ``row``, ``column``, ``row_entries``, ``body``.
+    """
+
+    def _lay_cells(self, n_rows: int, n_cols: int, cell_w: float, cell_h: float,
+                   make: Callable[[int, int], Rectangle]) -> None:
+        """Cells from ``make(i, j)``, cell (0, 0) at the origin, rows going down."""
+        self.n_rows, self.n_cols = n_rows, n_cols
+        self.cell_w, self.cell_h = cell_w, cell_h
+        self.cells = VGroup()
+        self.entries = VGroup()
+        self._cells: list[list[Rectangle]] = []
+        for i in range(n_rows):
+            row = []
+            for j in range(n_cols):
+                rect = make(i, j).move_to(RIGHT * j * cell_w + DOWN * i * cell_h)
+                row.append(rect)
+                self.cells.add(rect)
+            self._cells.append(row)
+
+    def _add_row_labels(self, texts: Sequence[str] | None, size: str, colours: Sequence[str]) -> None:
+        """Labels left of the rows, each on the baseline of its row's centre."""
+        self.row_labels = VGroup()
+        if texts is None:
+            return
+        for i, text in enumerate(texts):
+            lab = label(text, size, colours[i])
+            centre_on_baseline(lab, self._cells[i][0].get_center())
+            lab.next_to(self._cells[i][0], LEFT, buff=0.15, coor_mask=np.array([1, 0, 0]))
+            self.row_labels.add(lab)
+        self.add(self.row_labels)
+
+    def cell(self, i: int, j: int) -> Rectangle:
+        return self._cells[i][j]
+
+    def row(self, i: int) -> VGroup:
+        return VGroup(*self._cells[i])
+
+    def column(self, j: int) -> VGroup:
+        return VGroup(*(r[j] for r in self._cells))
+
+    def row_entries(self, i: int) -> VGroup:
+        return VGroup()
+
+    def body(self) -> VGroup:
+        """The cells without labels."""
+        return VGroup(self.cells)
+
+
+class NumberGrid(CellGrid):
     """A matrix of numbers in equal cells, with optional row and column labels.
 
     Parameters
@@ -200,40 +252,24 @@ class NumberGrid(VGroup):
         super().__init__()
         vals = np.asarray(values, dtype=float)
         disp = vals if shown is None else np.asarray(shown, dtype=float)
-        self.n_rows, self.n_cols = vals.shape
-        self.cell_w, self.cell_h = cell_w, cell_h
-        self.cells = VGroup()
-        self.entries = VGroup()
-        self._cells: list[list[Rectangle]] = []
+        self._lay_cells(*vals.shape, cell_w, cell_h, lambda i, j: Rectangle(
+            width=cell_w, height=cell_h, stroke_color=theme["grid"], stroke_width=1.5,
+            fill_color=fill(i, j) if fill else theme["panel"], fill_opacity=1.0,
+        ))
         self._entries: list[list[Num]] = []
         for i in range(self.n_rows):
-            crow, erow = [], []
+            erow = []
             for j in range(self.n_cols):
-                rect = Rectangle(
-                    width=cell_w, height=cell_h, stroke_color=theme["grid"], stroke_width=1.5,
-                    fill_color=fill(i, j) if fill else theme["panel"], fill_opacity=1.0,
-                )
-                rect.move_to(RIGHT * j * cell_w + DOWN * i * cell_h)
                 num = Num(disp[i, j], decimals, source(i, j), size=size, color=number_colour or theme["text"])
                 if num.width > cell_w * 0.92:
                     num.scale_to_fit_width(cell_w * 0.92)
-                num.move_to(rect)
-                crow.append(rect)
+                num.move_to(self._cells[i][j])
                 erow.append(num)
-                self.cells.add(rect)
                 self.entries.add(num)
-            self._cells.append(crow)
             self._entries.append(erow)
         self.add(self.cells, self.entries)
-        self.row_labels = VGroup()
+        self._add_row_labels(row_labels, label_size, row_colours or [theme["text"]] * self.n_rows)
         self.col_labels = VGroup()
-        if row_labels is not None:
-            for i, text in enumerate(row_labels):
-                lab = label(text, label_size, (row_colours or [theme["text"]] * self.n_rows)[i])
-                centre_on_baseline(lab, self._cells[i][0].get_center())
-                lab.next_to(self._cells[i][0], LEFT, buff=0.15, coor_mask=np.array([1, 0, 0]))
-                self.row_labels.add(lab)
-            self.add(self.row_labels)
         if col_labels is not None:
             for j, text in enumerate(col_labels):
                 lab = label(text, label_size, (col_colours or [theme["text"]] * self.n_cols)[j])
@@ -244,17 +280,8 @@ class NumberGrid(VGroup):
                 self.col_labels.add(lab)
             self.add(self.col_labels)
 
-    def cell(self, i: int, j: int) -> Rectangle:
-        return self._cells[i][j]
-
     def entry(self, i: int, j: int) -> Num:
         return self._entries[i][j]
-
-    def row(self, i: int) -> VGroup:
-        return VGroup(*self._cells[i])
-
-    def column(self, j: int) -> VGroup:
-        return VGroup(*(r[j] for r in self._cells))
 
     def row_entries(self, i: int) -> VGroup:
         return VGroup(*self._entries[i])
@@ -438,7 +465,7 @@ class Provenance(LightText):
         super().__init__("\n".join(lines), font=FONT, font_size=SIZE[size], color=theme["muted"], line_spacing=0.8)
 
 
-class Tiles(VGroup):
+class Tiles(CellGrid):
     """A matrix drawn as coloured cells without numbers, when there is no room for them.
 
     ``fill(i, j)`` returns ``(colour, opacity)``. Same addressing as :class:`NumberGrid`
@@ -459,46 +486,15 @@ class Tiles(VGroup):
         stroke_width: float = 1.0,
     ) -> None:
         super().__init__()
-        self.n_rows, self.n_cols = n_rows, n_cols
-        self.cell_w, self.cell_h = cell_w, cell_h
-        self.cells = VGroup()
-        self.entries = VGroup()
-        self._cells: list[list[Rectangle]] = []
-        for i in range(n_rows):
-            row = []
-            for j in range(n_cols):
-                colour, opacity = fill(i, j)
-                rect = Rectangle(
-                    width=cell_w, height=cell_h, stroke_color=theme["grid"], stroke_width=stroke_width,
-                    fill_color=colour, fill_opacity=opacity,
-                ).move_to(RIGHT * j * cell_w + DOWN * i * cell_h)
-                row.append(rect)
-                self.cells.add(rect)
-            self._cells.append(row)
+
+        def tile(i: int, j: int) -> Rectangle:
+            colour, opacity = fill(i, j)
+            return Rectangle(width=cell_w, height=cell_h, stroke_color=theme["grid"], stroke_width=stroke_width,
+                             fill_color=colour, fill_opacity=opacity)
+
+        self._lay_cells(n_rows, n_cols, cell_w, cell_h, tile)
         self.add(self.cells)
-        self.row_labels = VGroup()
-        if row_labels is not None:
-            for i, text in enumerate(row_labels):
-                lab = label(text, label_size, theme["text"])
-                centre_on_baseline(lab, self._cells[i][0].get_center())
-                lab.next_to(self._cells[i][0], LEFT, buff=0.15, coor_mask=np.array([1, 0, 0]))
-                self.row_labels.add(lab)
-            self.add(self.row_labels)
-
-    def cell(self, i: int, j: int) -> Rectangle:
-        return self._cells[i][j]
-
-    def row(self, i: int) -> VGroup:
-        return VGroup(*self._cells[i])
-
-    def column(self, j: int) -> VGroup:
-        return VGroup(*(r[j] for r in self._cells))
-
-    def row_entries(self, i: int) -> VGroup:
-        return VGroup()
-
-    def body(self) -> VGroup:
-        return VGroup(self.cells)
+        self._add_row_labels(row_labels, label_size, [theme["text"]] * n_rows)
 
 
 Grid = NumberGrid | Tiles
@@ -980,12 +976,6 @@ def readable_numbers(bars: VectorBars, size: str = "small", gap: float = 0.1, ma
         order.sort(key=lambda k: -bars.nums[k].value)
     dropped = []
 
-    def touches(a: Text, b: Text) -> bool:
-        return (
-            min(a.get_right()[0], b.get_right()[0]) - max(a.get_left()[0], b.get_left()[0]) > -gap
-            and min(a.get_top()[1], b.get_top()[1]) - max(a.get_bottom()[1], b.get_bottom()[1]) > -0.04
-        )
-
     for k in order:
         num, bar = bars.nums[k], bars.bars[k]
         up = num.value >= 0
@@ -993,7 +983,7 @@ def readable_numbers(bars: VectorBars, size: str = "small", gap: float = 0.1, ma
             num.scale(SIZE[size] / num.font_size)
         num.next_to(bar, UP if up else DOWN, buff=0.08)
         lines = 1
-        while any(touches(num, p) for p in placed) and lines <= len(bars.nums):
+        while any(boxes_touch(num, p, gap, 0.04) for p in placed) and lines <= len(bars.nums):
             num.shift((UP if up else DOWN) * (num.height + 0.08))
             lines += 1
         if max_lines is not None and lines > max_lines:
@@ -1034,11 +1024,13 @@ def wrap_token_row(row: TokenRow, width: float, buff: float = 0.2, line_buff: fl
     return row
 
 
-def boxes_touch(a: Mobject, b: Mobject, gap: float) -> bool:
-    """Whether the bounding boxes of ``a`` and ``b`` come closer than ``gap`` both ways."""
+def boxes_touch(a: Mobject, b: Mobject, gap: float, gap_y: float | None = None) -> bool:
+    """Whether the bounding boxes of ``a`` and ``b`` come closer than ``gap`` across and
+    ``gap_y`` (default: ``gap``) down."""
+    gy = gap if gap_y is None else gap_y
     return bool(
         min(a.get_right()[0], b.get_right()[0]) - max(a.get_left()[0], b.get_left()[0]) > -gap
-        and min(a.get_top()[1], b.get_top()[1]) - max(a.get_bottom()[1], b.get_bottom()[1]) > -gap
+        and min(a.get_top()[1], b.get_top()[1]) - max(a.get_bottom()[1], b.get_bottom()[1]) > -gy
     )
 
 
