@@ -1,3 +1,5 @@
-from scenes.cli import main
+"""``python -m attnvid``: the same command as the ``attnvid`` console script."""
+
+from attnvid.cli import main
 
 main()

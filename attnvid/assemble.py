@@ -16,10 +16,18 @@ from pathlib import Path
 from typing import Any
 
 import av
+from av.audio.stream import AudioStream
+from av.container import OutputContainer
+from av.packet import Packet
+from av.stream import Stream
+from av.video.stream import VideoStream
 
-from scenes.narration import Cue
+from attncore import Lesson
 
-from .engine import Result, atomic_path, write_atomic
+from .captions import Cue, compose_srt, compose_vtt, vtt_time
+from .jobs import Job, Result
+from .outputs import atomic_path, write_atomic
+from .page import lecture_page
 
 
 @dataclass(frozen=True)
@@ -40,64 +48,98 @@ def chapters_for(results: Sequence[Result], titles: Sequence[str]) -> list[Chapt
     return out
 
 
+def _time_base(stream: Stream) -> Fraction:
+    if stream.time_base is None:
+        raise RuntimeError(f"stream {stream.index} has no time base")
+    return stream.time_base
+
+
+class _Joined:
+    """The MP4 :func:`join_videos` writes, and where the next part starts on its timeline."""
+
+    def __init__(self, dst: OutputContainer) -> None:
+        self.dst = dst
+        self.outputs: dict[str, Stream] = {}  # "video" and (with sound) "audio": the output streams
+        self.video_tb: Fraction | None = None  # the parts' video time base (all must share it)
+        self.offset_s = Fraction(0)
+        self.last_audio_dts: int | None = None
+
+    def add(self, path: Path) -> None:
+        """Append the part at ``path``, its packets re-timed to follow what is already there."""
+        with av.open(str(path)) as src:
+            iv = src.streams.video[0]
+            ia = src.streams.audio[0] if src.streams.audio else None
+            tb = self._streams_for(path, iv, ia)
+            part_end = self.offset_s + iv.duration * tb if iv.duration else None
+            v_end = self.offset_s
+            for pkt in src.demux(*([iv] + ([ia] if ia is not None else []))):
+                end = self._mux(pkt, part_end)
+                if end is not None:
+                    v_end = max(v_end, end)
+            self.offset_s = self.offset_s + iv.duration * tb if iv.duration else v_end
+
+    def _streams_for(self, path: Path, iv: VideoStream, ia: AudioStream | None) -> Fraction:
+        """Create the output streams from the first part; check that later parts match them."""
+        if not self.outputs:
+            self.outputs["video"] = self.dst.add_stream_from_template(iv)
+            self.video_tb = _time_base(iv)
+            if ia is not None:
+                self.outputs["audio"] = self.dst.add_stream_from_template(ia)
+        if (ia is None) != ("audio" not in self.outputs):
+            raise RuntimeError(f"{path}: some scenes have sound and others not; render them with one --voice")
+        assert self.video_tb is not None
+        if iv.time_base != self.video_tb:
+            raise RuntimeError(f"{path} has time base {iv.time_base}, expected {self.video_tb}; re-render it")
+        return self.video_tb
+
+    def _mux(self, pkt: Packet[Stream], part_end: Fraction | None) -> Fraction | None:
+        """Write one packet at its place on the lecture's timeline; a video packet's end (s)."""
+        if pkt.dts is None or pkt.pts is None:  # the flush packet
+            return None
+        tb = _time_base(pkt.stream)
+        shift = round(self.offset_s / tb)
+        pkt.pts += shift
+        pkt.dts += shift
+        if pkt.stream.type == "video":
+            end = (pkt.pts + (pkt.duration or 0)) * tb
+            pkt.stream = self.outputs["video"]
+            self.dst.mux(pkt)
+            return end
+        # A scene's sound runs up to one AAC frame (21 ms) past its last video frame, and
+        # the next scene's first audio frame starts a little before zero (encoder
+        # priming): drop what would overlap, so that audio timestamps keep increasing
+        # across the joins.
+        if part_end is not None and pkt.pts * tb >= part_end:
+            return None
+        if self.last_audio_dts is not None and pkt.dts <= self.last_audio_dts:
+            return None
+        self.last_audio_dts = pkt.dts
+        pkt.stream = self.outputs["audio"]
+        self.dst.mux(pkt)
+        return None
+
+    def set_chapters(self, chapters: Sequence[Chapter]) -> None:
+        tb = self.video_tb
+        assert tb is not None, "no part was added"
+        self.dst.set_chapters([
+            {"id": k + 1, "start": round(Fraction(c.start_s) / tb), "end": round(Fraction(c.end_s) / tb),
+             "time_base": tb, "metadata": {"title": c.title}}
+            for k, c in enumerate(chapters)
+        ])
+
+
 def join_videos(parts: Sequence[Path], out: Path, chapters: Sequence[Chapter]) -> float:
     """Concatenate MP4s without re-encoding into ``out`` (atomically); return its duration in s.
 
     Video and (when present) audio packets are copied; each part starts where the
     previous part's *video* ends, so sound stays on the frames it belongs to.
     """
-    offset_s = Fraction(0)
-    video_tb: Fraction | None = None
     with atomic_path(out) as tmp, av.open(str(tmp), "w", format="mp4", options={"movflags": "+faststart"}) as dst:
-        ov = oa = None
-        last_audio_dts: int | None = None
+        joined = _Joined(dst)
         for path in parts:
-            with av.open(str(path)) as src:
-                iv = src.streams.video[0]
-                ia = src.streams.audio[0] if src.streams.audio else None
-                if ov is None:
-                    ov = dst.add_stream_from_template(iv)
-                    video_tb = iv.time_base
-                    if ia is not None:
-                        oa = dst.add_stream_from_template(ia)
-                if (ia is None) != (oa is None):
-                    raise RuntimeError(f"{path}: some scenes have sound and others not; render them with one --voice")
-                assert video_tb is not None
-                if iv.time_base != video_tb:
-                    raise RuntimeError(f"{path} has time base {iv.time_base}, expected {video_tb}; re-render it")
-                v_end = offset_s
-                part_end = offset_s + iv.duration * iv.time_base if iv.duration else None
-                streams = [iv] + ([ia] if ia is not None else [])
-                for pkt in src.demux(*streams):
-                    if pkt.dts is None:  # the flush packet
-                        continue
-                    tb = pkt.stream.time_base
-                    shift = round(offset_s / tb)
-                    pkt.pts += shift
-                    pkt.dts += shift
-                    if pkt.stream.type == "video":
-                        v_end = max(v_end, (pkt.pts + (pkt.duration or 0)) * tb)
-                        pkt.stream = ov
-                    else:
-                        # A scene's sound runs up to one AAC frame (21 ms) past its last
-                        # video frame, and the next scene's first audio frame starts a
-                        # little before zero (encoder priming): drop what would overlap,
-                        # so that audio timestamps keep increasing across the joins.
-                        if part_end is not None and pkt.pts * tb >= part_end:
-                            continue
-                        if last_audio_dts is not None and pkt.dts <= last_audio_dts:
-                            continue
-                        last_audio_dts = pkt.dts
-                        pkt.stream = oa
-                    dst.mux(pkt)
-                offset_s = offset_s + iv.duration * iv.time_base if iv.duration else v_end
-        assert video_tb is not None
-        dst.set_chapters([
-            {"id": k + 1, "start": round(Fraction(c.start_s) / video_tb), "end": round(Fraction(c.end_s) / video_tb),
-             "time_base": video_tb, "metadata": {"title": c.title}}
-            for k, c in enumerate(chapters)
-        ])
-    return float(offset_s)
+            joined.add(path)
+        joined.set_chapters(chapters)
+    return float(joined.offset_s)
 
 
 def lecture_cues(results: Sequence[Result]) -> list[Cue]:
@@ -121,14 +163,6 @@ def narration_markdown(title: str, results: Sequence[Result], scene_titles: Sequ
     return "\n".join(lines)
 
 
-def vtt_time(t: float) -> str:
-    ms = round(t * 1000)
-    h, rem = divmod(ms, 3_600_000)
-    m, rem = divmod(rem, 60_000)
-    s, ms = divmod(rem, 1000)
-    return f"{h:02d}:{m:02d}:{s:02d}.{ms:03d}"
-
-
 def chapters_vtt(chapters: Sequence[Chapter]) -> str:
     lines = ["WEBVTT", "Kind: chapters", ""]
     for k, c in enumerate(chapters, 1):
@@ -141,15 +175,69 @@ def poster(video: Path, out: Path) -> None:
     with av.open(str(video)) as c:
         st = c.streams.video[0]
         if st.duration:
-            c.seek(max(0, st.duration - int(2 / st.time_base)), stream=st, backward=True)
+            c.seek(max(0, st.duration - int(2 / _time_base(st))), stream=st, backward=True)
         last = None
         for frame in c.decode(st):
             last = frame
     if last is None:
         raise RuntimeError(f"{video} has no frame")
     with atomic_path(out) as tmp:
-        last.to_image().save(tmp, format="PNG")
+        last.to_image().save(tmp, format="PNG")  # type: ignore[no-untyped-call]  # PyAV leaves it untyped
 
 
 def write_manifest(folder: Path, manifest: dict[str, Any]) -> None:
     write_atomic(folder / "manifest.json", json.dumps(manifest, indent=1, ensure_ascii=False).encode())
+
+
+def lecture_manifest(lesson: Lesson, quality: str, duration: float, chapters: Sequence[Chapter], posters: list[str],
+                     voice: str) -> dict[str, Any]:
+    """The lecture folder's ``manifest.json`` (paths relative to the folder)."""
+    return {
+        "title": lesson.title,
+        "quality": quality,
+        "duration_s": round(duration, 6),
+        "video": "lecture.mp4",
+        "chapters": [{"title": c.title, "start_s": round(c.start_s, 6), "end_s": round(c.end_s, 6)} for c in chapters],
+        "chapters_vtt": "chapters.vtt",
+        "posters": posters,
+        "page": "index.html",
+        "captions": [
+            {"path": "captions.vtt", "format": "vtt", "lang": lesson.language, "label": "Captions"},
+            {"path": "captions.srt", "format": "srt", "lang": lesson.language, "label": "Captions"},
+        ],
+        "narration": "narration.md",
+        "voice": voice if voice in ("none", "espeak") else "recorded",
+    }
+
+
+def _posters(folder: Path, jobs: Sequence[Job], results: Sequence[Result]) -> list[str]:
+    """One poster per scene under ``folder/posters/``; their paths relative to ``folder``."""
+    (folder / "posters").mkdir(exist_ok=True)
+    out = []
+    for j, r in zip(jobs, results, strict=True):
+        rel = f"posters/{j.stem}.png"
+        poster(Path(r.path), folder / rel)
+        out.append(rel)
+    return out
+
+
+def assemble_lecture(folder: Path, lesson: Lesson, jobs: Sequence[Job], results: Sequence[Result],
+                     titles: Sequence[str], quality: str, voice: str) -> tuple[float, int]:
+    """Write the lecture folder from the rendered scenes: the duration and the number of chapters.
+
+    Every file goes through a ``.part`` name, so a reader sees whole files only.
+    """
+    folder.mkdir(parents=True, exist_ok=True)
+    chapters = chapters_for(results, titles)
+    duration = join_videos([Path(r.path) for r in results], folder / "lecture.mp4", chapters)
+    write_atomic(folder / "chapters.vtt", chapters_vtt(chapters).encode())
+    posters = _posters(folder, jobs, results)
+    cues = lecture_cues(results)
+    write_atomic(folder / "captions.srt", compose_srt(cues).encode())
+    write_atomic(folder / "captions.vtt", compose_vtt(cues).encode())
+    write_atomic(folder / "narration.md", narration_markdown(lesson.title, results, titles).encode())
+    manifest = lecture_manifest(lesson, quality, duration, chapters, posters, voice)
+    write_manifest(folder, manifest)
+    page_cues = [{"start": c.start, "end": c.end, "text": c.text} for c in cues]
+    write_atomic(folder / "index.html", lecture_page(manifest, lesson.title, page_cues).encode())
+    return duration, len(chapters)

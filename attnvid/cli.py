@@ -1,4 +1,4 @@
-"""The ``attnvid`` command: one module per subcommand on one click group.
+"""The ``attnvid`` command: one module per subcommand (:mod:`attnvid.commands`) on one click group.
 
 Commands import manim only when they need it, so ``attnvid values`` answers at once.
 Every expected failure (a bad lesson, an unknown scene, a missing system package, a
@@ -22,19 +22,21 @@ def _leave_quietly(signum: int, frame: FrameType | None) -> None:
 
 # Only when this process is the attnvid program itself: not when a test imports us, and
 # not in a worker, which runs the same script (spawn) but is started as `python -c`.
-if len(sys.orig_argv) > 1 and (Path(sys.orig_argv[1]).name == "attnvid" or sys.orig_argv[1:3] == ["-m", "scenes.cli"]):
+if len(sys.orig_argv) > 1 and (Path(sys.orig_argv[1]).name == "attnvid" or sys.orig_argv[1:3] == ["-m", "attnvid"]):
     signal.signal(signal.SIGINT, _leave_quietly)
     signal.signal(signal.SIGTERM, _leave_quietly)
 
 import click  # noqa: E402  (after the signal handlers above, on purpose)
 
-from .common import cli_errors, install_signal_handlers  # noqa: E402
-from .doctor_cmd import doctor  # noqa: E402
-from .frames_cmd import preview, storyboard  # noqa: E402
-from .lecture_cmd import lecture  # noqa: E402
-from .list_cmd import list_scenes  # noqa: E402
-from .render_cmd import render  # noqa: E402
-from .values_cmd import values  # noqa: E402
+from .commands.doctor import doctor  # noqa: E402
+from .commands.lecture import lecture  # noqa: E402
+from .commands.list_scenes import list_scenes  # noqa: E402
+from .commands.preview import preview  # noqa: E402
+from .commands.render import render  # noqa: E402
+from .commands.storyboard import storyboard  # noqa: E402
+from .commands.values import values  # noqa: E402
+from .errors import cli_errors  # noqa: E402
+from .signals import install_signal_handlers  # noqa: E402
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.live import Live
 from rich.table import Table
 
-from .engine import Result
+from .jobs import Result
 
 
 class SceneProgress:

@@ -1,10 +1,10 @@
-"""``attnvid doctor``: is every part a render needs present, and if not, what fixes it.
+"""Runtime checks: is every part a render needs present, and if not, what fixes it.
 
-Each check gives one line, ``ok``, ``missing`` (a needed part: the exit status is 1)
-or ``warning`` (an optional part, or little free disk), with the exact command that
-fixes it. The other commands run the runtime checks (:func:`require_runtime`) before
-they write anything and stop with the same line, instead of a traceback from deep
-inside Manim.
+Each check gives one line, ``ok``, ``missing`` (a needed part) or ``warning`` (an
+optional part, or little free disk), with the exact command that fixes it.
+``attnvid doctor`` prints them all (:func:`doctor_checks`); the other commands run the
+runtime checks (:func:`require_runtime`) before they write anything and stop with the
+same line, instead of a traceback from deep inside Manim.
 
 There is no LaTeX check to pass: every text, number and formula of this project is
 drawn with Pango in DejaVu fonts. The ``math`` check says so, and fails only when a
@@ -24,9 +24,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-import click
-
-from .common import UserError
+from .errors import UserError, storage_error, storage_message
+from .paths import package_dir
 
 SETUP = "bash .ci/setup"
 #: The fonts of ``scenes.theme`` (FONT, MONO); the theme imports manim, which may be the missing part.
@@ -37,7 +36,6 @@ LOW_DISK_BYTES = 1 << 30  # a lecture at 1080p needs a few hundred MB, plus Mani
 TEX_MOBJECTS = frozenset({"Tex", "MathTex", "SingleStringMathTex", "Title", "BulletedList", "DecimalNumber",
                           "Integer", "Variable", "Matrix", "IntegerMatrix", "DecimalMatrix", "BraceLabel",
                           "BraceText", "MathTable", "DecimalTable", "IntegerTable"})
-SCENES_DIR = Path(__file__).resolve().parents[1]
 
 
 @dataclass(frozen=True)
@@ -118,17 +116,18 @@ def check_build_libs() -> Check:
     return Check("build libraries", True, ", ".join(found) + " (pkg-config)")
 
 
-def tex_users(scenes_dir: Path = SCENES_DIR) -> list[str]:
-    """``file: Name`` for every LaTeX-backed mobject a scene module imports from manim."""
+def tex_users(scenes_dir: Path | None = None) -> list[str]:
+    """``file: Name`` for every LaTeX-backed mobject a module of the scenes (in any subfolder) imports from manim."""
+    scenes_dir = package_dir("scenes") if scenes_dir is None else scenes_dir
     out = []
-    for path in sorted(scenes_dir.glob("*.py")):
+    for path in sorted(p for p in scenes_dir.rglob("*.py") if "__pycache__" not in p.parts):
         try:
             tree = ast.parse(path.read_text(encoding="utf-8"))
         except (OSError, SyntaxError, ValueError):
             continue
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "manim":
-                out += [f"{path.name}: {a.name}" for a in node.names if a.name in TEX_MOBJECTS]
+                out += [f"{path.relative_to(scenes_dir).as_posix()}: {a.name}" for a in node.names if a.name in TEX_MOBJECTS]
     return out
 
 
@@ -204,8 +203,6 @@ def check_media(media: Path) -> Check:
         with tempfile.NamedTemporaryFile(dir=where, prefix=".attnvid-doctor-"):
             pass
     except OSError as exc:
-        from .common import storage_error, storage_message
-
         if storage_error(exc) is None:
             raise
         detail, _, fix = storage_message(exc, where).partition("; ")
@@ -227,24 +224,3 @@ def require_runtime(voice: str = "none") -> None:
     for c in checks:
         if not c.ok:
             raise UserError(c.message(), code=1)
-
-
-@click.command("doctor")
-@click.option("--voice", default="none", show_default=True, metavar="none|espeak|recorded:DIR",
-              help="The voice you will render with (espeak-ng is needed only for espeak).")
-@click.option("--media", type=click.Path(path_type=Path, file_okay=False), default=Path("media"), show_default=True,
-              help="The folder renders will write to.")
-def doctor(voice: str, media: Path) -> None:
-    """Check Python, Manim, cairo/Pango, fonts, espeak-ng, disk and media/; print how to fix what is missing.
-
-    Exit status 0 only when every needed part is present (warnings do not count).
-    """
-    checks = doctor_checks(voice, media)
-    for c in checks:
-        click.echo(f"{c.status:<8} {c.message()}")
-    missing = [c.name for c in checks if c.needed and not c.ok]
-    if missing:
-        click.echo(f"doctor: missing {', '.join(missing)}; run the fix commands above, then attnvid doctor again",
-                   err=True)
-        sys.exit(1)
-    click.echo("doctor: every needed part is present", err=True)

@@ -1,13 +1,15 @@
-"""Narration: voices, caption cues and caption files.
+"""Voices: who speaks a section's narration, and the WAV file that results.
 
 Each section of a scene calls ``self.narrate(text)`` (see :mod:`scenes.base`) with text
 built from the trace, so the words follow the lesson. The scene then lasts at least as
 long as the words need: the speech when a voice speaks them, a comfortable reading time
-otherwise. Captions are cut from the same text, so they are in sync by construction.
+(:func:`attnvid.captions.reading_seconds`) otherwise.
 
 Voices are pluggable (:class:`Voice`): ``none`` (silent, captions only), ``espeak``
 (espeak-ng, offline) and ``recorded:FOLDER`` (the lecturer's own WAV per section,
-named ``<Scene>__<section-slug>.wav``). A new engine implements ``speak``.
+named ``<Scene>__<section-slug>.wav``). A new engine is a class with ``speak`` and
+``fingerprint`` here, plus a name for it in :func:`voice_from_spec`. The name reaches
+worker processes through :data:`attnvid.env.VOICE_ENV`. Manim-free: the scenes import it.
 
 Why not manim-voiceover: its timing relies on word-boundary bookmarks that espeak does
 not provide, its pyttsx3 route is unreliable on Linux, and we only need one clip per
@@ -22,51 +24,28 @@ import re
 import shutil
 import subprocess
 import wave
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
 __all__ = [
-    "VOICE_ENV",
-    "Cue",
     "EspeakVoice",
     "NoVoice",
     "RecordedVoice",
     "Voice",
     "VoiceError",
-    "compose_srt",
-    "compose_vtt",
-    "reading_seconds",
     "section_slug",
-    "split_cues",
     "voice_from_spec",
+    "wav_seconds",
 ]
-
-#: Environment variable naming the voice for scenes rendered in worker processes.
-VOICE_ENV = "ATTNVID_VOICE"
-MAX_CHARS = 42  # per caption line (the usual broadcast limit)
-MAX_LINES = 2
 
 
 class VoiceError(RuntimeError):
     """A voice that cannot speak here (missing program, missing recording)."""
 
 
-@dataclass(frozen=True)
-class Cue:
-    start: float
-    end: float
-    text: str  # at most MAX_LINES lines of at most MAX_CHARS characters
-
-
 def section_slug(text: str) -> str:
+    """A section title as a file name part: ``Exponentials, then division`` -> ``exponentials-then-division``."""
     return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower()
-
-
-def reading_seconds(text: str) -> float:
-    """Time to read ``text`` comfortably: 3 words or 17 characters a second."""
-    words = len(text.split())
-    return max(words / 3.0, len(text) / 17.0)
 
 
 def wav_seconds(path: Path) -> float:
@@ -171,68 +150,3 @@ def voice_from_spec(spec: str | None, language: str = "en") -> Voice:
             raise VoiceError(f"recordings folder {folder} does not exist; give recorded:FOLDER with one WAV per section")
         return RecordedVoice(folder)
     raise VoiceError(f"unknown voice {spec!r}; use none, espeak or recorded:FOLDER")
-
-
-def _wrap(words: list[str]) -> list[str]:
-    lines: list[str] = []
-    for w in words:
-        if lines and len(lines[-1]) + 1 + len(w) <= MAX_CHARS:
-            lines[-1] += " " + w
-        else:
-            lines.append(w)
-    return lines
-
-
-def split_cues(text: str) -> list[str]:
-    """Cut ``text`` into caption cues of at most two lines of at most 42 characters.
-
-    Cuts prefer sentence ends, then clause ends; a word longer than a line is kept whole
-    (it cannot be cut), which only happens for very long single words.
-    """
-    sentences = re.split(r"(?<=[.!?])\s+", " ".join(text.split()))
-    cues: list[str] = []
-    for sentence in sentences:
-        words = sentence.split()
-        while words:
-            # Take as many words as fit in two lines.
-            n = len(words)
-            while n > 1 and len(_wrap(words[:n])) > MAX_LINES:
-                n -= 1
-            if n < len(words):
-                # Prefer to end the cue after a comma within the last third.
-                for k in range(n, max(1, (2 * n) // 3) - 1, -1):
-                    if words[k - 1].endswith((",", "—", "–")):
-                        n = k
-                        break
-            cues.append("\n".join(_wrap(words[:n])))
-            words = words[n:]
-    return cues
-
-
-def timed_cues(text: str, start: float, speech: float) -> list[Cue]:
-    """Cues of ``text`` spread over ``[start, start + speech]`` by their length."""
-    parts = split_cues(text)
-    weights = [len(p) + 8 for p in parts]  # a constant per cue: short cues still get time
-    total = float(sum(weights))
-    out, t = [], start
-    for p, w in zip(parts, weights, strict=True):
-        d = speech * w / total
-        out.append(Cue(round(t, 3), round(t + d, 3), p))
-        t += d
-    return out
-
-
-def _ts(t: float, sep: str) -> str:
-    ms = int(round(t * 1000))
-    h, rem = divmod(ms, 3_600_000)
-    m, rem = divmod(rem, 60_000)
-    s, ms = divmod(rem, 1000)
-    return f"{h:02d}:{m:02d}:{s:02d}{sep}{ms:03d}"
-
-
-def compose_srt(cues: list[Cue]) -> str:
-    return "".join(f"{k}\n{_ts(c.start, ',')} --> {_ts(c.end, ',')}\n{c.text}\n\n" for k, c in enumerate(cues, 1))
-
-
-def compose_vtt(cues: list[Cue]) -> str:
-    return "WEBVTT\n\n" + "".join(f"{_ts(c.start, '.')} --> {_ts(c.end, '.')}\n{c.text}\n\n" for c in cues)

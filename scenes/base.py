@@ -16,18 +16,17 @@ from typing import Any, ClassVar
 from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, Mobject, Scene, Text, Transform, config
 
 from attncore import ContextTrace, LessonTrace, find_lesson, trace_lesson
+from attnvid.captions import Cue, reading_seconds, timed_cues
+from attnvid.env import LESSON_ENV, VOICE_ENV
+from attnvid.voices import Voice, voice_from_spec, wav_seconds
 
 from .components import Formula, LightText, PipelineMarker, label, text_baseline
-from .narration import VOICE_ENV, Cue, Voice, reading_seconds, timed_cues, voice_from_spec, wav_seconds
 from .theme import FONT, SIZE, TIME, Theme
 
 # Set here rather than in a manim.cfg so that plain `manim render scenes/x.py` and
 # `attnvid` behave the same: no network call after a render, fixed randomness.
 config.notify_outdated_version = False
 config.seed = 0
-
-#: Environment variable naming the lesson file the scenes draw (unset: built-in lesson).
-LESSON_ENV = "ATTNVID_LESSON"
 
 _TRACE_CACHE: dict[str, LessonTrace] = {}
 

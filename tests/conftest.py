@@ -16,7 +16,7 @@ _BUILT: dict[tuple[str, str], object] = {}
 
 def built_scene(cls: type, lesson: str = "") -> object:
     """Build ``cls`` (cached per lesson) with checkpoints at every section end."""
-    from scenes.base import LESSON_ENV
+    from attnvid.env import LESSON_ENV
     from scenes.inspect import build
 
     key = (cls.__name__, lesson)

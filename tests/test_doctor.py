@@ -121,7 +121,7 @@ def test_read_only_media_is_missing_and_a_tiny_disk_only_warns(tmp_path: Path, m
 
 
 def test_tex_mobjects_in_a_scene_are_found(tmp_path: Path) -> None:
-    from scenes.cli.doctor_cmd import tex_users
+    from attnvid.runtime import tex_users
 
     (tmp_path / "s99_formula.py").write_text("from manim import MathTex, Text\nfrom manim import VGroup\n")
     (tmp_path / "s98_plain.py").write_text('"""Tex and MathTex in prose only."""\nfrom manim import Text\n')
@@ -130,7 +130,7 @@ def test_tex_mobjects_in_a_scene_are_found(tmp_path: Path) -> None:
 
 
 def test_doctor_checks_the_theme_fonts() -> None:
-    from scenes.cli.doctor_cmd import FONTS
+    from attnvid.runtime import FONTS
     from scenes.theme import FONT, MONO
 
     assert (FONT, MONO) == FONTS

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from attnvid.env import LESSON_ENV
 from scenes.components import Num
 from scenes.inspect import (
     build,
@@ -48,8 +49,8 @@ def lesson_toml(n_ctx: int, n_tok: int, d: int, heads: int, seed: int = 1, decim
 
 
 def check_lesson(path: Path) -> None:
-    old = os.environ.get("ATTNVID_LESSON")
-    os.environ["ATTNVID_LESSON"] = str(path)
+    old = os.environ.get(LESSON_ENV)
+    os.environ[LESSON_ENV] = str(path)
     try:
         for cls in LECTURE:
             scene = build(cls)
@@ -63,9 +64,9 @@ def check_lesson(path: Path) -> None:
                         assert s.mob.text == expected_text(scene.trace, s.mob), f"{where}: {s.mob.text!r}"
     finally:
         if old is None:
-            os.environ.pop("ATTNVID_LESSON", None)
+            os.environ.pop(LESSON_ENV, None)
         else:
-            os.environ["ATTNVID_LESSON"] = old
+            os.environ[LESSON_ENV] = old
 
 
 @pytest.mark.parametrize(

@@ -17,10 +17,10 @@ from conftest import built_scene
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from attnvid.captions import MAX_CHARS, MAX_LINES, split_cues, timed_cues
 from scenes.components import Num
 from scenes.inspect import visible_texts
 from scenes.lecture import LECTURE
-from scenes.narration import MAX_CHARS, MAX_LINES, split_cues, timed_cues
 
 SCENES = [pytest.param(c, id=c.__name__) for c in LECTURE]
 NUMBER = re.compile(r"[−-]?\d+(?:\.\d+)?")

@@ -17,6 +17,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from attnvid.env import UPDATE_CONTROLS_ENV
+
 CONTROL = Path(__file__).parent / "control"
 # (scene class, section title): the lecture's key frames.
 KEY_FRAMES = [
@@ -48,7 +50,7 @@ def changed_pixels(a: np.ndarray, b: np.ndarray) -> int:
 def test_key_frame_matches_control(scene_name: str, section: str | None) -> None:
     frame = frame_at(scene_name, section)
     path = CONTROL / f"{scene_name}.png"
-    if os.environ.get("ATTNVID_UPDATE_CONTROLS") == "1":
+    if os.environ.get(UPDATE_CONTROLS_ENV) == "1":
         CONTROL.mkdir(exist_ok=True)
         Image.fromarray(frame.astype(np.uint8)).save(path)
     assert path.is_file(), f"no control image {path}; create it with ATTNVID_UPDATE_CONTROLS=1"

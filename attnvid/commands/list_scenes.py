@@ -7,7 +7,9 @@ from pathlib import Path
 
 import click
 
-from .common import get_lesson, lesson_option
+from ..catalog import lecture_scenes
+from ..lessons import get_lesson
+from ..options import lesson_option
 
 
 @click.command("list")
@@ -16,9 +18,9 @@ from .common import get_lesson, lesson_option
 def list_scenes(lesson_path: Path | None, as_json: bool) -> None:
     """List the lecture's scenes in order, with their named sections."""
     get_lesson(lesson_path)  # a bad lesson fails here, with its one-line message
-    from scenes.lecture import LECTURE, scene_file
+    from scenes.lecture import scene_file
 
-    rows = [{"scene": c.__name__, "file": scene_file(c), "sections": c.section_names()} for c in LECTURE]
+    rows = [{"scene": c.__name__, "file": scene_file(c), "sections": c.section_names()} for c in lecture_scenes()]
     if as_json:
         click.echo(json.dumps(rows, indent=1, ensure_ascii=False))
         return

@@ -12,7 +12,8 @@ from rich.table import Table
 
 from attncore import LessonTrace, fmt, round_rows_to_one, trace_lesson
 
-from .common import get_lesson, lesson_option
+from ..lessons import get_lesson
+from ..options import lesson_option
 
 
 def _table(title: str, m: np.ndarray, rows: list[str], cols: list[str], decimals: int, probs: bool = False) -> Table:

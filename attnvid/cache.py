@@ -1,0 +1,76 @@
+"""The render cache key: a digest of everything a scene's frames depend on.
+
+The key of a scene covers its own file; every other module of the ``scenes`` package,
+in any subfolder (base, components, theme, layout...), except the other scene files;
+every module of ``attncore``; the attnvid modules that run inside a render and shape
+what it writes (:data:`FRAME_MODULES`); the lesson's content, the quality, the output
+format, the voice; and the versions of Manim, PyAV and Python. Editing one scene
+re-renders only that scene (scene files never import each other; a test checks it).
+
+The lesson's data reaches the key through the lesson itself (``repr(lesson)``), not
+through its file, so a lesson given by path and the same built-in lesson agree.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import sys
+from collections.abc import Callable, Iterable
+from importlib.metadata import version
+from pathlib import Path
+
+from .paths import package_dir
+
+CACHE_VERSION = "attnvid-cache-2"  # 2: x264 single-threaded (ENCODER_OPTIONS), so the bytes changed
+#: Packages whose every module can change a frame.
+FRAME_PACKAGES = ("scenes", "attncore")
+#: The attnvid modules that run inside a render and change what it writes: the
+#: environment names, narration timing and captions the scenes import, Manim's settings.
+FRAME_MODULES = ("__init__.py", "env.py", "voices.py", "captions.py", "render_settings.py")
+#: A scene file: its own key covers it, other scenes' keys do not.
+SCENE_FILE = re.compile(r"s\d\d_\w*\.py")
+
+
+def _python_files(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def _roots() -> dict[str, Path]:
+    """The folder of each package the key reads, by import name."""
+    return {name: package_dir(name) for name in (*FRAME_PACKAGES, "attnvid")}
+
+
+def shared_files() -> list[Path]:
+    """Files every scene depends on (see the module doc), in a fixed order."""
+    roots = _roots()
+    out: list[Path] = []
+    for name in FRAME_PACKAGES:
+        out += [p for p in _python_files(roots[name]) if not SCENE_FILE.fullmatch(p.name)]
+    return out + [roots["attnvid"] / m for m in FRAME_MODULES]
+
+
+def _label(path: Path, roots: dict[str, Path]) -> str:
+    """A file's name in the key: relative to its package's parent, so that the same tree
+    in another folder (a clone, a copy) gives the same key."""
+    for root in roots.values():
+        if path.is_relative_to(root):
+            return path.relative_to(root.parent).as_posix()
+    return path.name
+
+
+def _digest_files(update: Callable[[bytes], None], paths: Iterable[Path]) -> None:
+    roots = _roots()
+    for path in paths:
+        update(_label(path, roots).encode() + b"\0")
+        update(path.read_bytes() + b"\0")
+
+
+def cache_key(scene_file: Path, lesson_repr: str, quality: str, fmt: str, voice: str = "none") -> str:
+    """The key of one scene's render: same key, same output (see the module doc)."""
+    h = hashlib.sha256(CACHE_VERSION.encode())
+    _digest_files(h.update, [scene_file, *shared_files()])
+    for part in (lesson_repr, quality, fmt, voice, version("manim"), version("av"), sys.version.split()[0]):
+        h.update(part.encode())
+        h.update(b"\0")
+    return h.hexdigest()

@@ -1,0 +1,30 @@
+"""``attnvid doctor``: check every part a render needs, and print how to fix what is missing."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from ..options import media_option, voice_option
+from ..runtime import doctor_checks
+
+
+@click.command("doctor")
+@voice_option("The voice you will render with (espeak-ng is needed only for espeak).")
+@media_option("The folder renders will write to.")
+def doctor(voice: str, media: Path) -> None:
+    """Check Python, Manim, cairo/Pango, fonts, espeak-ng, disk and media/; print how to fix what is missing.
+
+    Exit status 0 only when every needed part is present (warnings do not count).
+    """
+    checks = doctor_checks(voice, media)
+    for c in checks:
+        click.echo(f"{c.status:<8} {c.message()}")
+    missing = [c.name for c in checks if c.needed and not c.ok]
+    if missing:
+        click.echo(f"doctor: missing {', '.join(missing)}; run the fix commands above, then attnvid doctor again",
+                   err=True)
+        sys.exit(1)
+    click.echo("doctor: every needed part is present", err=True)

@@ -1,0 +1,90 @@
+"""``attnvid storyboard``: the last frame of every section, on one contact sheet."""
+
+from __future__ import annotations
+
+import io
+import math
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from ..catalog import lecture_scenes
+from ..env import LESSON_ENV
+from ..frames import section_frames
+from ..jobs import default_jobs
+from ..lessons import get_lesson, lesson_spec, output_root
+from ..options import jobs_option, lesson_option, media_option, quality_option
+from ..outputs import claim_output, write_atomic
+from ..runtime import require_runtime
+from ..workers import Workers
+
+if TYPE_CHECKING:
+    from PIL.ImageFont import FreeTypeFont, ImageFont
+
+
+@click.command("storyboard")
+@quality_option
+@jobs_option
+@lesson_option
+@media_option(None)
+def storyboard(quality: str, jobs: int | None, lesson_path: Path | None, media: Path) -> None:
+    """One PNG contact sheet: the last frame of every section, in lecture order."""
+    lesson = get_lesson(lesson_path)
+    spec = lesson_spec(lesson_path)
+    os.environ[LESSON_ENV] = spec
+    names = [c.__name__ for c in lecture_scenes()]
+    require_runtime()
+    root = output_root(lesson, media)
+    out = root / "storyboard" / f"storyboard_{quality}.png"
+    with claim_output(root):
+        per_scene = _frames_of(names, quality, spec, root, jobs or default_jobs())
+        tiles = [(f"{k}. {s} · {title}", png) for k, (s, frames) in enumerate(zip(names, per_scene, strict=True), 1)
+                 for title, png in frames]
+        write_atomic(out, _contact_sheet(tiles))
+    click.echo(f"storyboard: {len(tiles)} sections of {len(names)} scenes", err=True)
+    click.echo(str(out))
+
+
+def _frames_of(names: list[str], quality: str, spec: str, root: Path, n: int) -> list[list[tuple[str, bytes]]]:
+    """Every section's last frame of every scene, on ``n`` worker processes (or here, for one)."""
+    calls = [(s, quality, spec, str(root / ".work" / "frames" / s)) for s in names]
+    if n == 1:
+        return [section_frames(*c) for c in calls]
+    with Workers(n) as workers:
+        return [f.result() for f in workers.submit_all(section_frames, calls)]
+
+
+def _contact_sheet(tiles: list[tuple[str, bytes]]) -> bytes:
+    """The storyboard PNG: (caption, PNG bytes) tiles, four to a row."""
+    from PIL import Image, ImageDraw
+
+    tile_w, tile_h = 427, 240  # half of 480p: numbers stay legible on the sheet
+    label_h, pad, cols = 26, 10, 4
+    rows = math.ceil(len(tiles) / cols)
+    sheet = Image.new("RGB", (cols * (tile_w + pad) + pad, rows * (tile_h + label_h + pad) + pad), (10, 11, 14))
+    draw = ImageDraw.Draw(sheet)
+    font = _font(14)
+    for k, (caption, png) in enumerate(tiles):
+        x = pad + (k % cols) * (tile_w + pad)
+        y = pad + (k // cols) * (tile_h + label_h + pad)
+        img = Image.open(io.BytesIO(png)).convert("RGB").resize((tile_w, tile_h), Image.Resampling.LANCZOS)
+        sheet.paste(img, (x, y + label_h))
+        while draw.textlength(caption, font=font) > tile_w - 4 and len(caption) > 4:
+            caption = caption[:-2] + "…"
+        draw.text((x + 2, y + 4), caption, fill=(236, 232, 225), font=font)
+    buf = io.BytesIO()
+    sheet.save(buf, format="PNG", optimize=True)
+    return buf.getvalue()
+
+
+def _font(size: int) -> FreeTypeFont | ImageFont:
+    from PIL import ImageFont
+
+    for path in ("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "DejaVuSans.ttf"):
+        try:
+            return ImageFont.truetype(path, size)
+        except OSError:
+            continue
+    return ImageFont.load_default()

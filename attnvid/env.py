@@ -1,0 +1,19 @@
+"""The environment variables attnvid reads, named in one place.
+
+The parent process decides the lesson and the voice; scenes rendered in worker
+processes (or by plain ``manim render``) read them back from the environment. This
+module imports nothing, so that :mod:`scenes.base` can use it without a cycle.
+"""
+
+from __future__ import annotations
+
+__all__ = ["KILL_SEED_ENV", "LESSON_ENV", "UPDATE_CONTROLS_ENV", "VOICE_ENV"]
+
+#: The lesson the scenes draw: a TOML path or a built-in name (unset or "": the built-in lesson).
+LESSON_ENV = "ATTNVID_LESSON"
+#: The voice that speaks the narration: ``none``, ``espeak`` or ``recorded:FOLDER`` (unset: none).
+VOICE_ENV = "ATTNVID_VOICE"
+#: Test-suite knob: ``1`` makes tests/test_pixels.py write its control frames instead of comparing.
+UPDATE_CONTROLS_ENV = "ATTNVID_UPDATE_CONTROLS"
+#: Test-suite knob: the seed of the kill times in tests/test_reliability.py (replays a failure).
+KILL_SEED_ENV = "ATTNVID_KILL_SEED"

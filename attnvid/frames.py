@@ -1,0 +1,44 @@
+"""Frames without video: the last frame of each section, drawn by Manim's own camera.
+
+The scene's ``construct`` runs with animations skipped and the frame at the end of each
+section is rasterised (see :mod:`scenes.inspect`): the fastest way to see what a scene
+shows. Used by ``attnvid preview`` and ``attnvid storyboard``; :func:`section_frames`
+also runs in worker processes.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+
+from .env import LESSON_ENV
+from .render_settings import QUALITIES
+
+
+def section_frames(scene: str, quality: str, spec: str, work: str,
+                   only: frozenset[str] | None = None) -> list[tuple[str, bytes]]:
+    """(section title, PNG bytes) of the last frame of every section of ``scene`` (or of
+    the sections named in ``only``: rasterising the others would be wasted).
+
+    Manim's text cache goes to ``work``, one folder per scene: Manim writes a text's SVG
+    in place and reads any SVG it finds, so two processes sharing ./media/texts could
+    read each other's half-written files.
+    """
+    os.environ[LESSON_ENV] = spec
+    from manim import tempconfig
+
+    from scenes.inspect import build
+
+    from .catalog import resolve_scene
+
+    with tempconfig({"media_dir": work}):
+        built = build(resolve_scene(scene), frames=only if only is not None else True, mobjects=False,
+                      quality=QUALITIES[quality])
+    out = []
+    for cp in built.checkpoints:
+        if cp.image is None:
+            continue
+        buf = io.BytesIO()
+        cp.image.convert("RGB").save(buf, format="PNG")
+        out.append((cp.section, buf.getvalue()))
+    return out

@@ -1,0 +1,109 @@
+"""Worker processes that ignore Ctrl-C, die with their parent, and stop at once on an error.
+
+Workers ignore Ctrl-C (the terminal sends it to the whole process group; only the
+parent decides), are terminated by the parent when it stops, and exit by themselves
+within half a second when the parent is killed outright.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import Future, ProcessPoolExecutor
+from multiprocessing.process import BaseProcess
+from types import TracebackType
+from typing import Any
+
+_STARTED: Any = None  # the queue a worker announces its scenes on (set by _worker_init)
+
+
+def started_queue() -> Any:
+    """In a worker: the queue to announce a scene on when its render begins."""
+    return _STARTED
+
+
+def _watch_parent(parent: int) -> None:
+    """Exit when the parent is gone (killed outright): nobody would collect our result."""
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(1)
+
+
+def _worker_init(started: Any, parent: int) -> None:
+    global _STARTED
+    _STARTED = started
+    # Ctrl-C in a terminal reaches every process of the group; only the parent acts on it.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    # The parent started us with SIGTERM blocked (see Workers.submit_all); a terminate()
+    # that arrived while we were importing is delivered now and ends us.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
+    threading.Thread(target=_watch_parent, args=(parent,), name="watch-parent", daemon=True).start()
+    # tqdm (Manim's progress bars) would otherwise create a multiprocessing semaphore,
+    # which a terminated worker leaks: Python then prints a warning after our last line.
+    from tqdm import tqdm
+
+    tqdm.set_lock(threading.RLock())
+
+
+class Workers:
+    """Spawned worker processes that ignore Ctrl-C, die with their parent, and stop at once on an error.
+
+    ``submit_all`` starts the processes (the pool spawns them on submit) with SIGINT
+    and SIGTERM blocked. A Ctrl-C arriving while a worker still imports Python then
+    cannot print a traceback there, and a signal cannot interrupt the parent between
+    starting a process and recording it in the pool, which would leave a worker that
+    nobody terminates, still writing in the work folder after the clean-up. The parent
+    receives the signal as soon as the mask is restored.
+    """
+
+    def __init__(self, n: int) -> None:
+        ctx = multiprocessing.get_context("spawn")
+        self.started = ctx.SimpleQueue()
+        self.pool = ProcessPoolExecutor(max_workers=n, mp_context=ctx, initializer=_worker_init,
+                                        initargs=(self.started, os.getpid()))
+
+    def submit_all(self, fn: Callable[..., Any], calls: Iterable[tuple[Any, ...]]) -> list[Future[Any]]:
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+        try:
+            return [self.pool.submit(fn, *args) for args in calls]
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+    def started_scenes(self) -> list[str]:
+        """Scenes whose render began since the last call (for the progress display)."""
+        out = []
+        while not self.started.empty():
+            out.append(self.started.get())
+        return out
+
+    def __enter__(self) -> Workers:
+        return self
+
+    def __exit__(self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None) -> None:
+        if et is None:
+            self.pool.shutdown(wait=True)
+            return
+        self._stop_now()
+
+    def _stop_now(self) -> None:
+        """Stop now rather than let running scenes finish (shutdown would wait for them).
+
+        Python 3.14's ProcessPoolExecutor.terminate_workers() does the same. Every
+        worker must be gone before the caller removes the work folder: one that still
+        ran would write there after the clean-up.
+        """
+        procs: list[BaseProcess] = list((self.pool._processes or {}).values())
+        procs += [p for p in multiprocessing.active_children() if p not in procs]
+        for p in procs:
+            p.terminate()
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        for p in procs:
+            p.join(timeout=5)
+            if p.is_alive():
+                p.kill()
+                p.join()
