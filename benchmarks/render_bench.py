@@ -34,6 +34,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from attnvid.env import LESSON_ENV
+
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 TARGETS = {"cold_speedup": 1.7, "warm_fraction": 0.05, "preview_s": 3.0, "high_peak_mib": 1536}
@@ -94,10 +96,10 @@ def main() -> None:
 
     tmp = Path(tempfile.mkdtemp(prefix="attnvid-bench-"))
     src = tmp / "src"
-    for d in ("scenes", "attncore"):
+    for d in ("scenes", "attncore", "attnvid"):
         shutil.copytree(ROOT / d, src / d, ignore=shutil.ignore_patterns("__pycache__"))
     env = dict(os.environ, PYTHONPATH=str(src), PATH=f"{BIN}:{os.environ.get('PATH', '')}")
-    env.pop("ATTNVID_LESSON", None)
+    env.pop(LESSON_ENV, None)
     sys.path.insert(0, str(src))
     from scenes.lecture import LECTURE, scene_file
 

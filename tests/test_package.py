@@ -1,0 +1,83 @@
+"""The attnvid package: its layers, and the size of its parts.
+
+- ``import attnvid`` and the modules the scenes use (env, voices, captions) load neither
+  manim nor the scenes, so that the scenes can import them without a cycle;
+- the scenes import from attnvid only those manim-free modules, never the application;
+- nothing imports the old places (``scenes.cli``, ``scenes.narration``);
+- no function in attnvid is over 60 lines, no module over 600.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+
+MANIM_FREE = ("attnvid", "attnvid.env", "attnvid.voices", "attnvid.captions")
+MAX_FUNCTION_LINES = 60
+MAX_MODULE_LINES = 600
+
+
+def python_files(*folders: str) -> list[Path]:
+    return sorted(p for d in folders for p in (ROOT / d).rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def imported_modules(path: Path) -> set[str]:
+    """Absolute module names ``path`` imports (relative imports resolved against its package)."""
+    package = path.relative_to(ROOT).with_suffix("").parts[:-1]
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = list(package[: len(package) - node.level + 1]) if node.level else []
+            module = ".".join([*base, *(node.module.split(".") if node.module else [])])
+            out.add(module)
+            out |= {f"{module}.{a.name}" for a in node.names}
+    return out
+
+
+def loads_manim_or_scenes(modules: tuple[str, ...]) -> str:
+    """The stderr of a fresh Python that imports ``modules`` and fails if manim or a scene came with them."""
+    code = (f"import sys; import {', '.join(modules)}; "
+            "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('manim', 'scenes')); "
+            "assert not bad, bad")
+    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True).stderr
+
+
+def test_manim_free_modules_load_neither_manim_nor_scenes() -> None:
+    assert loads_manim_or_scenes(MANIM_FREE) == ""
+
+
+def test_the_check_above_can_fail() -> None:
+    assert "AssertionError: ['manim'" in loads_manim_or_scenes((*MANIM_FREE, "manim"))
+
+
+@pytest.mark.parametrize("path", python_files("scenes"), ids=lambda p: str(p.relative_to(ROOT)))
+def test_scenes_use_only_the_manim_free_part_of_attnvid(path: Path) -> None:
+    used = {m for m in imported_modules(path) if m.split(".")[0] == "attnvid"}
+    allowed = {m for m in used if any(m == a or m.startswith(a + ".") for a in MANIM_FREE[1:]) or m == "attnvid"}
+    assert used == allowed, f"{path.name} imports the application: {sorted(used - allowed)}"
+
+
+@pytest.mark.parametrize("path", python_files("attnvid", "scenes", "tests", "benchmarks"),
+                         ids=lambda p: str(p.relative_to(ROOT)))
+def test_nothing_imports_the_old_places(path: Path) -> None:
+    old = {m for m in imported_modules(path) if m.startswith(("scenes.cli", "scenes.narration"))}
+    assert not old, f"{path.name} imports {sorted(old)}: the application is attnvid/ now"
+
+
+@pytest.mark.parametrize("path", python_files("attnvid"), ids=lambda p: str(p.relative_to(ROOT)))
+def test_functions_and_modules_stay_short(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= MAX_MODULE_LINES, f"{path.name}: over {MAX_MODULE_LINES} lines"
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+            assert node.end_lineno is not None
+            n = node.end_lineno - first + 1
+            assert n <= MAX_FUNCTION_LINES, f"{path.name}: {node.name} is {n} lines (split it into named helpers)"
