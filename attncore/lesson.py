@@ -11,17 +11,20 @@ import math
 import re
 import tomllib
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 __all__ = [
+    "DEFAULT_WEIGHTS",
     "LIMITS",
+    "WEIGHTS",
     "Context",
     "Lesson",
     "LessonError",
     "ProjectionSpec",
+    "TrainingSpec",
     "builtin_lesson",
     "builtin_lessons",
     "default_lesson",
@@ -38,12 +41,24 @@ LIMITS: dict[str, tuple[int, int]] = {
     "heads": (1, 4),
     "decimals": (0, 3),
     "d_v": (1, 8),
+    "training_steps": (1, 2000),  # Adam steps; the largest lesson at the bounds trains 300 in about a second
+    "training_examples": (0, 16),  # extra labelled sentences under [[training.examples]]
 }
 
-_TOP_KEYS = {"title", "language", "dimensions", "decimals", "vocabulary", "contexts", "projections", "heads", "theme"}
+#: How the projection weights of steps 9-11 are obtained: trained on the lesson's own
+#: question (``attncore.training``) or drawn from the seeded generator (``attncore.weights``).
+WEIGHTS = ("trained", "random")
+#: What a lesson gets when its ``[projections]`` says nothing.
+DEFAULT_WEIGHTS = "random"  # flips to "trained" once the team has compared the frames
+
+_TOP_KEYS = {
+    "title", "language", "dimensions", "decimals", "vocabulary", "contexts", "projections", "heads", "theme", "training"
+}
 _CONTEXT_KEYS = {"name", "sentence", "focus", "leans"}
-_PROJECTION_KEYS = {"seed", "d_v", "W_Q", "W_K", "W_V", "W_V_reshape", "W_O"}
+_PROJECTION_KEYS = {"weights", "seed", "d_v", "W_Q", "W_K", "W_V", "W_V_reshape", "W_O"}
 _HEADS_KEYS = {"count"}
+_TRAINING_KEYS = {"steps", "seed", "learning_rate", "examples"}
+_EXAMPLE_KEYS = {"sentence", "focus", "leans"}
 
 
 class LessonError(ValueError):
@@ -70,14 +85,26 @@ class Context:
 
 @dataclass(frozen=True)
 class ProjectionSpec:
-    """How the learned-projection weights are obtained: a seed, or explicit matrices."""
+    """How the learned-projection weights are obtained: trained, or drawn from a seed;
+    matrices given explicitly in the file are used as they are (and not trained)."""
 
     seed: int | None = 7
     d_v: int = 3
     explicit: tuple[tuple[str, tuple[tuple[float, ...], ...]], ...] = ()
+    weights: str = DEFAULT_WEIGHTS  # one of WEIGHTS
 
     def matrix(self, name: str) -> tuple[tuple[float, ...], ...] | None:
         return dict(self.explicit).get(name)
+
+
+@dataclass(frozen=True)
+class TrainingSpec:
+    """How ``attncore.training`` learns the weights when ``[projections] weights = "trained"``."""
+
+    steps: int = 300  # Adam steps on the unrounded weights
+    seed: int = 0  # of the small noise added to the starting weights
+    learning_rate: float = 0.05
+    examples: tuple[Context, ...] = ()  # extra labelled sentences (each has ``leans``)
 
 
 @dataclass(frozen=True)
@@ -94,6 +121,7 @@ class Lesson:
     theme: tuple[tuple[str, str], ...] = ()
     source: str = "built-in"
     language: str = "en"  # of the narration voice (an espeak-ng language code)
+    training: TrainingSpec = field(default_factory=TrainingSpec)
 
     @property
     def d(self) -> int:
@@ -101,6 +129,12 @@ class Lesson:
 
     def vector(self, word: str) -> tuple[float, ...]:
         return dict(self.vocabulary)[word]
+
+    def with_weights(self, weights: str) -> Lesson:
+        """This lesson with ``[projections] weights`` set to ``weights`` ("trained" or "random")."""
+        if weights not in WEIGHTS:
+            raise ValueError(f"weights must be one of {', '.join(WEIGHTS)}, got {weights!r}")
+        return replace(self, projections=replace(self.projections, weights=weights))
 
     @property
     def slug(self) -> str:
@@ -155,17 +189,47 @@ def _matrix(src: str, where: str, value: Any, rows: int, cols: int) -> tuple[tup
 
 
 def parse_lesson(data: dict[str, Any], source: str = "built-in") -> Lesson:
-    """Validate parsed TOML ``data`` and build a :class:`Lesson`."""
+    """Validate parsed TOML ``data`` and build a :class:`Lesson`.
+
+    One function per part of the file, in the order a reader meets them; each raises a
+    one-line :class:`LessonError` naming the file, the field and the fix.
+    """
     src = source
+    top = _top_level(src, data)
+    vocab = _vocabulary(src, data["vocabulary"], top.dimensions)
+    vocab_words = {w for w, _ in vocab}
+    return Lesson(
+        title=top.title,
+        dimensions=top.dimensions,
+        vocabulary=vocab,
+        contexts=_contexts(src, data["contexts"], top.dimensions, vocab_words),
+        decimals=top.decimals,
+        projections=_projections(src, data.get("projections", {}), len(top.dimensions)),
+        heads=_heads(src, data.get("heads", {}), len(top.dimensions)),
+        theme=_theme(src, data.get("theme", {})),
+        source=source,
+        language=top.language,
+        training=_training(src, data.get("training", {}), top.dimensions, vocab_words),
+    )
+
+
+@dataclass(frozen=True)
+class _TopLevel:
+    title: str
+    dimensions: tuple[str, ...]
+    decimals: int
+    language: str
+
+
+def _top_level(src: str, data: dict[str, Any]) -> _TopLevel:
+    """Keys of the file, ``title``, ``dimensions``, ``decimals`` and ``language``."""
     _check_keys(src, "top level", data, _TOP_KEYS)
     for key in ("title", "dimensions", "vocabulary", "contexts"):
         if key not in data:
             raise _err(src, key, "is missing", f"add a '{key}' entry (see the README's lesson example)")
-
     title = data["title"]
     if not isinstance(title, str) or not title.strip():
         raise _err(src, "title", "must be a non-empty text", 'write e.g. title = "One word, two contexts"')
-
     dims_raw = data["dimensions"]
     if not isinstance(dims_raw, list) or not all(isinstance(x, str) and x.strip() for x in dims_raw):
         raise _err(src, "dimensions", "must be a list of names", 'write e.g. dimensions = ["animal", "tech"]')
@@ -177,15 +241,16 @@ def parse_lesson(data: dict[str, Any], source: str = "built-in") -> Lesson:
         if name in seen:
             raise _err(src, "dimensions", f"name {name!r} appears twice", "give every dimension a different name")
         seen.add(name)
-    dims = tuple(dims_raw)
-    d = len(dims)
-
     decimals = _int_in(src, "decimals", data.get("decimals", 2), *LIMITS["decimals"])
     language = data.get("language", "en")
     if not isinstance(language, str) or not re.fullmatch(r"[a-z]{2,3}(-[a-z0-9]+)?", language):
         raise _err(src, "language", f"{language!r} is not a language code", 'write e.g. language = "fr"')
+    return _TopLevel(title=title.strip(), dimensions=tuple(dims_raw), decimals=decimals, language=language)
 
-    vocab_raw = data["vocabulary"]
+
+def _vocabulary(src: str, vocab_raw: Any, dims: tuple[str, ...]) -> tuple[tuple[str, tuple[float, ...]], ...]:
+    """``[vocabulary]``: one vector of ``len(dims)`` finite numbers per word."""
+    d = len(dims)
     if not isinstance(vocab_raw, dict) or not vocab_raw:
         raise _err(src, "vocabulary", "must be a table of word = [numbers]", "add e.g. cat = [3, 0, 0, 0.5] under [vocabulary]")
     vocab: list[tuple[str, tuple[float, ...]]] = []
@@ -196,9 +261,44 @@ def parse_lesson(data: dict[str, Any], source: str = "built-in") -> Lesson:
         if len(vec) != d:
             raise _err(src, where, f"has {len(vec)} values but there are {d} dimensions", f"give exactly {d} numbers ({', '.join(dims)})")
         vocab.append((word, tuple(_number(src, where, v) for v in vec)))
-    vocab_words = {w for w, _ in vocab}
+    return tuple(vocab)
 
-    ctx_raw = data["contexts"]
+
+def _sentence(src: str, where: str, table: dict[str, Any], vocab_words: set[str], what: str) -> Context:
+    """The words and focus of a sentence (a context or a training example, ``what``).
+
+    ``name`` and ``leans`` are left empty: the caller sets them.
+    """
+    for key in ("sentence", "focus"):
+        if key not in table:
+            raise _err(src, f"{where}.{key}", "is missing", f"add {key} = \"...\" to this {what}")
+        if not isinstance(table[key], str):
+            raise _err(src, f"{where}.{key}", "must be text", f'write {key} = "..."')
+    tokens = tuple(table["sentence"].split())
+    if not tokens:
+        raise _err(src, f"{where}.sentence", "is empty", "write a sentence of words from the vocabulary")
+    lo_t, hi_t = LIMITS["tokens"]
+    if not lo_t <= len(tokens) <= hi_t:
+        raise _err(src, f"{where}.sentence", f"has {len(tokens)} word{'s' if len(tokens) != 1 else ''}, the limit is {lo_t} to {hi_t}", f"use {lo_t} to {hi_t} words")
+    for tok in tokens:
+        if tok not in vocab_words:
+            raise _err(src, f"{where}.sentence", f"word {tok!r} of \"{table['sentence']}\" is not in the vocabulary", f"add {tok} = [...] under [vocabulary]")
+    focus = table["focus"].strip()
+    if focus not in tokens:
+        raise _err(src, f"{where}.focus", f"{focus!r} is not a word of \"{table['sentence']}\"", "choose a word of the sentence")
+    return Context(name="", tokens=tokens, focus=focus)
+
+
+def _leans(src: str, where: str, table: dict[str, Any], dims: tuple[str, ...]) -> str | None:
+    """The optional ``leans`` of a sentence: one of the dimensions."""
+    leans = table.get("leans")
+    if leans is not None and leans not in dims:
+        raise _err(src, f"{where}.leans", f"{leans!r} is not a dimension", f"use one of {', '.join(dims)}")
+    return leans
+
+
+def _contexts(src: str, ctx_raw: Any, dims: tuple[str, ...], vocab_words: set[str]) -> tuple[Context, ...]:
+    """``[[contexts]]``: one to three sentences, each with its focus word."""
     lo, hi = LIMITS["contexts"]
     if not isinstance(ctx_raw, list) or not all(isinstance(c, dict) for c in ctx_raw):
         raise _err(src, "contexts", "must be a list of [[contexts]] tables", "add [[contexts]] sections with sentence and focus")
@@ -208,35 +308,22 @@ def parse_lesson(data: dict[str, Any], source: str = "built-in") -> Lesson:
     for i, c in enumerate(ctx_raw):
         where = f"contexts[{i + 1}]"
         _check_keys(src, where, c, _CONTEXT_KEYS)
-        for key in ("sentence", "focus"):
-            if key not in c:
-                raise _err(src, f"{where}.{key}", "is missing", f"add {key} = \"...\" to this context")
-            if not isinstance(c[key], str):
-                raise _err(src, f"{where}.{key}", "must be text", f'write {key} = "..."')
-        tokens = tuple(c["sentence"].split())
-        if not tokens:
-            raise _err(src, f"{where}.sentence", "is empty", "write a sentence of words from the vocabulary")
-        lo_t, hi_t = LIMITS["tokens"]
-        if not lo_t <= len(tokens) <= hi_t:
-            raise _err(src, f"{where}.sentence", f"has {len(tokens)} word{'s' if len(tokens) != 1 else ''}, the limit is {lo_t} to {hi_t}", f"use {lo_t} to {hi_t} words")
-        for tok in tokens:
-            if tok not in vocab_words:
-                raise _err(src, f"{where}.sentence", f"word {tok!r} of \"{c['sentence']}\" is not in the vocabulary", f"add {tok} = [...] under [vocabulary]")
-        focus = c["focus"].strip()
-        if focus not in tokens:
-            raise _err(src, f"{where}.focus", f"{focus!r} is not a word of \"{c['sentence']}\"", "choose a word of the sentence")
+        ctx = _sentence(src, where, c, vocab_words, "context")
         name = c.get("name", f"context {i + 1}")
         if not isinstance(name, str) or not name.strip():
             raise _err(src, f"{where}.name", "must be a non-empty text", 'write e.g. name = "animal"')
-        leans = c.get("leans")
-        if leans is not None and leans not in dims:
-            raise _err(src, f"{where}.leans", f"{leans!r} is not a dimension", f"use one of {', '.join(dims)}")
-        contexts.append(Context(name=name, tokens=tokens, focus=focus, leans=leans))
+        contexts.append(replace(ctx, name=name, leans=_leans(src, where, c, dims)))
+    return tuple(contexts)
 
-    proj_raw = data.get("projections", {})
+
+def _projections(src: str, proj_raw: Any, d: int) -> ProjectionSpec:
+    """``[projections]``: trained or random weights, the seed, d_v and matrices set by hand."""
     if not isinstance(proj_raw, dict):
         raise _err(src, "projections", "must be a table", "write a [projections] section")
     _check_keys(src, "projections", proj_raw, _PROJECTION_KEYS)
+    weights = proj_raw.get("weights", DEFAULT_WEIGHTS)
+    if weights not in WEIGHTS:
+        raise _err(src, "projections.weights", f"{weights!r} is not a way to obtain the weights", 'write weights = "trained" or weights = "random"')
     d_v = _int_in(src, "projections.d_v", proj_raw.get("d_v", 3), *LIMITS["d_v"])
     seed = proj_raw.get("seed", 7)
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
@@ -245,9 +332,11 @@ def parse_lesson(data: dict[str, Any], source: str = "built-in") -> Lesson:
     explicit = tuple(
         (k, _matrix(src, f"projections.{k}", proj_raw[k], *shapes[k])) for k in sorted(shapes) if k in proj_raw
     )
-    projections = ProjectionSpec(seed=seed, d_v=d_v, explicit=explicit)
+    return ProjectionSpec(seed=seed, d_v=d_v, explicit=explicit, weights=weights)
 
-    heads_raw = data.get("heads", {})
+
+def _heads(src: str, heads_raw: Any, d: int) -> int:
+    """``[heads]``: how many heads; they must divide the dimensions."""
     if not isinstance(heads_raw, dict):
         raise _err(src, "heads", "must be a table", "write [heads] with count = 2")
     _check_keys(src, "heads", heads_raw, _HEADS_KEYS)
@@ -255,26 +344,47 @@ def parse_lesson(data: dict[str, Any], source: str = "built-in") -> Lesson:
     if d % heads:
         divisors = [h for h in range(1, LIMITS["heads"][1] + 1) if d % h == 0]
         raise _err(src, "heads.count", f"{heads} heads do not divide the {d} dimensions", f"use a count that divides {d}: {', '.join(map(str, divisors))}")
+    return heads
 
-    theme_raw = data.get("theme", {})
+
+def _theme(src: str, theme_raw: Any) -> tuple[tuple[str, str], ...]:
+    """``[theme]``: colours by role, as ``"#rrggbb"``."""
     if not isinstance(theme_raw, dict) or not all(isinstance(v, str) for v in theme_raw.values()):
         raise _err(src, "theme", "must be a table of role = \"#rrggbb\"", 'write e.g. animal = "#e07a5f"')
     for role, colour in theme_raw.items():
         if not re.fullmatch(r"#[0-9A-Fa-f]{6}", colour):
             raise _err(src, f"theme.{role}", f"{colour!r} is not a colour", 'write a hex colour such as "#e07a5f"')
+    return tuple(theme_raw.items())
 
-    return Lesson(
-        title=title.strip(),
-        dimensions=dims,
-        vocabulary=tuple(vocab),
-        contexts=tuple(contexts),
-        decimals=decimals,
-        projections=projections,
-        heads=heads,
-        theme=tuple(theme_raw.items()),
-        source=source,
-        language=language,
-    )
+
+def _training(src: str, raw: Any, dims: tuple[str, ...], vocab_words: set[str]) -> TrainingSpec:
+    """``[training]``: steps, seed, learning rate and extra labelled sentences."""
+    if not isinstance(raw, dict):
+        raise _err(src, "training", "must be a table", "write a [training] section")
+    _check_keys(src, "training", raw, _TRAINING_KEYS)
+    base = TrainingSpec()
+    steps = _int_in(src, "training.steps", raw.get("steps", base.steps), *LIMITS["training_steps"])
+    seed = raw.get("seed", base.seed)
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise _err(src, "training.seed", f"{seed!r} is not a non-negative whole number", "write e.g. seed = 0")
+    rate = _number(src, "training.learning_rate", raw.get("learning_rate", base.learning_rate))
+    if not 0 < rate <= 1:
+        raise _err(src, "training.learning_rate", f"{rate:g} is outside the supported range", "use a number above 0 and at most 1, e.g. 0.05")
+    ex_raw = raw.get("examples", [])
+    lo, hi = LIMITS["training_examples"]
+    if not isinstance(ex_raw, list) or not all(isinstance(e, dict) for e in ex_raw):
+        raise _err(src, "training.examples", "must be a list of [[training.examples]] tables", "add [[training.examples]] sections with sentence, focus and leans")
+    if not lo <= len(ex_raw) <= hi:
+        raise _err(src, "training.examples", f"has {len(ex_raw)} sentences, the limit is {lo} to {hi}", f"use {lo} to {hi} [[training.examples]] sections")
+    examples = []
+    for i, e in enumerate(ex_raw):
+        where = f"training.examples[{i + 1}]"
+        _check_keys(src, where, e, _EXAMPLE_KEYS)
+        ctx = _sentence(src, where, e, vocab_words, "example")
+        if "leans" not in e:
+            raise _err(src, f"{where}.leans", "is missing", 'add leans = "..." (the sense of the focus word here)')
+        examples.append(replace(ctx, name=f"example {i + 1}", leans=_leans(src, where, e, dims)))
+    return TrainingSpec(steps=steps, seed=seed, learning_rate=rate, examples=tuple(examples))
 
 
 def load_lesson(path: str | Path) -> Lesson:

@@ -8,14 +8,27 @@ traceback, and nothing written to media/.
 
 from __future__ import annotations
 
+import ast
+import inspect
 import subprocess
+import tomllib
 from pathlib import Path
 
 import numpy as np
 import pytest
 from conftest import ATTNVID
 
-from attncore import LIMITS, LessonError, builtin_lesson, builtin_lessons, load_lesson, trace_lesson
+import attncore.lesson
+from attncore import (
+    LIMITS,
+    LessonError,
+    builtin_lesson,
+    builtin_lessons,
+    load_lesson,
+    parse_lesson,
+    trace_lesson,
+)
+from attncore.lesson import DEFAULT_WEIGHTS
 
 BAD = sorted((Path(__file__).parent / "bad_lessons").glob("*.toml"))
 
@@ -33,7 +46,12 @@ def test_the_corpus_covers_every_failure() -> None:
     for must in ("syntax_error", "missing_dimensions", "unknown_key", "word_not_in_vocabulary",
                  "wrong_vector_length", "not_a_number", "nan_value", "inf_value", "empty_sentence",
                  "duplicate_dimension", "focus_not_in_sentence", "heads_not_dividing",
-                 "too_many_tokens", "too_many_dimensions", "too_many_contexts", "too_many_heads", "not_utf8"):
+                 "too_many_tokens", "too_many_dimensions", "too_many_contexts", "too_many_heads", "not_utf8",
+                 # [projections] weights and the [training] table (issue #13)
+                 "weights_unknown_kind", "training_not_a_table", "training_unknown_key", "training_steps_out_of_range",
+                 "training_bad_seed", "training_learning_rate_out_of_range", "training_examples_not_a_list",
+                 "too_many_training_examples", "training_example_unknown_key", "training_example_missing_leans",
+                 "training_example_word_not_in_vocabulary", "training_example_leans_not_a_dimension"):
         assert must in names
 
 
@@ -104,3 +122,32 @@ def test_unicode_words_work() -> None:
 def test_limits_are_the_documented_ones() -> None:
     assert LIMITS["contexts"] == (1, 3) and LIMITS["tokens"] == (2, 8)
     assert LIMITS["dimensions"] == (2, 8) and LIMITS["heads"] == (1, 4)
+
+
+def test_limits_of_training_are_documented() -> None:
+    assert LIMITS["training_steps"] == (1, 2000) and LIMITS["training_examples"] == (0, 16)
+
+
+def test_weights_and_training_are_read_from_the_file(tmp_path: Path) -> None:
+    text = (BAD[0].parent / "training_bad_seed.toml").read_text(encoding="utf-8").split("\n", 1)[1]
+    good = text.replace("seed = -1", "seed = 4\nsteps = 50\nlearning_rate = 0.2\n"
+                        '[[training.examples]]\nsentence = "mouse cat"\nfocus = "mouse"\nleans = "animal"')
+    path = tmp_path / "trained.toml"
+    path.write_text(good.replace("[training]", '[projections]\nweights = "trained"\n[training]'), encoding="utf-8")
+    lesson = load_lesson(path)
+    assert lesson.projections.weights == "trained"
+    t = lesson.training
+    assert (t.steps, t.seed, t.learning_rate) == (50, 4, 0.2)
+    assert [(e.sentence, e.focus, e.leans) for e in t.examples] == [("mouse cat", "mouse", "animal")]
+    unsaid = parse_lesson(tomllib.loads(text.replace("[training]\nseed = -1", "")), "plain.toml")
+    assert unsaid.projections.weights == DEFAULT_WEIGHTS and unsaid.training.steps == 300
+
+
+def test_parse_lesson_is_one_short_function_per_part_of_the_file() -> None:
+    # issue 11, part 4: top-level fields, vocabulary, contexts, projections, heads, theme, training
+    tree = ast.parse(inspect.getsource(attncore.lesson))
+    lengths = {f.name: f.end_lineno - f.lineno + 1 for f in ast.walk(tree) if isinstance(f, ast.FunctionDef)}
+    for part in ("_top_level", "_vocabulary", "_contexts", "_projections", "_heads", "_theme", "_training"):
+        assert part in lengths, part
+    too_long = {name: n for name, n in lengths.items() if n >= 60}
+    assert not too_long, f"functions of 60 lines or more: {too_long}"
