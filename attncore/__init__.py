@@ -7,11 +7,14 @@ from __future__ import annotations
 
 from .display import decimals_needed, fmt, format_matrix, round_matrix, round_rows_to_one
 from .lesson import (
+    DEFAULT_WEIGHTS,
     LIMITS,
+    WEIGHTS,
     Context,
     Lesson,
     LessonError,
     ProjectionSpec,
+    TrainingSpec,
     builtin_lesson,
     builtin_lessons,
     default_lesson,
@@ -41,6 +44,7 @@ from .trace import (
     ReshapedTrace,
     trace_lesson,
 )
+from .training import TrainedWeights, TrainingTrace, train_lesson
 from .weights import Weights, make_weights
 
 __all__ = [
@@ -49,4 +53,5 @@ __all__ = [
     "ReshapedTrace", "Weights", "attention", "concat_heads", "decimals_needed", "default_lesson", "find_lesson", "fmt", "format_matrix",
     "load_lesson", "make_weights", "mix", "multi_head_attention", "parse_lesson", "project",
     "round_matrix", "round_rows_to_one", "scale", "scores", "softmax", "split_heads", "trace_lesson",
+    "DEFAULT_WEIGHTS", "WEIGHTS", "TrainingSpec", "TrainedWeights", "TrainingTrace", "train_lesson",
 ]

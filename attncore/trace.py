@@ -14,6 +14,7 @@ import numpy as np
 
 from .lesson import Context, Lesson, default_lesson
 from .steps import Matrix, attention, multi_head_attention, project, scale, scores, softmax
+from .training import TrainingTrace
 from .weights import Weights, make_weights
 
 __all__ = [
@@ -185,16 +186,23 @@ class LessonTrace:
     def decimals(self) -> int:
         return self.lesson.decimals
 
+    @property
+    def training(self) -> TrainingTrace | None:
+        """How the weights were trained (None when they are seeded random)."""
+        return self.weights.training
+
     def to_json(self) -> dict[str, Any]:
         """Exact values (full float precision), matrices as lists of rows."""
 
         def m(a: Matrix) -> list[list[float]]:
             return [[float(v) for v in row] for row in a]
 
+        training = {} if self.training is None else {"training": self.training.to_json()}
         return {
             "title": self.lesson.title,
             "dimensions": list(self.lesson.dimensions),
             "weights_provenance": self.weights.provenance,
+            **training,  # only when the weights are trained: the history of their training
             "contexts": [
                 {
                     "name": c.context.name,

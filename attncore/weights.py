@@ -1,4 +1,9 @@
-"""Deterministic projection weights and an honest line on how they were obtained."""
+"""Deterministic projection weights and an honest line on how they were obtained.
+
+``[projections] weights = "trained"`` trains W_Q, W_K, W_V and W_O on the lesson's sense
+task (:mod:`attncore.training`); ``"random"`` draws them from the lesson's seeded
+generator. Either way the matrices here are the ones shown *and* the ones computed with.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +13,7 @@ import numpy as np
 
 from .lesson import Lesson
 from .steps import Matrix, as_matrix
+from .training import TrainingTrace, train_lesson, untrained_record
 
 __all__ = ["Weights", "make_weights"]
 
@@ -22,6 +28,7 @@ class Weights:
     W_V_reshape: Matrix  # (d, d_v): a value map that changes the dimension
     W_O: Matrix  # (d, d): mixes the concatenated heads
     provenance: str  # one line, shown in the video
+    training: TrainingTrace | None = None  # the history, when the lesson asks for trained weights
 
 
 def _seeded(rng: np.random.Generator, rows: int, cols: int) -> Matrix:
@@ -31,6 +38,28 @@ def _seeded(rng: np.random.Generator, rows: int, cols: int) -> Matrix:
 
 
 def make_weights(lesson: Lesson) -> Weights:
+    """The weights of ``lesson``: trained or seeded random, as its ``[projections]`` says."""
+    drawn = _drawn(lesson)
+    if lesson.projections.weights != "trained":
+        return drawn
+    trained = train_lesson(lesson)
+    if trained is None:  # no sentence states a sense: nothing to train on, say so
+        return Weights(
+            W_Q=drawn.W_Q, W_K=drawn.W_K, W_V=drawn.W_V, W_V_reshape=drawn.W_V_reshape, W_O=drawn.W_O,
+            provenance=f"{drawn.provenance} Not trained: no sentence of the lesson states the sense of its focus word.",
+            training=untrained_record(lesson),
+        )
+    reshape = "set by hand" if lesson.projections.matrix("W_V_reshape") is not None else (
+        f"not trained (it has no named dimensions to read): drawn with seed {lesson.projections.seed}, rounded to halves"
+    )
+    return Weights(
+        W_Q=trained.W_Q, W_K=trained.W_K, W_V=trained.W_V, W_V_reshape=drawn.W_V_reshape, W_O=trained.W_O,
+        provenance=f"{trained.provenance} The W_V of step 10 (d to d_v) is {reshape}.",
+        training=trained.record,
+    )
+
+
+def _drawn(lesson: Lesson) -> Weights:
     """Explicit matrices from the lesson where given, the rest from its seeded generator.
 
     The generator is ``numpy.random.default_rng(seed)``; matrices are drawn in the fixed
@@ -60,4 +89,7 @@ def make_weights(lesson: Lesson) -> Weights:
             f"Untrained weights: drawn with seed {spec.seed}, rounded to halves. "
             "A real model learns them from data."
         )
-    return Weights(provenance=provenance, **out)
+    return Weights(
+        W_Q=out["W_Q"], W_K=out["W_K"], W_V=out["W_V"], W_V_reshape=out["W_V_reshape"], W_O=out["W_O"],
+        provenance=provenance,
+    )
