@@ -8,7 +8,7 @@ The task
     the probabilities are ``softmax(output)`` over the dimensions. Nothing is added on
     top of attention, so what the viewer reads on the output bars is the prediction.
 
-The data set (built from the lesson only; no meaning is invented)
+The data set (:mod:`attncore.senses`; built from the lesson only, no meaning is invented)
     A word *carries* a sense when that sense is its strongest dimension (strictly larger
     than every other entry of its vector); "cat" carries ``animal``, "mouse" (2, 2)
     carries none. From every context that has ``leans``, and every
@@ -28,7 +28,7 @@ The data set (built from the lesson only; no meaning is invented)
        learn a default ("tech unless an animal word is present") and never look at
        "keyboard"; with them, every sense has to be found by attention.
 
-    At most :data:`MAX_VARIANTS` sentences per labelled sentence (1-3 in that order);
+    At most :data:`attncore.senses.MAX_VARIANTS` sentences per labelled sentence (1-3 in that order);
     duplicates are dropped. A focus word with a single sense gets no *no clue* sentences.
 
 The model
@@ -69,7 +69,6 @@ The claims (checked on the rounded weights, recorded in :class:`TrainingTrace`)
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -81,33 +80,28 @@ from numpy.typing import NDArray
 
 from .display import round_matrix
 from .lesson import Context, Lesson
+from .senses import Example, labelled_sentences, sense_positions, strongest_dimension, training_set
 from .steps import Matrix, attention, multi_head_attention
 
 __all__ = [
     "ATTENTION_CLAIM",
     "INIT_NOISE",
     "LOSS_CLAIM",
-    "MAX_VARIANTS",
     "TRAINED",
     "Batch",
-    "Example",
     "SenseClaim",
     "TrainedWeights",
     "TrainingTrace",
     "check_claims",
     "loss_and_gradients",
     "make_batch",
-    "sense_positions",
-    "strongest_dimension",
     "train_lesson",
-    "training_set",
     "untrained_record",
 ]
 
 ATTENTION_CLAIM = 0.5  # share of the focus word's attention on the words that carry its sense
 LOSS_CLAIM = 0.25  # the final loss is at most this share of the first
 INIT_NOISE = 0.05  # std of the seeded noise added to W = I at the start
-MAX_VARIANTS = 48  # generated sentences per labelled sentence, before the "no clue" ones
 #: When the focus word's attention row is kept, as shares of ``steps``: it moves most at
 #: the start, so the snapshots are closer together there (300 steps: 0, 5, 10, 25, 50, 100, 300).
 SNAPSHOTS = (0.0, 1 / 60, 1 / 30, 1 / 12, 1 / 6, 1 / 3, 1.0)
@@ -122,104 +116,8 @@ def _frozen(m: Matrix) -> Matrix:
 
 
 # --------------------------------------------------------------------------------------
-# The data set
+# Batches
 # --------------------------------------------------------------------------------------
-def strongest_dimension(vector: Sequence[float]) -> int | None:
-    """Index of the strictly largest entry of ``vector``; None on a tie.
-
-    >>> strongest_dimension([3, 0, 0, 0.5]), strongest_dimension([2, 2, 0, 0.5])
-    (0, None)
-    """
-    v = np.asarray(vector, dtype=np.float64)
-    k = int(np.argmax(v))
-    return k if int(np.sum(v == v[k])) == 1 else None
-
-
-def _carries(lesson: Lesson, word: str) -> int | None:
-    return strongest_dimension(lesson.vector(word))
-
-
-def sense_positions(lesson: Lesson, context: Context) -> tuple[int, ...]:
-    """Positions of the other words of ``context`` that carry its sense (``leans``).
-
-    "Other" means any word but the focus word; () when the context has no ``leans``.
-    """
-    if context.leans is None:
-        return ()
-    k = lesson.dimensions.index(context.leans)
-    return tuple(
-        j for j, t in enumerate(context.tokens) if t != context.focus and _carries(lesson, t) == k
-    )
-
-
-@dataclass(frozen=True)
-class Example:
-    """One training sentence: its words, where the focus word is, and the target."""
-
-    tokens: tuple[str, ...]
-    focus_index: int
-    target: tuple[float, ...]  # (d,) probabilities over the dimensions
-    label: str  # the target in words: "animal", or "animal or tech" for an even split
-
-    @property
-    def sentence(self) -> str:
-        return " ".join(self.tokens)
-
-
-def _labelled(lesson: Lesson) -> tuple[Context, ...]:
-    """The sentences whose sense the lesson states: contexts with ``leans``, then examples."""
-    return tuple(c for c in lesson.contexts if c.leans is not None) + lesson.training.examples
-
-
-def _senses(lesson: Lesson) -> dict[str, tuple[int, ...]]:
-    """For each focus word, the dimensions the lesson gives it as senses (sorted)."""
-    out: dict[str, set[int]] = {}
-    for c in _labelled(lesson):
-        assert c.leans is not None
-        out.setdefault(c.focus, set()).add(lesson.dimensions.index(c.leans))
-    return {w: tuple(sorted(s)) for w, s in out.items()}
-
-
-def _variants(lesson: Lesson, c: Context) -> list[tuple[str, ...]]:
-    """The sentence, its one-word swaps, its sub-sentences that keep a word of the sense."""
-    toks, f = list(c.tokens), c.focus_index
-    out = [tuple(toks)]
-    for i, t in enumerate(toks):  # swaps
-        k = _carries(lesson, t)
-        if i == f or k is None:
-            continue
-        for w, _ in lesson.vocabulary:
-            if w not in (t, c.focus) and _carries(lesson, w) == k:
-                out.append(tuple(toks[:i] + [w] + toks[i + 1 :]))
-    sense = set(sense_positions(lesson, c))
-    others = [j for j in range(len(toks)) if j != f]
-    for r in range(1, len(others)):  # sub-sentences, shortest first
-        for keep in itertools.combinations(others, r):
-            if sense & set(keep):
-                out.append(tuple(toks[j] for j in sorted((*keep, f))))
-    return list(dict.fromkeys(out))[:MAX_VARIANTS]
-
-
-def training_set(lesson: Lesson) -> tuple[Example, ...]:
-    """The labelled sentences generated from ``lesson`` (see the module docstring)."""
-    d, dims, senses = lesson.d, lesson.dimensions, _senses(lesson)
-    found: dict[tuple[tuple[str, ...], int, tuple[float, ...]], Example] = {}
-    for c in _labelled(lesson):
-        assert c.leans is not None
-        one_hot = tuple(1.0 if k == dims.index(c.leans) else 0.0 for k in range(d))
-        own = senses[c.focus]
-        split = tuple(1.0 / len(own) if k in own else 0.0 for k in range(d))
-        for toks in _variants(lesson, c):
-            fi = toks.index(c.focus)
-            found.setdefault((toks, fi, one_hot), Example(toks, fi, one_hot, c.leans))
-            if len(own) < 2:
-                continue
-            bare = tuple(t for t in toks if t == c.focus or _carries(lesson, t) not in own)
-            fb = bare.index(c.focus)
-            found.setdefault((bare, fb, split), Example(bare, fb, split, " or ".join(dims[k] for k in own)))
-    return tuple(found.values())
-
-
 @dataclass(frozen=True)
 class Batch:
     """Sentences padded to the longest one, for full-batch training."""
@@ -494,7 +392,7 @@ class TrainedWeights:
 
 
 def _task(lesson: Lesson) -> str:
-    labelled = _labelled(lesson)
+    labelled = labelled_sentences(lesson)
     focus = list(dict.fromkeys(f"'{c.focus}'" for c in labelled))
     senses = list(dict.fromkeys(str(c.leans) for c in labelled))
     return (

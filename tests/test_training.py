@@ -1,4 +1,4 @@
-"""Numeric tier for ``attncore.training``: weights that are learned (issue #13).
+"""Numeric tier for ``attncore.training`` and ``attncore.senses``: weights that are learned (issue #13).
 
 - the hand-derived gradients against central finite differences, for 1 to 4 heads;
 - the batched loss against a sentence-by-sentence computation with the plain-Python
@@ -37,6 +37,7 @@ from attncore import (
     trace_lesson,
 )
 from attncore.display import format_matrix
+from attncore.senses import strongest_dimension, training_set
 from attncore.trace import LessonTrace
 from attncore.training import (
     ATTENTION_CLAIM,
@@ -44,9 +45,7 @@ from attncore.training import (
     TRAINED,
     loss_and_gradients,
     make_batch,
-    strongest_dimension,
     train_lesson,
-    training_set,
 )
 from attncore.weights import make_weights
 
