@@ -11,17 +11,34 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from .lesson import Context, Lesson, default_lesson
-from .steps import Matrix, attention, multi_head_attention, project, scale, scores, softmax
+from .senses import sense_positions
+from .steps import (
+    Matrix,
+    add_positions,
+    attention,
+    causal_attention,
+    multi_head_attention,
+    project,
+    scale,
+    scores,
+    shuffled_order,
+    sinusoidal_encoding,
+    softmax,
+)
 from .training import TrainingTrace
 from .weights import Weights, make_weights
 
 __all__ = [
+    "CausalTrace",
     "ContextTrace",
     "HeadTrace",
     "LessonTrace",
+    "MaskCost",
     "MultiHeadTrace",
+    "PositionalTrace",
     "ProjectedTrace",
     "ReshapedTrace",
     "trace_lesson",
@@ -30,6 +47,12 @@ __all__ = [
 
 def _frozen(m: Matrix) -> Matrix:
     a = np.array(m, dtype=np.float64)  # a private copy
+    a.setflags(write=False)
+    return a
+
+
+def _frozen_mask(m: NDArray[np.bool_]) -> NDArray[np.bool_]:
+    a = np.array(m, dtype=np.bool_)  # a private copy
     a.setflags(write=False)
     return a
 
@@ -84,6 +107,64 @@ class MultiHeadTrace:
 
 
 @dataclass(frozen=True)
+class MaskCost:
+    """What the causal mask does to the focus word's attention on the words that carry the sense.
+
+    A sense word after the focus word is hidden from it: "mouse and cat are friends"
+    read left to right gives "mouse" nothing to look at but itself.
+    """
+
+    sense_positions: tuple[int, ...]  # (s,) the other words carrying the context's ``leans``; () without leans
+    hidden_positions: tuple[int, ...]  # (h ≤ s,) those after the focus word: the mask hides them from it
+    unmasked: float  # focus word's attention on the sense words, simplified step (sum of s weights)
+    causal: float  # the same under the causal mask; 0 when every sense word comes after
+
+    @property
+    def lost(self) -> float:
+        """``unmasked - causal``; negative when the mask leaves fewer words to share the attention."""
+        return self.unmasked - self.causal
+
+
+@dataclass(frozen=True)
+class CausalTrace:
+    """The simplified step (Q = K = V = X) under the causal mask: a word reads itself and the words before it."""
+
+    mask: NDArray[np.bool_]  # (n, n)  True on and below the diagonal: key j ≤ query i
+    masked: Matrix  # (n, n)  X·Xᵀ/√d with −∞ above the diagonal (what the softmax receives)
+    attention: Matrix  # (n, n)  softmax rows renormalised over j ≤ i; exactly 0 above the diagonal
+    output: Matrix  # (n, d)  A·X
+    mask_cost: MaskCost  # the focus word's attention on the sense words, with and without the mask
+
+
+@dataclass(frozen=True)
+class PositionalTrace:
+    """Why attention needs positions: the sentence shuffled, without and with the sinusoidal encoding."""
+
+    encoding: Matrix  # (n, d)  PE[p, 2i] = sin(p/10000^(2i/d)), PE[p, 2i+1] = cos(...); p from 0
+    inputs: Matrix  # (n, d)  X + PE
+    scaled: Matrix  # (n, n)  (X+PE)·(X+PE)ᵀ/√d
+    attention: Matrix  # (n, n)  softmax rows of the scaled scores
+    output: Matrix  # (n, d)  A·(X + PE)
+    shuffled_order: tuple[int, ...]  # (n,) original position of each word of the shuffled sentence
+    shuffled_tokens: tuple[str, ...]  # (n,) the words in the shuffled order
+    shuffled_focus_index: int  # where the focus word is in the shuffled sentence
+    shuffled_attention: Matrix  # (n, n)  simplified attention of the shuffled sentence, no positions
+    shuffled_output: Matrix  # (n, d)  its output; the focus row equals the original one
+    shuffled_positional_attention: Matrix  # (n, n)  the shuffled sentence with positions, X[order] + PE
+    shuffled_positional_output: Matrix  # (n, d)  its output; the focus row differs from ``output``'s
+
+    @property
+    def shuffled_focus_output(self) -> Matrix:
+        """The focus word's output in the shuffled sentence, without positions. Shape (d,)."""
+        return _frozen(self.shuffled_output[self.shuffled_focus_index])
+
+    @property
+    def shuffled_positional_focus_output(self) -> Matrix:
+        """The focus word's output in the shuffled sentence, with positions. Shape (d,)."""
+        return _frozen(self.shuffled_positional_output[self.shuffled_focus_index])
+
+
+@dataclass(frozen=True)
 class ContextTrace:
     """Every step for one sentence, in lecture order."""
 
@@ -98,6 +179,8 @@ class ContextTrace:
     projected: ProjectedTrace
     reshaped: ReshapedTrace
     multi_head: MultiHeadTrace
+    causal: CausalTrace  # the simplified step under the causal mask
+    positional: PositionalTrace  # positions added, and the sentence shuffled
 
     @property
     def tokens(self) -> tuple[str, ...]:
@@ -121,7 +204,8 @@ class ContextTrace:
 
     # Worked examples the video shows term by term -------------------------------------
     # ``stage`` names which attention: "simple" (Q = K = V = X), "projected", "reshaped"
-    # (projected attention with the dimension-changing W_V) or "head:k" (head k, from 0).
+    # (projected attention with the dimension-changing W_V), "head:k" (head k, from 0),
+    # "causal" (simple, masked: −∞ scores above the diagonal) or "positional" (Q = K = V = X + PE).
     def _stage(self, stage: str) -> tuple[Matrix, Matrix, Matrix, Matrix, Matrix]:
         """(Q, K, V, scaled scores, attention) of a stage."""
         if stage == "simple":
@@ -136,6 +220,12 @@ class ContextTrace:
         if stage.startswith("head:"):
             h = self.multi_head.heads[int(stage[5:])]
             return h.Q, h.K, h.V, h.scaled, h.attention
+        if stage == "causal":
+            x = self.embeddings
+            return x, x, x, self.causal.masked, self.causal.attention
+        if stage == "positional":
+            xp = self.positional.inputs
+            return xp, xp, xp, self.positional.scaled, self.positional.attention
         raise ValueError(f"unknown stage {stage!r}; use simple, projected, reshaped or head:k")
 
     @property
@@ -227,6 +317,8 @@ class LessonTrace:
                         "W_O": m(c.multi_head.W_O),
                         "output": m(c.multi_head.output),
                     },
+                    "causal": _causal_json(c.causal),
+                    "positional": _positional_json(c.positional),
                 }
                 for c in self.contexts
             ],
@@ -278,7 +370,81 @@ def _trace_context(lesson: Lesson, ctx: Context, w: Weights) -> ContextTrace:
         multi_head=MultiHeadTrace(
             heads=tuple(heads), concat=_frozen(mh.concat), W_O=w.W_O, output=_frozen(mh.output)
         ),
+        causal=_trace_causal(lesson, ctx, x, simple.weights),
+        positional=_trace_positional(ctx, x),
     )
+
+
+def _trace_causal(lesson: Lesson, ctx: Context, x: Matrix, unmasked: Matrix) -> CausalTrace:
+    """The simplified step under the causal mask, and what the mask does to the focus row."""
+    r = causal_attention(x, x, x)  # Q = K = V = X, (n, n) weights
+    f = ctx.focus_index
+    sense = sense_positions(lesson, ctx)
+    cost = MaskCost(
+        sense_positions=sense,
+        hidden_positions=tuple(j for j in sense if j > f),
+        unmasked=float(sum(unmasked[f, j] for j in sense)),
+        causal=float(sum(r.weights[f, j] for j in sense)),
+    )
+    return CausalTrace(
+        mask=_frozen_mask(np.isfinite(r.masked)), masked=_frozen(r.masked),
+        attention=_frozen(r.weights), output=_frozen(r.output), mask_cost=cost,
+    )
+
+
+def _trace_positional(ctx: Context, x: Matrix) -> PositionalTrace:
+    """Attention of X + PE, and of the shuffled sentence without and with positions."""
+    n, d = x.shape
+    xp = add_positions(x)  # (n, d)
+    with_pe = attention(xp, xp, xp)
+    order = shuffled_order(ctx.tokens, ctx.focus_index)  # (n,)
+    xs = x[list(order)]  # (n, d) the same rows, in the shuffled order
+    shuffled = attention(xs, xs, xs)
+    xsp = add_positions(xs)  # (n, d) each word gets the encoding of its new position
+    shuffled_pe = attention(xsp, xsp, xsp)
+    return PositionalTrace(
+        encoding=_frozen(sinusoidal_encoding(n, d)), inputs=_frozen(xp), scaled=_frozen(with_pe.scaled),
+        attention=_frozen(with_pe.weights), output=_frozen(with_pe.output),
+        shuffled_order=order, shuffled_tokens=tuple(ctx.tokens[j] for j in order),
+        shuffled_focus_index=order.index(ctx.focus_index),
+        shuffled_attention=_frozen(shuffled.weights), shuffled_output=_frozen(shuffled.output),
+        shuffled_positional_attention=_frozen(shuffled_pe.weights),
+        shuffled_positional_output=_frozen(shuffled_pe.output),
+    )
+
+
+def _causal_json(c: CausalTrace) -> dict[str, Any]:
+    """``causal`` of one context in ``to_json`` (the −∞ scores are left out: JSON has no infinity)."""
+    cost = c.mask_cost
+    return {
+        "attention": _rows(c.attention),
+        "output": _rows(c.output),
+        "mask_cost": {
+            "sense_positions": list(cost.sense_positions), "hidden_positions": list(cost.hidden_positions),
+            "unmasked": cost.unmasked, "causal": cost.causal,
+        },
+    }
+
+
+def _positional_json(p: PositionalTrace) -> dict[str, Any]:
+    """``positional`` of one context in ``to_json``."""
+    return {
+        "encoding": _rows(p.encoding),
+        "attention": _rows(p.attention),
+        "output": _rows(p.output),
+        "shuffled": {
+            "tokens": list(p.shuffled_tokens), "order": list(p.shuffled_order),
+            "focus_index": p.shuffled_focus_index,
+            "attention": _rows(p.shuffled_attention), "output": _rows(p.shuffled_output),
+            "attention_with_positions": _rows(p.shuffled_positional_attention),
+            "output_with_positions": _rows(p.shuffled_positional_output),
+        },
+    }
+
+
+def _rows(a: Matrix) -> list[list[float]]:
+    """A matrix as a list of rows of Python floats (exact: JSON floats round-trip)."""
+    return [[float(v) for v in row] for row in a]
 
 
 def trace_lesson(lesson: Lesson | None = None) -> LessonTrace:

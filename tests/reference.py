@@ -25,6 +25,7 @@ __all__ = [
     "Matrix",
     "MultiHead",
     "attention",
+    "causal_attention",
     "columns",
     "hstack",
     "matmul",
@@ -32,6 +33,7 @@ __all__ = [
     "multi_head",
     "scale",
     "scores",
+    "sinusoidal_encoding",
     "softmax",
     "transpose",
 ]
@@ -164,3 +166,37 @@ def multi_head(
         outputs.append(o)
     concat = hstack(outputs)
     return MultiHead(weights=weights, head_outputs=outputs, concat=concat, output=matmul(concat, w_o))
+
+
+def causal_attention(
+    q: Sequence[Sequence[float]], k: Sequence[Sequence[float]], v: Sequence[Sequence[float]]
+) -> tuple[Matrix, Matrix]:
+    """Attention in which row ``i`` looks only at keys ``0..i``, as (weights, output).
+
+    Written without any −∞: row ``i`` is the ordinary softmax of its first ``i + 1``
+    scaled scores, followed by zeros for the keys after it.
+    """
+    d_k = len(_copy(q)[0])
+    scaled = scale(scores(q, k), d_k)
+    weights: Matrix = []
+    for i, row in enumerate(scaled):
+        seen = softmax([row[: i + 1]])[0]  # the keys 0..i, renormalised among themselves
+        weights.append(seen + [0.0] * (len(row) - i - 1))
+    return weights, mix(weights, v)
+
+
+def sinusoidal_encoding(n: int, d: int) -> Matrix:
+    """(n, d): ``PE[p][c] = sin(p / 10000^(c/d))`` for even ``c`` and ``cos(p / 10000^((c-1)/d))`` for odd ``c``.
+
+    The formula of Vaswani et al. (2017) column by column, positions from 0: columns
+    ``2i`` and ``2i + 1`` share the angle ``p / 10000^(2i/d)``.
+    """
+    out: Matrix = []
+    for p in range(n):
+        row = []
+        for c in range(d):
+            two_i = c - c % 2  # the even column of this column's pair
+            angle = p / 10000 ** (two_i / d)
+            row.append(math.sin(angle) if c % 2 == 0 else math.cos(angle))
+        out.append(row)
+    return out

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+import reference as ref
 
 from attncore import LessonTrace, trace_lesson
 
@@ -107,7 +108,7 @@ def test_values_json_has_exactly_the_documented_shape(data: dict[str, Any], trac
     assert len(data["contexts"]) == len(trace.contexts)
     for ctx in data["contexts"]:
         assert set(ctx) == {"name", "tokens", "focus", "embeddings", "scores", "scaled", "attention", "output",
-                            "projected", "reshaped", "multi_head"}
+                            "projected", "reshaped", "multi_head", "causal", "positional"}
         assert isinstance(ctx["name"], str)
         assert isinstance(ctx["tokens"], list) and all(isinstance(t, str) for t in ctx["tokens"])
         assert isinstance(ctx["focus"], str) and ctx["focus"] in ctx["tokens"]
@@ -134,6 +135,29 @@ def test_values_json_has_exactly_the_documented_shape(data: dict[str, Any], trac
                 assert shape(head[key]) == shp, f"heads[{i}].{key}"
         for key, shp in {"concat": (n, d), "W_O": (d, d), "output": (n, d)}.items():
             assert shape(mh[key]) == shp, f"multi_head.{key}"
+        check_causal_and_positional_shape(ctx, n, d)
+
+
+def check_causal_and_positional_shape(ctx: dict[str, Any], n: int, d: int) -> None:
+    causal = ctx["causal"]
+    assert set(causal) == {"attention", "output", "mask_cost"}
+    assert shape(causal["attention"]) == (n, n) and shape(causal["output"]) == (n, d)
+    cost = causal["mask_cost"]
+    assert set(cost) == {"sense_positions", "hidden_positions", "unmasked", "causal"}
+    assert all(isinstance(j, int) and 0 <= j < n for j in cost["sense_positions"] + cost["hidden_positions"])
+    assert isinstance(cost["unmasked"], float) and isinstance(cost["causal"], float)
+    pos = ctx["positional"]
+    assert set(pos) == {"encoding", "attention", "output", "shuffled"}
+    for key, shp in {"encoding": (n, d), "attention": (n, n), "output": (n, d)}.items():
+        assert shape(pos[key]) == shp, f"positional.{key}"
+    shuffled = pos["shuffled"]
+    assert set(shuffled) == {"tokens", "order", "focus_index", "attention", "output", "attention_with_positions",
+                             "output_with_positions"}
+    assert sorted(shuffled["tokens"]) == sorted(ctx["tokens"]) and sorted(shuffled["order"]) == list(range(n))
+    assert shuffled["tokens"][shuffled["focus_index"]] == ctx["focus"]
+    for key, shp in {"attention": (n, n), "output": (n, d), "attention_with_positions": (n, n),
+                     "output_with_positions": (n, d)}.items():
+        assert shape(shuffled[key]) == shp, f"positional.shuffled.{key}"
 
 
 def test_values_json_same_weights_in_every_context(data: dict[str, Any]) -> None:
@@ -173,6 +197,42 @@ def test_values_json_equals_the_trace_exactly(data: dict[str, Any], trace: Lesso
             assert np.array_equal(arr, want)
     # full precision: at least one value that needs more than 6 significant digits
     assert any(len(repr(v)) > 10 for row in data["contexts"][0]["attention"] for v in row)
+
+
+def test_values_json_causal_and_positional_equal_an_independent_recomputation(data: dict[str, Any]) -> None:
+    # from the JSON's own embeddings, with the plain-Python reference (no attncore)
+    def close(got: list[list[float]], want: ref.Matrix, what: str) -> None:
+        err = max(abs(g - w) for rg, rw in zip(got, want, strict=True) for g, w in zip(rg, rw, strict=True))
+        assert err <= 1e-12, f"{what}: off by {err:.3g}"
+
+    for ctx in data["contexts"]:
+        x, tokens, name = ctx["embeddings"], ctx["tokens"], ctx["name"]
+        n, d = len(x), len(x[0])
+        weights, out = ref.causal_attention(x, x, x)
+        close(ctx["causal"]["attention"], weights, f"{name} causal attention")
+        close(ctx["causal"]["output"], out, f"{name} causal output")
+        focus = tokens.index(ctx["focus"])
+        assert ctx["causal"]["attention"][focus][focus + 1:] == [0.0] * (n - focus - 1)
+        pe = ref.sinusoidal_encoding(n, d)
+        xp = [[a + b for a, b in zip(r, s)] for r, s in zip(x, pe)]
+        close(ctx["positional"]["encoding"], pe, f"{name} encoding")
+        weights, out = ref.attention(xp, xp, xp)
+        close(ctx["positional"]["attention"], weights, f"{name} attention with positions")
+        close(ctx["positional"]["output"], out, f"{name} output with positions")
+        shuffled = ctx["positional"]["shuffled"]
+        assert shuffled["tokens"] == [tokens[j] for j in shuffled["order"]]
+        xs = [x[j] for j in shuffled["order"]]
+        weights, out = ref.attention(xs, xs, xs)
+        close(shuffled["output"], out, f"{name} shuffled output")
+        close([shuffled["output"][shuffled["focus_index"]]], [ctx["output"][focus]], f"{name} focus output, shuffled")
+        xsp = [[a + b for a, b in zip(r, s)] for r, s in zip(xs, pe)]
+        weights, out = ref.attention(xsp, xsp, xsp)
+        close(shuffled["output_with_positions"], out, f"{name} shuffled output with positions")
+    # the default lesson: "mouse" moves to the front; with positions its output changes
+    first = data["contexts"][0]
+    assert first["positional"]["shuffled"]["tokens"] == ["mouse", "and", "cat", "are", "friends"]
+    moved = first["positional"]["shuffled"]["output_with_positions"][0]
+    assert max(abs(a - b) for a, b in zip(moved, first["positional"]["output"][2])) > 0.1
 
 
 # --------------------------------------------------------------------------------------
