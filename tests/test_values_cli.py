@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 import reference as ref
 
-from attncore import LessonTrace, trace_lesson
+from attncore import LessonTrace, fmt, round_rows_to_one, trace_lesson
 
 ATTNVID = Path(sys.executable).parent / "attnvid"
 
@@ -76,6 +76,44 @@ def test_values_says_where_mouse_leans(tmp_path: Path) -> None:
     ctx_a = out.index("context 'animal'")
     ctx_b = out.index("context 'tech'")
     assert ctx_a < out.index(leans[0]) < ctx_b < out.index(leans[1])
+
+
+def row_cells(lines: list[str], label: str, after: int = 0) -> list[str]:
+    """The cells of the first table row labelled ``label`` at or after line ``after``."""
+    line = next(x for x in lines[after:] if x.startswith(label + " ") and "│" in x)
+    return [cell.strip() for cell in line.split("│")[1:]]
+
+
+def test_values_prints_the_causal_mask_and_positions(tmp_path: Path, trace: LessonTrace) -> None:
+    out = run(["values"], tmp_path).stdout
+    lines = out.splitlines()
+    dec = trace.decimals
+    for c in trace.contexts:
+        start = next(i for i, x in enumerate(lines) if x.strip("─ ").startswith(f"causal mask, {c.context.name!r}"))
+        end = next((i for i, x in enumerate(lines) if i > start and x.strip("─ ").startswith("context ")), len(lines))
+        part = lines[start:end]
+        # the masked scores: −∞ exactly above the diagonal, the scaled score elsewhere
+        masked = next(i for i, x in enumerate(part) if x.startswith("Masked scores X·Xᵀ/√"))
+        for i, tok in enumerate(c.tokens):
+            cells = row_cells(part, tok, masked)
+            assert cells[i + 1:] == ["−∞"] * (c.n - i - 1), tok
+            assert cells[: i + 1] == [fmt(v, dec) for v in c.scaled[i, : i + 1]], tok
+        # the causal attention as shown: rows summing to 1, the focus row as the trace rounds it
+        attn = next(i for i, x in enumerate(part) if x.startswith("Causal attention softmax"))
+        shown = round_rows_to_one(c.causal.attention, dec)
+        assert row_cells(part, c.focus, attn) == [fmt(v, dec) for v in shown[c.focus_index]]
+        assert row_cells(part, c.tokens[0], attn) == [fmt(1, dec)] + [fmt(0, dec)] * (c.n - 1)
+        # what the mask does to the focus word, in words
+        cost = c.causal.mask_cost
+        assert f"{fmt(cost.unmasked, dec)} without the mask, {fmt(cost.causal, dec)} with it" in "\n".join(part)
+        # positions: the shuffled sentence, and the focus output without and with positions
+        assert f"Shuffled: {' '.join(c.positional.shuffled_tokens)} " in "\n".join(part)
+        table = next(i for i, x in enumerate(part) if x.startswith(f"Output of {c.focus}"))
+        plain = row_cells(part, "no positions, original", table)
+        assert plain == [fmt(v, dec) for v in c.output[c.focus_index]]
+        assert row_cells(part, "no positions, shuffled", table) == plain
+        assert row_cells(part, "with positions, shuffled", table) != row_cells(part, "with positions, original", table)
+    assert sum(line.count("−∞") for line in lines if "│" in line) == sum(c.n * (c.n - 1) // 2 for c in trace.contexts)
 
 
 # --------------------------------------------------------------------------------------

@@ -8,9 +8,10 @@ from pathlib import Path
 import click
 import numpy as np
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
-from attncore import LessonTrace, fmt, round_rows_to_one, trace_lesson
+from attncore import ContextTrace, LessonTrace, fmt, round_rows_to_one, trace_lesson
 
 from ..lessons import get_lesson
 from ..options import lesson_option
@@ -62,8 +63,57 @@ def print_tables(trace: LessonTrace, console: Console) -> None:
         lean = dims[int(np.argmax(c.output[fi]))]
         console.print(f"\n[bold]{c.focus}[/] after attention leans [bold]{lean}[/]: "
                       + ", ".join(f"{n} {fmt(v, dec)}" for n, v in zip(dims, c.output[fi])) + "\n")
+        print_causal(c, console, dec)
+        print_positional(c, console, dec)
     console.print(f"W_Q, W_K, W_V, W_O ({lesson.d}×{lesson.d}) and the {lesson.d}×{lesson.projections.d_v} W_V are the same in every context; "
                   "see --json for them.")
+
+
+MINUS_INFINITY = "\u2212\u221e"  # a masked score, as the lecture writes it: −∞
+
+
+def _masked_table(title: str, m: np.ndarray, toks: list[str], decimals: int) -> Table:
+    """Scores in which −∞ marks a word the mask hides (``fmt`` has no infinity)."""
+    t = Table(title=title, title_justify="left", show_edge=False, pad_edge=False)
+    t.add_column("", style="bold")
+    for c in toks:
+        t.add_column(c, justify="right")
+    for name, row in zip(toks, m):
+        t.add_row(name, *(MINUS_INFINITY if np.isneginf(v) else fmt(v, decimals) for v in row))
+    return t
+
+
+def print_causal(c: ContextTrace, console: Console, dec: int) -> None:
+    """The simplified step under the causal mask, and what the mask does to the focus word."""
+    toks, dims = list(c.tokens), list(c.dimensions)
+    console.rule(f"causal mask, {c.context.name!r}: each word sees itself and the words before it", style="dim")
+    console.print(_masked_table(f"Masked scores X·Xᵀ/√{c.d} ({MINUS_INFINITY} above the diagonal)", c.causal.masked,
+                                toks, dec))
+    console.print(_table(f"Causal attention softmax (exp({MINUS_INFINITY}) = 0; rows sum to 1)", c.causal.attention,
+                         toks, toks, dec, probs=True))
+    console.print(_table("Causal output A·X", c.causal.output, toks, dims, dec))
+    cost = c.causal.mask_cost
+    if cost.sense_positions:
+        words = ", ".join(escape(toks[j]) for j in cost.sense_positions)
+        hidden = ", ".join(escape(toks[j]) for j in cost.hidden_positions) or "none"
+        console.print(f"\n[bold]{escape(c.focus)}[/]'s attention on the words of its sense ({words}): "
+                      f"{fmt(cost.unmasked, dec)} without the mask, {fmt(cost.causal, dec)} with it "
+                      f"(hidden by the mask: {hidden})\n")
+
+
+def print_positional(c: ContextTrace, console: Console, dec: int) -> None:
+    """Positions added to the words, and the shuffled sentence without and with them."""
+    toks, dims, p, f = list(c.tokens), list(c.dimensions), c.positional, c.focus_index
+    console.rule(f"positions, {c.context.name!r}: the same words in another order", style="dim")
+    console.print(_table("Positional encoding PE (row p, from 0: sin and cos of p/10000^(2i/d))", p.encoding,
+                         toks, dims, dec))
+    console.print(_table(f"Attention softmax((X+PE)·(X+PE)ᵀ/√{c.d})", p.attention, toks, toks, dec, probs=True))
+    console.print(_table("Output A·(X+PE)", p.output, toks, dims, dec))
+    console.print(f"\nShuffled: [bold]{escape(' '.join(p.shuffled_tokens))}[/] (the same words, {escape(c.focus)} moved)")
+    rows = np.array([c.output[f], p.shuffled_focus_output, p.output[f], p.shuffled_positional_focus_output])
+    labels = ["no positions, original", "no positions, shuffled", "with positions, original", "with positions, shuffled"]
+    console.print(_table(f"Output of {escape(c.focus)}", rows, labels, dims, dec))
+    console.print()
 
 
 @click.command("values")
