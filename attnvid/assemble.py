@@ -1,4 +1,4 @@
-"""Assembling the lecture folder: one MP4 with chapters, WebVTT chapters, posters, manifest.
+"""Assembling the lecture folder: one MP4 with chapters, WebVTT chapters, posters, workbook, manifest.
 
 Joining uses PyAV's stream copy (packets are re-timed, never re-encoded): the scenes
 come from the same encoder settings, so their H.264 streams can follow each other.
@@ -22,12 +22,13 @@ from av.packet import Packet
 from av.stream import Stream
 from av.video.stream import VideoStream
 
-from attncore import Lesson
+from attncore import Lesson, trace_lesson
 
 from .captions import Cue, compose_srt, compose_vtt, vtt_time
 from .jobs import Job, Result
 from .outputs import atomic_path, write_atomic
 from .page import lecture_page
+from .workbook import WORKBOOK_NAME, write_workbook
 
 
 @dataclass(frozen=True)
@@ -206,6 +207,7 @@ def lecture_manifest(lesson: Lesson, quality: str, duration: float, chapters: Se
             {"path": "captions.srt", "format": "srt", "lang": lesson.language, "label": "Captions"},
         ],
         "narration": "narration.md",
+        "workbook": WORKBOOK_NAME,
         "voice": voice if voice in ("none", "espeak") else "recorded",
     }
 
@@ -236,6 +238,7 @@ def assemble_lecture(folder: Path, lesson: Lesson, jobs: Sequence[Job], results:
     write_atomic(folder / "captions.srt", compose_srt(cues).encode())
     write_atomic(folder / "captions.vtt", compose_vtt(cues).encode())
     write_atomic(folder / "narration.md", narration_markdown(lesson.title, results, titles).encode())
+    write_workbook(folder / WORKBOOK_NAME, trace_lesson(lesson))  # the lecture's numbers as live formulas
     manifest = lecture_manifest(lesson, quality, duration, chapters, posters, voice)
     write_manifest(folder, manifest)
     page_cues = [{"start": c.start, "end": c.end, "text": c.text} for c in cues]

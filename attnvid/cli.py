@@ -35,6 +35,7 @@ from .commands.preview import preview  # noqa: E402
 from .commands.render import render  # noqa: E402
 from .commands.storyboard import storyboard  # noqa: E402
 from .commands.values import values  # noqa: E402
+from .commands.workbook import workbook  # noqa: E402
 from .errors import cli_errors  # noqa: E402
 from .signals import install_signal_handlers  # noqa: E402
 
@@ -52,6 +53,7 @@ cli.add_command(lecture)
 cli.add_command(preview)
 cli.add_command(storyboard)
 cli.add_command(doctor)
+cli.add_command(workbook)
 
 
 def main() -> None:

@@ -27,7 +27,8 @@ def lecture(quality: str, jobs: int | None, lesson_path: Path | None, voice: str
     The folder (media/lecture/<quality>/ for the built-in lesson, media/<lesson>/lecture/
     <quality>/ for others) holds lecture.mp4 (faststart, one chapter per section),
     chapters.vtt, one poster PNG per scene, index.html (offline player with chapters and
-    presenter mode) and manifest.json. Its path is the last line printed.
+    presenter mode), workbook.xlsx (every number as a live formula) and manifest.json.
+    Its path is the last line printed.
     """
     lesson = get_lesson(lesson_path)
     job_list = plan(lesson, lesson_spec(lesson_path), (), quality, "mp4", media, voice)

@@ -1,0 +1,86 @@
+"""The companion workbook: every number of the lecture as a live spreadsheet formula.
+
+The same trace that drives the video writes an ``.xlsx`` in which the vocabulary, the
+sentences and the weights are typed inputs and every other number is a formula on them,
+sheet by sheet in lecture order; a student edits "mouse"'s vector and sees the scores,
+the softmax, the outputs and the two contexts recompute, in Excel, LibreOffice Calc or
+Google Sheets.
+
+- :mod:`.formulas`: one ordinary formula per cell (why no array formulas);
+- :mod:`.cached`: the trace's values saved as the formulas' cached values;
+- :mod:`.style`: the video's colours (read from ``scenes/theme.py`` without manim);
+- :mod:`.grid`: placing labelled matrices and naming them;
+- :mod:`.inputs`, :mod:`.simple`, :mod:`.learned`, :mod:`.order`, :mod:`.guide`: the sheets.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from pathlib import Path
+
+from attncore import LessonTrace
+
+from ..outputs import write_atomic
+from .cached import add_cached_values
+from .grid import Book
+from .guide import START, start_sheet
+from .inputs import inputs_sheet
+from .learned import learned_sheets
+from .order import order_sheets
+from .simple import simplified_sheets
+from .style import Palette
+
+__all__ = ["WORKBOOK_NAME", "Written", "build_book", "workbook_bytes", "write_workbook"]
+
+#: The file name, in the workbook folder and in the lecture folder.
+WORKBOOK_NAME = "workbook.xlsx"
+
+
+def build_book(trace: LessonTrace) -> Book:
+    """Every sheet of the workbook, in lecture order after the first two (Start, Inputs)."""
+    book = Book(trace, Palette(trace.lesson.theme, trace.lesson.dimensions))
+    start = book.sheet(START)
+    inputs_sheet(book, trace)
+    simplified_sheets(book)
+    learned_sheets(book)
+    order_sheets(book)
+    start_sheet(book, start)
+    book.wb.active = 0
+    # Applications that compute (Excel, Google Sheets) recompute everything on opening.
+    book.wb.calculation.fullCalcOnLoad = True
+    return book
+
+
+@dataclass(frozen=True)
+class Written:
+    """What :func:`write_workbook` wrote."""
+
+    path: Path
+    sheets: int
+    formulas: int
+    size: int  # bytes
+
+
+def workbook_bytes(trace: LessonTrace) -> bytes:
+    """The ``.xlsx`` file of ``trace``: formulas, styles, defined names and cached values."""
+    return _save(build_book(trace))
+
+
+def _save(book: Book) -> bytes:
+    buf = io.BytesIO()
+    book.wb.save(buf)
+    # openpyxl numbers the worksheet parts as it saves them: ws.path is known only now.
+    by_part: dict[str, dict[str, float | str]] = {ws.path.lstrip("/"): {} for ws in book.wb.worksheets}
+    part = {ws.title: ws.path.lstrip("/") for ws in book.wb.worksheets}
+    for (title, ref), value in book.cache.items():
+        by_part[part[title]][ref] = value
+    return add_cached_values(buf.getvalue(), by_part)
+
+
+def write_workbook(path: Path, trace: LessonTrace) -> Written:
+    """Write the workbook of ``trace`` to ``path`` atomically (a temporary name, then a rename)."""
+    book = build_book(trace)
+    data = _save(book)
+    write_atomic(path, data)
+    return Written(path, len(book.wb.worksheets), len(book.cache), len(data))
