@@ -41,7 +41,7 @@ def context_heading(sheet: Sheet, row: int, trace: LessonTrace, c: int, col: int
 
 
 def inputs_sheet(book: Book, trace: LessonTrace) -> None:
-    s = book.sheet(INPUTS)
+    s = book.sheet(INPUTS, "What you type: the vocabulary, the sentences and the weights (the orange cells).")
     s.title_band("Inputs: type here",
                  "Orange cells are inputs: change one and every sheet recomputes. Everything else in the workbook is a formula.")
     row = _vocabulary(s, trace, 4)

@@ -24,6 +24,9 @@ __all__ = ["Palette", "number_format", "theme_tables"]
 
 _TABLES = ("ROLE", "DIM_PALETTE", "HEAD_PALETTE")
 _S = TypeVar("_S")
+#: The workbook's default font (openpyxl's, and Excel's): styled cells use it too. LibreOffice
+#: draws it with the metric-compatible Carlito where installed.
+FONT = "Calibri"
 
 
 def theme_tables(path: Path | None = None) -> dict[str, object]:
@@ -106,7 +109,7 @@ class Palette:
         """A font in role ``colour`` (or a ``#rrggbb``); the sheet is light, so "ink" is the dark background colour."""
         value = colour if colour.startswith("#") else self.colours[colour]
         return self._memo(("font", value, bold, italic, size),
-                          lambda: Font(color=_argb(value), bold=bold, italic=italic, size=size))
+                          lambda: Font(name=FONT, color=_argb(value), bold=bold, italic=italic, size=size))
 
     def ink(self, *, bold: bool = False, italic: bool = False, size: float = 11) -> Font:
         """Dark text: the video's background colour, on the light sheet."""
