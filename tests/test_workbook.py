@@ -466,6 +466,11 @@ def test_colours_are_read_from_the_theme_without_manim() -> None:
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).returncode == 0
 
 
+def test_the_same_lesson_gives_the_same_bytes() -> None:
+    trace = trace_lesson()
+    assert workbook_bytes(trace) == workbook_bytes(trace)
+
+
 def test_a_formula_without_its_cached_value_is_an_error() -> None:
     from attnvid.workbook.cached import add_cached_values
 

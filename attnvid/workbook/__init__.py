@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
 from attncore import LessonTrace
 
 from ..outputs import write_atomic
-from .cached import add_cached_values
+from .cached import FIXED_DATE, add_cached_values
 from .grid import Book
 from .guide import START, start_sheet
 from .inputs import inputs_sheet
@@ -47,6 +48,8 @@ def build_book(trace: LessonTrace) -> Book:
     order_sheets(book)
     start_sheet(book, start)
     book.wb.active = 0
+    book.wb.properties.created = datetime(*FIXED_DATE)  # the same lesson, the same bytes
+    book.wb.properties.creator = "attnvid workbook"
     # Applications that compute (Excel, Google Sheets) recompute everything on opening.
     book.wb.calculation.fullCalcOnLoad = True
     return book

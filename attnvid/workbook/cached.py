@@ -11,6 +11,8 @@ written the file, each formula cell's empty ``<v/>`` receives that value, writte
 on load (``fullCalcOnLoad``), so an application that computes shows its own numbers,
 which equal these (``tests/test_workbook.py`` recomputes with LibreOffice to check).
 
+The package gets fixed dates too (:data:`FIXED_DATE`): the same lesson gives the same bytes.
+
 Recomputing once with LibreOffice instead would make it a dependency of the command, be
 slower, and its re-export rewrites the styles; writing the XML value needs nothing.
 """
@@ -49,8 +51,14 @@ def _fill(xml: bytes, values: dict[str, float | str], where: str) -> bytes:
     return out
 
 
+#: The date the package's parts and properties carry, so that one lesson always gives the same
+#: bytes (openpyxl stamps the time of saving; the zip format starts in 1980).
+FIXED_DATE = (1980, 1, 1, 0, 0, 0)
+_MODIFIED = re.compile(rb"(<dcterms:modified[^>]*>)[^<]*(</dcterms:modified>)")
+
+
 def add_cached_values(xlsx: bytes, values_by_part: dict[str, dict[str, float | str]]) -> bytes:
-    """``xlsx`` with the cached value of every formula cell filled in.
+    """``xlsx`` with the cached value of every formula cell filled in, and no time of saving.
 
     ``values_by_part`` maps a worksheet's part name (``xl/worksheets/sheet3.xml``) to
     ``{"C5": value}`` for every formula cell of that sheet; a formula without a value, or a
@@ -63,5 +71,7 @@ def add_cached_values(xlsx: bytes, values_by_part: dict[str, dict[str, float | s
             data = src.read(item.filename)
             if item.filename in values_by_part:
                 data = _fill(data, values_by_part[item.filename], item.filename)
-            dst.writestr(item, data)
+            if item.filename == "docProps/core.xml":
+                data = _MODIFIED.sub(rb"\g<1>1980-01-01T00:00:00Z\g<2>", data)
+            dst.writestr(zipfile.ZipInfo(item.filename, FIXED_DATE), data, zipfile.ZIP_DEFLATED)
     return out.getvalue()

@@ -30,7 +30,8 @@ def _how_to(book: Book) -> list[str]:
         "Excel, LibreOffice Calc and Google Sheets all recompute it: the formulas use only functions they share "
         f"({', '.join(sorted(FUNCTIONS))}). The saved values are the ones attncore computed, so a viewer that does "
         "not recompute shows the same numbers as the video.",
-        f"Made by `attnvid workbook` from the lesson {trace.lesson.source}.",
+        "Made by `attnvid workbook` from "
+        + ("the built-in lesson." if trace.lesson.source == "built-in" else f"the lesson {trace.lesson.source}."),
     ]
 
 
@@ -40,7 +41,7 @@ _TEXT_WIDTH = 100  # characters of column B, where the prose wraps
 def _prose(s: Sheet, row: int, text: str) -> None:
     """``text`` in column B, wrapped, its row tall enough for it."""
     s.text(row, 2, text).alignment = s.palette.align(vertical="top", wrap=True)
-    lines = math.ceil(len(text) / (_TEXT_WIDTH * 1.1))  # prose is narrower than the digits a width counts
+    lines = math.ceil(len(text) / (_TEXT_WIDTH * 1.25))  # prose is narrower than the digits a width counts
     s.ws.row_dimensions[row].height = 16 * lines + 3
 
 
@@ -72,12 +73,12 @@ def _legend(s: Sheet, row: int) -> int:
     p = s.palette
     s.text(row, 1, "Legend", bold=True, size=12)
     s.put(row + 1, 1, 1.5, named="Input", decimals=1)
-    _prose(s, row + 1, "an input: type another number here")
+    s.text(row + 1, 2, "an input: type another number here")
     s.put(row + 2, 1, "=2*1.5", cached=3.0, decimals=s.book.trace.decimals, border=True)
-    _prose(s, row + 2, "a formula, computed from the inputs (click it to read it)")
+    s.text(row + 2, 2, "a formula, computed from the inputs (click it to read it)")
     weights = (0.0, 0.1, 0.25, 0.5, 1.0)
     for k, w in enumerate(weights):
         s.put(row + 3 + k, 1, w, decimals=2, border=True)
     s.ws.conditional_formatting.add(f"A{row + 3}:A{row + 2 + len(weights)}", p.heat_scale())
-    _prose(s, row + 3, "attention weights from 0 to 1, coloured as in the video")
+    s.text(row + 3, 2, "attention weights from 0 to 1, coloured as in the video")
     return row + 4 + len(weights)

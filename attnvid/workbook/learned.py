@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from openpyxl.chart import LineChart, Reference
+from openpyxl.chart import Reference, ScatterChart, Series
 
 from attncore import HeadTrace, ProjectedTrace
 
@@ -195,7 +195,8 @@ def _training(book: Book) -> None:
     ]
     for r, (label, value) in enumerate(facts, 4):
         s.put(r, 1, label, font=p.ink(bold=True))
-        s.put(r, 2, value, font=p.ink(), measure=isinstance(value, float | int))
+        loss = label.startswith("loss") and not isinstance(value, str)
+        s.put(r, 2, value, font=p.ink(), measure=not isinstance(value, str), decimals=6 if loss else None)
     top = 5 + len(facts)
     for col, head in ((1, "step"), (2, "loss")):
         s.put(top, col, head, font=p.ink(bold=True), fill=p.fill(p["weight"]), align=p.centre(), border=True)
@@ -208,12 +209,16 @@ def _training(book: Book) -> None:
 
 
 def _loss_chart(s: Sheet, header_row: int, n: int) -> None:
-    chart = LineChart()
+    """Loss against step: a scatter chart with lines, so that the step axis is numeric."""
+    chart = ScatterChart()
     chart.title = "Loss while training"
     chart.x_axis.title, chart.y_axis.title = "step", "loss"
-    chart.add_data(Reference(s.ws, min_col=2, min_row=header_row, max_row=header_row + n), titles_from_data=True)
-    chart.set_categories(Reference(s.ws, min_col=1, min_row=header_row + 1, max_row=header_row + n))
+    ys = Reference(s.ws, min_col=2, min_row=header_row, max_row=header_row + n)
+    xs = Reference(s.ws, min_col=1, min_row=header_row + 1, max_row=header_row + n)
+    series = Series(ys, xs, title_from_data=True)
+    series.marker.symbol = "none"
+    chart.series.append(series)
     chart.legend = None
+    chart.x_axis.delete = chart.y_axis.delete = False  # openpyxl 3.1 hides the axes otherwise (in Excel)
     chart.height, chart.width = 8, 16
     s.ws.add_chart(chart, "D4")
-
