@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from openpyxl.chart import Reference, ScatterChart, Series
 
-from attncore import HeadTrace, ProjectedTrace
+from attncore import HeadTrace, ProjectedTrace, TrainingTrace
 
 from .formulas import dot, product, softmax_weight
 from .grid import Block, Book, Matrix, Sheet
@@ -183,6 +183,20 @@ def _training(book: Book) -> None:
     s.text(3, 1, "Training runs in Python (attncore.training); the weights it found are typed on the Inputs sheet, "
            "where you can change them.", italic=True)
     p = s.palette
+    top = _training_facts(s, tr) + 1
+    for col, head in ((1, "step"), (2, "loss")):
+        s.put(top, col, head, font=p.ink(bold=True), fill=p.fill(p["weight"]), align=p.centre(), border=True)
+    for k, value in enumerate(tr.loss):
+        s.put(top + 1 + k, 1, k)
+        s.put(top + 1 + k, 2, float(value), decimals=max(4, book.trace.decimals))
+    book.define("Loss", Block(TRAIN, top + 1, 2, len(tr.loss), 1))
+    _loss_chart(s, top, len(tr.loss))
+    s.finish()
+
+
+def _training_facts(s: Sheet, tr: TrainingTrace) -> int:
+    """How the training ran and what it reached, one fact a row from row 4; the next free row."""
+    p = s.palette
 
     def shown(x: float) -> float | str:
         return "not measured" if math.isnan(x) else x
@@ -195,17 +209,9 @@ def _training(book: Book) -> None:
     ]
     for r, (label, value) in enumerate(facts, 4):
         s.put(r, 1, label, font=p.ink(bold=True))
-        loss = label.startswith("loss") and not isinstance(value, str)
-        s.put(r, 2, value, font=p.ink(), measure=not isinstance(value, str), decimals=6 if loss else None)
-    top = 5 + len(facts)
-    for col, head in ((1, "step"), (2, "loss")):
-        s.put(top, col, head, font=p.ink(bold=True), fill=p.fill(p["weight"]), align=p.centre(), border=True)
-    for k, loss in enumerate(tr.loss):
-        s.put(top + 1 + k, 1, k)
-        s.put(top + 1 + k, 2, float(loss), decimals=max(4, book.trace.decimals))
-    book.define("Loss", Block(TRAIN, top + 1, 2, len(tr.loss), 1))
-    _loss_chart(s, top, len(tr.loss))
-    s.finish()
+        is_loss = label.startswith("loss") and not isinstance(value, str)
+        s.put(r, 2, value, font=p.ink(), measure=not isinstance(value, str), decimals=6 if is_loss else None)
+    return 4 + len(facts)
 
 
 def _loss_chart(s: Sheet, header_row: int, n: int) -> None:
