@@ -7,6 +7,7 @@ file, the field and the fix in one line.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import tomllib
@@ -15,6 +16,12 @@ from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
+
+import numpy as np
+
+from .display import fmt, round_matrix
+from .narration import NarrationError, check_template, section_slug
+from .steps import attention
 
 __all__ = [
     "DEFAULT_WEIGHTS",
@@ -25,10 +32,15 @@ __all__ = [
     "LessonError",
     "ProjectionSpec",
     "TrainingSpec",
+    "EXP_LIMIT",
+    "LEAN_MARGIN",
+    "SCORE_LIMIT",
+    "VALUE_LIMIT",
     "builtin_lesson",
     "builtin_lessons",
     "default_lesson",
     "find_lesson",
+    "lesson_warnings",
     "load_lesson",
     "parse_lesson",
 ]
@@ -45,6 +57,23 @@ LIMITS: dict[str, tuple[int, int]] = {
     "training_examples": (0, 16),  # extra labelled sentences under [[training.examples]]
 }
 
+#: The largest magnitude of a number a lesson types (vocabulary and explicit weight
+#: matrices). Every product the trace forms from such numbers stays far inside the float
+#: range (a score X·Xᵀ is at most 8 · 10 · 10 = 800, so the exponential of any scaled
+#: score at most e^283), and the softmax subtracts each row's largest score before
+#: exponentiating: nothing ``trace_lesson`` computes can overflow.
+VALUE_LIMIT = 10.0
+#: The exponentials the softmax scene shows (the first context's focus row, ``exp(score / √d)``)
+#: stay under this: at 8 words and 3 decimals a cell shows 81873.000 readably but not
+#: 881682.492 (``scenes.inspect.unreadable_numbers``).
+EXP_LIMIT = 100_000
+#: The largest scaled score ``x·y/√d`` of the first context's focus word: ``ln(EXP_LIMIT)``, about 11.5.
+SCORE_LIMIT = math.log(EXP_LIMIT)
+#: A ``leans`` claim holds visibly when the claimed dimension of the focus word's output
+#: beats every other by at least this much (simplified step, Q = K = V = X); a smaller
+#: margin is a warning: two decimals on screen would barely tell the dimensions apart.
+LEAN_MARGIN = 0.5
+
 #: How the projection weights of steps 9-11 are obtained: trained on the lesson's own
 #: question (``attncore.training``) or drawn from the seeded generator (``attncore.weights``).
 WEIGHTS = ("trained", "random")
@@ -52,7 +81,8 @@ WEIGHTS = ("trained", "random")
 DEFAULT_WEIGHTS = "random"  # flips to "trained" once the team has compared the frames
 
 _TOP_KEYS = {
-    "title", "language", "dimensions", "decimals", "vocabulary", "contexts", "projections", "heads", "theme", "training"
+    "title", "language", "dimensions", "decimals", "vocabulary", "contexts", "projections", "heads", "theme", "training",
+    "narration",
 }
 _CONTEXT_KEYS = {"name", "sentence", "focus", "leans"}
 _PROJECTION_KEYS = {"weights", "seed", "d_v", "W_Q", "W_K", "W_V", "W_V_reshape", "W_O"}
@@ -122,6 +152,8 @@ class Lesson:
     source: str = "built-in"
     language: str = "en"  # of the narration voice (an espeak-ng language code)
     training: TrainingSpec = field(default_factory=TrainingSpec)
+    #: ``[narration]``: (section slug, text with placeholders) replacing what a section says
+    narration: tuple[tuple[str, str], ...] = ()
 
     @property
     def d(self) -> int:
@@ -161,6 +193,16 @@ def _number(src: str, where: str, value: Any) -> float:
     return float(value)
 
 
+def _value(src: str, where: str, value: Any) -> float:
+    """A number the lesson types into a vector or a matrix: finite and within :data:`VALUE_LIMIT`."""
+    x = _number(src, where, value)
+    if abs(x) > VALUE_LIMIT:
+        lim = f"{VALUE_LIMIT:g}"
+        raise _err(src, where, f"{x:g} is outside the supported range -{lim}..{lim}",
+                   f"use values between -{lim} and {lim}; small round numbers such as 3 or 0.5 keep every sum checkable")
+    return x
+
+
 def _int_in(src: str, where: str, value: Any, lo: int, hi: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise _err(src, where, f"{value!r} is not a whole number", f"use a whole number from {lo} to {hi}")
@@ -184,7 +226,7 @@ def _matrix(src: str, where: str, value: Any, rows: int, cols: int) -> tuple[tup
     for i, row in enumerate(value):
         if not isinstance(row, list) or len(row) != cols:
             raise _err(src, f"{where} row {i + 1}", f"must have {cols} numbers", f"give {cols} numbers per row")
-        out.append(tuple(_number(src, f"{where} row {i + 1}", v) for v in row))
+        out.append(tuple(_value(src, f"{where} row {i + 1}", v) for v in row))
     return tuple(out)
 
 
@@ -198,7 +240,7 @@ def parse_lesson(data: dict[str, Any], source: str = "built-in") -> Lesson:
     top = _top_level(src, data)
     vocab = _vocabulary(src, data["vocabulary"], top.dimensions)
     vocab_words = {w for w, _ in vocab}
-    return Lesson(
+    lesson = Lesson(
         title=top.title,
         dimensions=top.dimensions,
         vocabulary=vocab,
@@ -211,6 +253,10 @@ def parse_lesson(data: dict[str, Any], source: str = "built-in") -> Lesson:
         language=top.language,
         training=_training(src, data.get("training", {}), top.dimensions, vocab_words),
     )
+    _check_exponentials(src, lesson)
+    for k in range(len(lesson.contexts)):
+        _check_leans(src, lesson, k)
+    return replace(lesson, narration=_narration(src, data.get("narration", {}), lesson))
 
 
 @dataclass(frozen=True)
@@ -260,7 +306,7 @@ def _vocabulary(src: str, vocab_raw: Any, dims: tuple[str, ...]) -> tuple[tuple[
             raise _err(src, where, "must be a list of numbers", f"write {d} numbers, one per dimension")
         if len(vec) != d:
             raise _err(src, where, f"has {len(vec)} values but there are {d} dimensions", f"give exactly {d} numbers ({', '.join(dims)})")
-        vocab.append((word, tuple(_number(src, where, v) for v in vec)))
+        vocab.append((word, tuple(_value(src, where, v) for v in vec)))
     return tuple(vocab)
 
 
@@ -282,10 +328,12 @@ def _sentence(src: str, where: str, table: dict[str, Any], vocab_words: set[str]
         raise _err(src, f"{where}.sentence", f"has {len(tokens)} word{'s' if len(tokens) != 1 else ''}, the limit is {lo_t} to {hi_t}", f"use {lo_t} to {hi_t} words")
     for tok in tokens:
         if tok not in vocab_words:
-            raise _err(src, f"{where}.sentence", f"word {tok!r} of \"{table['sentence']}\" is not in the vocabulary", f"add {tok} = [...] under [vocabulary]")
+            raise _err(src, f"{where}.sentence", f"word {tok!r} of \"{table['sentence']}\" is not in the vocabulary", _word_hint(tok, vocab_words))
     focus = table["focus"].strip()
     if focus not in tokens:
-        raise _err(src, f"{where}.focus", f"{focus!r} is not a word of \"{table['sentence']}\"", "choose a word of the sentence")
+        same = _same_word(focus, set(tokens))
+        fix = f"did you mean {same!r}? words are matched exactly" if same else "choose a word of the sentence"
+        raise _err(src, f"{where}.focus", f"{focus!r} is not a word of \"{table['sentence']}\"", fix)
     return Context(name="", tokens=tokens, focus=focus)
 
 
@@ -387,6 +435,145 @@ def _training(src: str, raw: Any, dims: tuple[str, ...], vocab_words: set[str]) 
     return TrainingSpec(steps=steps, seed=seed, learning_rate=rate, examples=tuple(examples))
 
 
+def _key(word: str) -> str:
+    """``word`` as a TOML key: bare when TOML allows it, quoted otherwise (``"piñata"``, ``"l'écran"``)."""
+    return word if re.fullmatch(r"[A-Za-z0-9_-]+", word) else json.dumps(word, ensure_ascii=False)
+
+
+def _same_word(word: str, words: set[str]) -> str | None:
+    """The word of ``words`` that ``word`` differs from only by case or Unicode form, if any."""
+    def norm(w: str) -> str:
+        return unicodedata.normalize("NFC", w).casefold()
+
+    matches = sorted(w for w in words if norm(w) == norm(word))
+    return matches[0] if matches else None
+
+
+def _word_hint(tok: str, vocab_words: set[str]) -> str:
+    """What to do about a sentence word missing from the vocabulary, following the likely slip:
+    punctuation kept on a word ("night."), a capital ("The" when "the" exists), or a new word."""
+    bare = "".join(_strip_punctuation(tok))
+    if bare and bare != tok:
+        fix = f"remove the punctuation: {bare!r}"
+        if bare in vocab_words:
+            return fix
+        same = _same_word(bare, vocab_words)
+        return f"{fix}, written {same!r}: words are matched exactly" if same else f"{fix}, and add {_key(bare)} = [...] under [vocabulary]"
+    same = _same_word(tok, vocab_words)
+    if same:
+        return f"did you mean {same!r}? tokens are matched exactly; write {same!r} in the sentence"
+    return f"add {_key(tok)} = [...] under [vocabulary]"
+
+
+def _strip_punctuation(tok: str) -> str:
+    """``tok`` without the punctuation at its ends (an apostrophe inside ``l'écran`` stays)."""
+    chars = list(tok)
+    while chars and unicodedata.category(chars[-1]).startswith("P"):
+        chars.pop()
+    while chars and unicodedata.category(chars[0]).startswith("P"):
+        chars.pop(0)
+    return "".join(chars)
+
+
+def _narration(src: str, raw: Any, lesson: Lesson) -> tuple[tuple[str, str], ...]:
+    """``[narration]``: section slug = the text that section says instead, placeholders checked.
+
+    Whether a slug names a section of the lecture is checked by the application, which
+    knows the scenes (``attnvid.catalog.check_narration``); attncore does not.
+    """
+    if not isinstance(raw, dict):
+        raise _err(src, "narration", "must be a table", 'write [narration] with e.g. divide-by-the-sum = "..."')
+    out = []
+    for slug, text in raw.items():
+        where = f"narration.{_key(slug)}"
+        if slug != section_slug(slug):
+            raise _err(src, where, "is not a section slug", f"write the section's title in lower case with dashes: {section_slug(slug) or 'divide-by-the-sum'}")
+        if not isinstance(text, str) or not text.strip():
+            raise _err(src, where, "must be a non-empty text", f'write {slug} = "what the section says"')
+        try:
+            check_template(text, lesson)
+        except NarrationError as exc:
+            raise LessonError(f"{src}: {where}: {exc}") from None
+        out.append((slug, " ".join(text.split())))
+    return tuple(out)
+
+
+# --------------------------------------------------------------------------------------
+# What the numbers of a valid file produce: the exponentials on screen, the leans claims
+# --------------------------------------------------------------------------------------
+def _focus_step(lesson: Lesson, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """(scaled scores (n,), output (d,)) of context ``k``'s focus word in the simplified step, Q = K = V = X."""
+    ctx = lesson.contexts[k]
+    x = np.array([lesson.vector(t) for t in ctx.tokens], dtype=np.float64)  # (n, d)
+    r = attention(x, x, x)
+    return r.scaled[ctx.focus_index], r.output[ctx.focus_index]
+
+
+def _check_exponentials(src: str, lesson: Lesson) -> None:
+    """The softmax scene exponentiates the first context's focus row: each exponential must fit a cell."""
+    ctx = lesson.contexts[0]
+    scaled, _ = _focus_step(lesson, 0)
+    j = int(np.argmax(scaled))
+    if scaled[j] <= SCORE_LIMIT:
+        return
+    other = ctx.tokens[j]
+    words = f"vocabulary.{_key(ctx.focus)}" + ("" if other == ctx.focus else f" or vocabulary.{_key(other)}")
+    raise _err(src, "contexts[1]",
+               f"the scaled score of {ctx.focus!r} with {other!r} is {scaled[j]:.2f}, so the softmax scene would show "
+               f"its exponential, {math.exp(scaled[j]):.3g}, too long for a cell",
+               f"keep the first context's focus-word scores x·y/√d at most {SCORE_LIMIT:.1f} (exponentials under "
+               f"{EXP_LIMIT:,}): use smaller values in {words}")
+
+
+@dataclass(frozen=True)
+class _Lean:
+    """How the focus word's output (simplified step) compares the claimed dimension with the strongest other."""
+
+    margin: float  # claimed minus strongest other, exact
+    contradicted: bool  # the screen shows the other one larger (at the lesson's decimals)
+    other: str  # the strongest other dimension
+    shown: str  # both values as the screen shows them
+
+
+def _lean(lesson: Lesson, k: int) -> _Lean:
+    ctx = lesson.contexts[k]
+    assert ctx.leans is not None
+    _, out = _focus_step(lesson, k)
+    c = lesson.dimensions.index(ctx.leans)
+    o = max((j for j in range(lesson.d) if j != c), key=lambda j: out[j])
+    claimed, other = round_matrix([out[c], out[o]], lesson.decimals)
+    shown = f"{ctx.leans} {fmt(out[c], lesson.decimals)}, {lesson.dimensions[o]} {fmt(out[o], lesson.decimals)}"
+    return _Lean(float(out[c] - out[o]), bool(other > claimed), lesson.dimensions[o], shown)
+
+
+def _check_leans(src: str, lesson: Lesson, k: int) -> None:
+    """A context's ``leans`` must be what its focus word's output (simplified step) does on screen;
+    a tie at the shown decimals is only too small to see (a warning, :func:`lesson_warnings`)."""
+    ctx = lesson.contexts[k]
+    if ctx.leans is None:
+        return
+    lean = _lean(lesson, k)
+    actual, shown = lean.other, lean.shown
+    if lean.contradicted:
+        raise _err(src, f"contexts[{k + 1}].leans",
+                   f"{ctx.leans!r} is contradicted: in \"{ctx.sentence}\" the output of {ctx.focus!r} leans {actual!r} ({shown})",
+                   f'write leans = "{actual}", or make the other words of the sentence stronger in {ctx.leans!r}')
+
+
+def lesson_warnings(lesson: Lesson) -> list[str]:
+    """One line per claim that holds but not visibly: a ``leans`` margin under :data:`LEAN_MARGIN`."""
+    out = []
+    for k, ctx in enumerate(lesson.contexts):
+        if ctx.leans is None:
+            continue
+        lean = _lean(lesson, k)
+        if lean.margin < LEAN_MARGIN:
+            out.append(f"{lesson.source}: contexts[{k + 1}].leans: {ctx.focus!r} leans {ctx.leans!r} by only "
+                       f"{max(lean.margin, 0):.2f} ({lean.shown}), under the {LEAN_MARGIN} a viewer can see; make the other words of "
+                       f"\"{ctx.sentence}\" stronger in {ctx.leans!r}")
+    return out
+
+
 def load_lesson(path: str | Path) -> Lesson:
     """Read and validate a lesson file; every failure is a one-line :class:`LessonError`."""
     p = Path(path)
@@ -405,8 +592,23 @@ def load_lesson(path: str | Path) -> Lesson:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise LessonError(f"{p}: TOML syntax error: {exc}; fix the syntax at that line") from None
+        raise LessonError(_syntax_message(p, text, exc)) from None
     return parse_lesson(data, source=str(p))
+
+
+def _syntax_message(p: Path, text: str, exc: tomllib.TOMLDecodeError) -> str:
+    """One line for a TOML syntax error; a key TOML cannot take bare (``piñata = [...]``) is told to be quoted."""
+    at = re.search(r"\(at line (\d+), column \d+\)", str(exc))
+    lines = text.splitlines()
+    if at and int(at.group(1)) <= len(lines):
+        line = lines[int(at.group(1)) - 1]
+        m = re.match(r"\s*([^\s=\[\]\"'#.]+(?:'[^\s=\[\]\"'#.]*)*)\s*=\s*(.*)", line)
+        if m and not re.fullmatch(r"[A-Za-z0-9_-]+", m.group(1)):
+            key, value = m.group(1), m.group(2).split("#")[0].strip()
+            value = value if len(value) <= 40 else "[...]"
+            return (f"{p}: line {at.group(1)}: TOML syntax error: the key {key} has characters a bare TOML key "
+                    f"cannot have; quote it: {json.dumps(key, ensure_ascii=False)} = {value or '[...]'}")
+    return f"{p}: TOML syntax error: {exc}; fix the syntax at that line"
 
 
 def builtin_lessons() -> list[str]:

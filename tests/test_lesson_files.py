@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import ast
 import inspect
+import json
+import math
 import subprocess
 import tomllib
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -28,7 +31,14 @@ from attncore import (
     parse_lesson,
     trace_lesson,
 )
-from attncore.lesson import DEFAULT_WEIGHTS
+from attncore.lesson import (
+    DEFAULT_WEIGHTS,
+    EXP_LIMIT,
+    LEAN_MARGIN,
+    SCORE_LIMIT,
+    VALUE_LIMIT,
+    lesson_warnings,
+)
 
 BAD = sorted((Path(__file__).parent / "bad_lessons").glob("*.toml"))
 
@@ -51,7 +61,13 @@ def test_the_corpus_covers_every_failure() -> None:
                  "weights_unknown_kind", "training_not_a_table", "training_unknown_key", "training_steps_out_of_range",
                  "training_bad_seed", "training_learning_rate_out_of_range", "training_examples_not_a_list",
                  "too_many_training_examples", "training_example_unknown_key", "training_example_missing_leans",
-                 "training_example_word_not_in_vocabulary", "training_example_leans_not_a_dimension"):
+                 "training_example_word_not_in_vocabulary", "training_example_leans_not_a_dimension",
+                 # magnitudes, claims, hints and [narration] (issue #12)
+                 "value_too_large", "value_huge", "value_just_below_the_range", "explicit_weight_too_large",
+                 "exponential_too_long", "leans_contradicted", "word_with_a_capital", "word_with_punctuation",
+                 "new_word_with_punctuation", "new_unicode_word", "unquoted_unicode_key", "focus_with_a_capital",
+                 "narration_unknown_matrix", "narration_unknown_word", "narration_unknown_context",
+                 "narration_not_a_slug", "narration_not_a_table"):
         assert must in names
 
 
@@ -151,3 +167,88 @@ def test_parse_lesson_is_one_short_function_per_part_of_the_file() -> None:
         assert part in lengths, part
     too_long = {name: n for name, n in lengths.items() if n >= 60}
     assert not too_long, f"functions of 60 lines or more: {too_long}"
+
+
+# Magnitudes (issue #12) ------------------------------------------------------------------
+def largest_lesson(weights: str = "explicit") -> str:
+    """A lesson at every magnitude bound: 8 words and 8 dimensions, words at ±VALUE_LIMIT, explicit
+    weights at ±VALUE_LIMIT (or trained ones), and the first focus row's scores just under SCORE_LIMIT."""
+    d, lim = 8, VALUE_LIMIT
+
+    def vec(values: list[float]) -> str:
+        return "[" + ", ".join(f"{v:g}" for v in values) + "]"
+
+    big0, big1 = [lim] + [lim - 1] * (d - 1), [lim - 1, lim] + [lim - 1] * (d - 2)
+    f = (SCORE_LIMIT - 0.001) * math.sqrt(d) / sum(big0)  # focus·big0/√d: the largest exponential accepted
+    alt = [lim if k % 2 else -lim for k in range(d)]
+    w = "[" + ", ".join(vec([lim if k % 2 else -lim] * d) for k in range(d)) + "]"
+    proj = ('weights = "trained"\n' if weights == "trained" else
+            "".join(f"{m} = {w}\n" for m in ("W_Q", "W_K", "W_V", "W_O", "W_V_reshape")))
+    return (f'title = "At the bounds"\ndimensions = {[f"d{k}" for k in range(d)]!r}\ndecimals = 3\n'.replace("'", '"')
+            + f"[vocabulary]\nbig0 = {vec(big0)}\nbig1 = {vec(big1)}\nneg = {vec([-lim] * d)}\nalt = {vec(alt)}\n"
+            + f"focus = {vec([f] * d)}\n"
+            + "".join(f"w{k} = {vec([lim / 2 * (-1) ** k] * d)}\n" for k in range(4))
+            + '[[contexts]]\nsentence = "big0 neg alt focus w0 w1 w2 w3"\nfocus = "focus"\nleans = "d0"\n'
+            + '[[contexts]]\nsentence = "neg big1 w3 w2 focus w1 w0 alt"\nfocus = "focus"\nleans = "d1"\n'
+            + f"[projections]\nd_v = 8\n{proj}[heads]\ncount = 4\n")
+
+
+def test_the_magnitude_limits_are_the_documented_ones() -> None:
+    assert VALUE_LIMIT == 10 and EXP_LIMIT == 100_000
+    assert math.exp(SCORE_LIMIT) == pytest.approx(EXP_LIMIT)
+    assert LEAN_MARGIN == 0.5
+
+
+@pytest.mark.parametrize("weights", ["explicit", "trained"])
+def test_the_largest_accepted_values_trace_without_overflow(weights: str, tmp_path: Path) -> None:
+    path = tmp_path / "largest.toml"
+    path.write_text(largest_lesson(weights), encoding="utf-8")
+    lesson = load_lesson(path)
+    assert max(abs(v) for _, vec in lesson.vocabulary for v in vec) == VALUE_LIMIT
+    # Underflow is allowed: a weight of exp(-1000) is exactly 0, and shown as 0.
+    with warnings.catch_warnings(), np.errstate(over="raise", invalid="raise", divide="raise"):
+        warnings.simplefilter("error")
+        trace = trace_lesson(lesson)
+        # The exponentials a scene can show: of scaled scores, simple, masked or with positions, any row
+        # (exp(-inf) = 0 for a masked score). Projected stages are never exponentiated on screen.
+        for c in trace.contexts:
+            for stage in ("simple", "causal", "positional"):
+                for i in range(c.n):
+                    assert np.isfinite(c.softmax_exps(i, stage)).all() and np.isfinite(c.softmax_total(i, stage))
+        exps = trace.contexts[0].softmax_exps(trace.contexts[0].focus_index)
+        assert exps.max() < EXP_LIMIT and exps.max() > EXP_LIMIT * 0.95, "at the bound, not far under it"
+        json.dumps(trace.to_json(), allow_nan=False)
+    r = subprocess.run([ATTNVID, "values", "--lesson", str(path)], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    assert "d0" in r.stdout and "nan" not in r.stdout.lower() and "inf" not in r.stdout.lower()
+
+
+def test_values_at_the_limit_are_accepted_and_beyond_are_not(tmp_path: Path) -> None:
+    text = ('title = "x"\ndimensions = ["animal", "tech"]\n[vocabulary]\ncat = [3, 0]\nmouse = [2, 2]\n'
+            'rare = [VALUE, 0]\n[[contexts]]\nsentence = "cat mouse"\nfocus = "mouse"\n')
+    for value, ok in (("10", True), ("-10", True), ("10.001", False), ("-1e6", False), ("nan", False), ("-inf", False)):
+        path = tmp_path / "edge.toml"
+        path.write_text(text.replace("VALUE", value), encoding="utf-8")
+        if ok:
+            load_lesson(path)
+        else:
+            with pytest.raises(LessonError, match=r"vocabulary\.rare: .*(outside the supported range -10\.\.10|not a finite)"):
+                load_lesson(path)
+
+
+# Claims (issue #12) ----------------------------------------------------------------------
+@pytest.mark.parametrize("name", builtin_lessons())
+def test_shipped_lessons_lean_visibly(name: str) -> None:
+    assert lesson_warnings(builtin_lesson(name)) == []
+
+
+def test_a_lean_too_small_to_see_is_a_warning_not_an_error(tmp_path: Path) -> None:
+    path = tmp_path / "weak.toml"
+    path.write_text('title = "x"\ndimensions = ["animal", "tech"]\n[vocabulary]\ncat = [1, 0]\nmouse = [2, 2]\n'
+                    'and = [0, 0.5]\n[[contexts]]\nsentence = "cat and mouse"\nfocus = "mouse"\nleans = "animal"\n',
+                    encoding="utf-8")
+    (warning,) = lesson_warnings(load_lesson(path))
+    assert warning.startswith(f"{path}: contexts[1].leans: 'mouse' leans 'animal' by only 0.") and "\n" not in warning
+    r = subprocess.run([ATTNVID, "values", "--lesson", str(path)], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0
+    assert r.stderr == f"attnvid: warning: {warning}\n"
