@@ -1,5 +1,7 @@
-"""The lecture's scenes as the commands name them: by class or file name, with one
-line listing the known scenes when a name is wrong.
+"""The lecture's scenes as the commands name them: by class or file name, in any case,
+with one line listing the known scenes when a name is wrong; their sections by title
+(in any case) or slug; and what a lesson or a voice needs of them (narration slugs,
+recordings).
 
 Imports :mod:`scenes.lecture` (and so manim) only when called.
 """
@@ -9,7 +11,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from attncore import Lesson, LessonError
+from attncore.narration import section_slug
+
 from .errors import UserError
+from .voices import RecordedVoice, VoiceError, voice_from_spec
 
 if TYPE_CHECKING:
     from scenes.base import LessonScene
@@ -23,14 +29,19 @@ def lecture_scenes() -> tuple[type[LessonScene], ...]:
 
 
 def resolve_scene(name: str) -> type[LessonScene]:
-    """The scene named ``name`` (``Softmax`` or ``s05_softmax``), or a one-line error."""
+    """The scene named ``name`` (``Softmax``, ``softmax`` or ``s05_softmax``), or a one-line error."""
     from scenes.lecture import find_scene
 
     try:
         return find_scene(name)
     except KeyError:
-        known = ", ".join(c.__name__ for c in lecture_scenes())
-        raise UserError(f"unknown scene {name!r}; choose from: {known}") from None
+        pass
+    folded = name.casefold()
+    for cls in lecture_scenes():
+        if folded in (cls.__name__.casefold(), cls.__module__.rsplit(".", 1)[-1].casefold()):
+            return cls
+    known = ", ".join(c.__name__ for c in lecture_scenes())
+    raise UserError(f"unknown scene {name!r}; choose from: {known}")
 
 
 def resolve_scenes(names: Sequence[str]) -> list[type[LessonScene]]:
@@ -38,6 +49,52 @@ def resolve_scenes(names: Sequence[str]) -> list[type[LessonScene]]:
     return [resolve_scene(s) for s in names] or list(lecture_scenes())
 
 
+def resolve_section(cls: type[LessonScene], name: str) -> str:
+    """The title of the section of ``cls`` named ``name``: its title in any case, or its slug."""
+    names = cls.section_names()
+    for title in names:
+        if name == title:
+            return title
+    for title in names:
+        if section_slug(name) == section_slug(title) and section_slug(name):
+            return title
+    raise UserError(f"{cls.__name__} has no section {name!r}; its sections are: {'; '.join(names)}")
+
+
 def lecture_index(cls: type[LessonScene]) -> int:
     """The scene's place in the lecture, from 1."""
     return lecture_scenes().index(cls) + 1
+
+
+def sections_of(scenes: Sequence[type[LessonScene]]) -> list[tuple[str, str]]:
+    """(scene name, section title) of every section of ``scenes``, in order."""
+    return [(cls.__name__, title) for cls in scenes for title in cls.section_names()]
+
+
+def check_recordings(voice: str, scenes: Sequence[type[LessonScene]]) -> None:
+    """With ``--voice recorded:DIR``, every section of ``scenes`` has its WAV file, or one
+    line lists all that are missing, before anything renders (not one at a time, after
+    seconds of rendering)."""
+    if not voice.strip().startswith("recorded:"):
+        return
+    try:
+        recorded = voice_from_spec(voice)
+    except VoiceError as exc:
+        raise UserError(str(exc), code=1) from None
+    assert isinstance(recorded, RecordedVoice)
+    missing = recorded.missing(sections_of(scenes))
+    if missing:
+        raise UserError(f"missing {len(missing)} recording{'s' if len(missing) != 1 else ''} in {recorded.folder}: "
+                        f"{', '.join(p.name for p in missing)}; attnvid script lists what to record")
+
+
+def check_narration(lesson: Lesson) -> None:
+    """Every slug of the lesson's ``[narration]`` names a section of the lecture (attncore
+    checked the texts and their placeholders; only the application knows the sections)."""
+    if not lesson.narration:
+        return
+    slugs = [section_slug(title) for _, title in sections_of(lecture_scenes())]
+    for slug, _ in lesson.narration:
+        if slug not in slugs:
+            raise LessonError(f"{lesson.source}: narration.{slug}: no section of the lecture has this slug; "
+                              f"use one of {', '.join(slugs)} (attnvid list shows the sections)")

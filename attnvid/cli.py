@@ -33,6 +33,7 @@ from .commands.lecture import lecture  # noqa: E402
 from .commands.list_scenes import list_scenes  # noqa: E402
 from .commands.preview import preview  # noqa: E402
 from .commands.render import render  # noqa: E402
+from .commands.script import script  # noqa: E402
 from .commands.storyboard import storyboard  # noqa: E402
 from .commands.values import values  # noqa: E402
 from .commands.workbook import workbook  # noqa: E402
@@ -53,11 +54,12 @@ cli.add_command(lecture)
 cli.add_command(preview)
 cli.add_command(storyboard)
 cli.add_command(doctor)
+cli.add_command(script)
 cli.add_command(workbook)
 
 
 def main() -> None:
     install_signal_handlers()
-    with cli_errors():
-        cli.main(prog_name="attnvid", standalone_mode=True)
-    sys.exit(0)
+    with cli_errors():  # every failure, click's usage errors included, as one line
+        code = cli.main(prog_name="attnvid", standalone_mode=False)
+    sys.exit(code if isinstance(code, int) else 0)

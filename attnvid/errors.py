@@ -1,14 +1,18 @@
 """Expected failures, and turning each into one line on stderr.
 
-Expected failures (a bad lesson, a missing system package, a full or read-only disk,
-Ctrl-C) end the command with one line on stderr and a non-zero status, never a
-traceback: a lecturer should read what to do, not where in Manim it happened.
+Expected failures (a bad lesson, a bad option, a missing system package, a full or
+read-only disk, Ctrl-C) end the command with one line on stderr and a non-zero status,
+never a traceback: a lecturer should read what to do, not where in Manim it happened.
+Click runs with ``standalone_mode=False`` (see :func:`attnvid.cli.main`), so its usage
+errors reach :func:`cli_errors` too, which prints them in one line rather than click's
+four (usage, hint, blank line, error).
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
+import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -59,6 +63,10 @@ def storage_message(err: OSError, folder: Path) -> str:
             "or render into another folder with --media DIR")
 
 
+def _one_line(message: str) -> str:
+    return " ".join(message.split())
+
+
 def _fail(message: str, code: int) -> NoReturn:
     click.echo(message, err=True)
     sys.exit(code)
@@ -69,6 +77,21 @@ def cli_errors() -> Iterator[None]:
     """Turn every expected failure into one stderr line and its exit status (see the module doc)."""
     try:
         yield
+    except click.exceptions.NoArgsIsHelpError as exc:
+        exc.show()  # plain `attnvid`: the help, as click prints it
+        sys.exit(exc.exit_code)
+    except click.UsageError as exc:
+        where = exc.ctx.command_path if exc.ctx is not None else "attnvid"
+        _fail(f"attnvid: error: {_one_line(exc.format_message()).rstrip('.')}; see {where} --help", exc.exit_code)
+    except click.ClickException as exc:
+        _fail(f"attnvid: error: {_one_line(exc.format_message())}", exc.exit_code)
+    except click.Abort:
+        _fail("attnvid: aborted", 1)
+    except BrokenPipeError:
+        # The reader went away (`attnvid values | head`): nothing more to say, and nothing
+        # left to flush at exit either.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
     except LessonError as exc:
         _fail(f"attnvid: error: {exc}", 2)
     except UserError as exc:

@@ -14,7 +14,7 @@ from typing import Any
 from attncore import Lesson
 
 from .cache import cache_key
-from .catalog import lecture_index, resolve_scenes
+from .catalog import check_recordings, lecture_index, resolve_scenes
 from .env import LESSON_ENV
 from .errors import UserError
 from .lessons import output_root
@@ -102,10 +102,12 @@ def plan(lesson: Lesson, spec: str, names: Sequence[str], quality: str, fmt: str
     fingerprint = voice_fingerprint(voice, lesson)
     os.environ[LESSON_ENV] = spec
     root = str(output_root(lesson, media))
+    scenes = resolve_scenes(names)
+    check_recordings(voice, scenes)  # every missing WAV in one line, before any render starts
     return [
         Job(scene=c.__name__, index=lecture_index(c), quality=quality, fmt=fmt, lesson_spec=spec, root=root,
             key=cache_key(source_file(c), repr(lesson), quality, fmt, fingerprint), voice=voice)
-        for c in resolve_scenes(names)
+        for c in scenes
     ]
 
 

@@ -1,16 +1,42 @@
-"""The command-line options several commands share, defined once."""
+"""The command-line options several commands share, defined once.
+
+``--lesson`` and ``--media`` are checked as soon as click reads them, so that every
+command taking them stops on a bad lesson or an impossible output folder with one
+line, before it imports Manim or writes anything.
+"""
 
 from __future__ import annotations
 
+import os
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 
+from .errors import UserError, storage_error
 from .render_settings import QUALITIES
+from .voices import VoiceError, voice_from_spec
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _checked_lesson(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
+    """Read the lesson now: a bad file is its one line (exit 2); a claim that holds but
+    barely (a ``leans`` margin too small to see) is a warning line on stderr."""
+    if ctx.resilient_parsing:
+        return value
+    from attncore import find_lesson
+    from attncore.lesson import lesson_warnings
+
+    from .catalog import check_narration
+
+    lesson = find_lesson(value)
+    check_narration(lesson)
+    for warning in lesson_warnings(lesson):
+        click.echo(f"attnvid: warning: {warning}", err=True)
+    return value
 
 
 def lesson_option(f: F) -> F:
@@ -19,13 +45,52 @@ def lesson_option(f: F) -> F:
         "lesson_path",
         type=click.Path(path_type=Path, dir_okay=True),
         default=None,
+        callback=_checked_lesson,
         help="A lesson TOML file, or a built-in lesson name (default, bank, souris).",
     )(f)
 
 
+def media_problem(media: Path) -> str | None:
+    """Why ``media`` can never hold our outputs (under a file, on a file system that takes
+    no folders such as /proc), or None.
+
+    A folder we may not write in (permission, read-only, full) is not reported here:
+    ``attnvid doctor`` names it as a check, and the first write meets it with one line.
+    Creating ``media`` is tried for real in its nearest existing folder, then undone.
+    """
+    target = media.absolute()
+    where = target
+    while not os.path.lexists(where) and where != where.parent:
+        where = where.parent
+    if not where.is_dir():
+        what = "is a file" if where.exists() else "is not a folder"
+        if where == target:
+            return f"{media} {what}, not a folder; give --media a folder (or remove the file)"
+        return f"cannot create the output folder {media}: {where} {what}, not a folder; give --media another folder"
+    if where == target:
+        return None
+    try:
+        os.rmdir(tempfile.mkdtemp(dir=where, prefix=".attnvid-probe-"))
+    except OSError as exc:
+        if storage_error(exc) is not None:
+            return None
+        return (f"cannot create the output folder {media}: {where} takes no new folders ({exc.strerror}); "
+                "give --media a folder on a writable disk")
+    return None
+
+
+def _checked_media(ctx: click.Context, param: click.Parameter, value: Path) -> Path:
+    if ctx.resilient_parsing:
+        return value
+    problem = media_problem(value)
+    if problem is not None:
+        raise UserError(problem)
+    return value
+
+
 def media_option(help: str | None = "Where outputs go.") -> Callable[[F], F]:
     return click.option("--media", type=click.Path(path_type=Path, file_okay=False), default=Path("media"),
-                        show_default=True, help=help)
+                        show_default=True, callback=_checked_media, help=help)
 
 
 def quality_option(f: F) -> F:
@@ -37,5 +102,19 @@ def jobs_option(f: F) -> F:
                         help="Parallel processes [default: cores].")(f)
 
 
+def _checked_voice(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """An unknown voice is a bad option (exit 2); a recordings folder that is not there, a
+    missing part of this machine (exit 1). Whether each recording is there is checked once
+    the scenes are known (:func:`attnvid.catalog.check_recordings`)."""
+    if ctx.resilient_parsing:
+        return value
+    try:
+        voice_from_spec(value)
+    except VoiceError as exc:
+        raise UserError(str(exc), code=1 if value.strip().startswith("recorded:") else 2) from None
+    return value
+
+
 def voice_option(help: str) -> Callable[[F], F]:
-    return click.option("--voice", default="none", show_default=True, metavar="none|espeak|recorded:DIR", help=help)
+    return click.option("--voice", default="none", show_default=True, metavar="none|espeak|recorded:DIR",
+                        callback=_checked_voice, help=help)

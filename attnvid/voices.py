@@ -20,12 +20,14 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
 import shutil
 import subprocess
 import wave
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Protocol
+
+from attncore.narration import section_slug
 
 __all__ = [
     "EspeakVoice",
@@ -33,6 +35,7 @@ __all__ = [
     "RecordedVoice",
     "Voice",
     "VoiceError",
+    "recording_name",
     "section_slug",
     "voice_from_spec",
     "wav_seconds",
@@ -41,11 +44,6 @@ __all__ = [
 
 class VoiceError(RuntimeError):
     """A voice that cannot speak here (missing program, missing recording)."""
-
-
-def section_slug(text: str) -> str:
-    """A section title as a file name part: ``Exponentials, then division`` -> ``exponentials-then-division``."""
-    return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower()
 
 
 def wav_seconds(path: Path) -> float:
@@ -121,7 +119,11 @@ class RecordedVoice:
         self.folder = folder
 
     def path(self, scene: str, section: str) -> Path:
-        return self.folder / f"{scene}__{section_slug(section)}.wav"
+        return self.folder / recording_name(scene, section)
+
+    def missing(self, sections: Iterable[tuple[str, str]]) -> list[Path]:
+        """The recordings of ``(scene, section title)`` pairs that are not in the folder, in order."""
+        return [p for p in (self.path(scene, title) for scene, title in sections) if not p.is_file()]
 
     def speak(self, text: str, scene: str, section: str, workdir: Path) -> Path | None:
         p = self.path(scene, section)
@@ -137,6 +139,11 @@ class RecordedVoice:
         return f"recorded|{h.hexdigest()}"
 
 
+def recording_name(scene: str, section: str) -> str:
+    """The WAV file a section's recording is read from: ``Softmax__divide-by-the-sum.wav``."""
+    return f"{scene}__{section_slug(section)}.wav"
+
+
 def voice_from_spec(spec: str | None, language: str = "en") -> Voice:
     """``none`` (default), ``espeak`` or ``recorded:FOLDER``."""
     spec = (spec or "none").strip()
@@ -147,6 +154,8 @@ def voice_from_spec(spec: str | None, language: str = "en") -> Voice:
     if spec.startswith("recorded:"):
         folder = Path(spec[len("recorded:"):]).expanduser()
         if not folder.is_dir():
-            raise VoiceError(f"recordings folder {folder} does not exist; give recorded:FOLDER with one WAV per section")
+            what = "is a file, not a folder" if folder.exists() else "does not exist"
+            raise VoiceError(f"recordings folder {folder} {what}; give recorded:FOLDER with one WAV per section "
+                             "(attnvid script lists them)")
         return RecordedVoice(folder)
     raise VoiceError(f"unknown voice {spec!r}; use none, espeak or recorded:FOLDER")

@@ -14,10 +14,9 @@ import click
 from attncore import Lesson
 
 from ..cache import cache_key
-from ..catalog import resolve_scene
+from ..catalog import resolve_scene, resolve_section
 from ..engine import run_jobs
 from ..env import LESSON_ENV
-from ..errors import UserError
 from ..frames import section_frames
 from ..jobs import plan
 from ..lessons import get_lesson, lesson_spec, output_root
@@ -64,10 +63,7 @@ def _preview_png(lesson: Lesson, spec: str, name: str, section: str | None, medi
     """The PNG of the last frame of ``section`` (or of the scene), drawn only when its inputs changed."""
     require_runtime()
     cls = resolve_scene(name)
-    names = cls.section_names()
-    if section is not None and section not in names:
-        raise UserError(f"{name} has no section {section!r}; its sections are: {'; '.join(names)}")
-    title = section if section is not None else names[-1]
+    title = resolve_section(cls, section) if section is not None else cls.section_names()[-1]
     root = output_root(lesson, media)
     out = root / "preview" / (f"{name}.png" if section is None else f"{name}_{section_slug(title)}.png")
     # The same inputs give the same picture (see the render cache): a preview whose

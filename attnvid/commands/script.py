@@ -1,0 +1,99 @@
+"""``attnvid script``: what to record for ``--voice recorded:DIR``, section by section.
+
+The words of a section are built from the trace when the scene runs (each section calls
+``self.narrate(text)``, or says the lesson's ``[narration]`` text instead), so they are
+collected by running every scene with animations skipped (:func:`scenes.inspect.build`):
+no frame is drawn and no video encoded.
+"""
+
+from __future__ import annotations
+
+import os
+import textwrap
+from pathlib import Path
+
+import click
+
+from attncore import Lesson
+
+from ..catalog import lecture_index, resolve_scene, resolve_scenes
+from ..env import LESSON_ENV
+from ..jobs import default_jobs
+from ..lessons import get_lesson, lesson_spec, output_root
+from ..options import jobs_option, lesson_option, media_option
+from ..outputs import claim_output, write_atomic
+from ..runtime import require_runtime
+from ..voices import recording_name
+from ..workers import Workers
+
+SCRIPT_NAME = "recording_script.md"
+
+
+@click.command("script")
+@click.argument("scenes", nargs=-1)
+@jobs_option
+@lesson_option
+@media_option()
+def script(scenes: tuple[str, ...], jobs: int | None, lesson_path: Path | None, media: Path) -> None:
+    """Print the recording script: for every section, the WAV file to record and the words to read.
+
+    Of SCENES (class or file names), or of the whole lecture when none are given. Record
+    each block as FOLDER/<file name> and render with --voice recorded:FOLDER. The script
+    is also written to media/script/recording_script.md (media/<lesson>/script/ for
+    another lesson; recording_script_<Scene>...md for some scenes); its path is the last
+    line printed.
+    """
+    lesson = get_lesson(lesson_path)
+    spec = lesson_spec(lesson_path)
+    os.environ[LESSON_ENV] = spec
+    classes = resolve_scenes(scenes)
+    names = [c.__name__ for c in classes]
+    require_runtime()
+    root = output_root(lesson, media)
+    out = root / "script" / (SCRIPT_NAME if not scenes else f"recording_script_{'_'.join(names)}.md")
+    with claim_output(root):
+        said = _narrations_of(names, spec, root, jobs or default_jobs())
+        text = compose_script(lesson, [(lecture_index(c), c.__name__, s) for c, s in zip(classes, said, strict=True)])
+        write_atomic(out, text.encode("utf-8"))
+    click.echo(text, nl=False)
+    n = sum(len(s) for s in said)
+    click.echo(f"script: {n} recordings for {len(names)} scenes", err=True)
+    click.echo(str(out))
+
+
+def scene_narrations(scene: str, spec: str, work: str) -> list[tuple[str, str]]:
+    """(section title, words) of every section of ``scene``, from a build without rendering.
+
+    Runs in worker processes too. Manim's text cache goes to ``work`` (one folder per
+    scene), as for :func:`attnvid.frames.section_frames`.
+    """
+    os.environ[LESSON_ENV] = spec
+    from manim import tempconfig
+
+    from scenes.inspect import build
+
+    with tempconfig({"media_dir": work}):
+        built = build(resolve_scene(scene), mobjects=False)
+    return [(n.section, n.text) for n in built.narrations]
+
+
+def _narrations_of(names: list[str], spec: str, root: Path, n: int) -> list[list[tuple[str, str]]]:
+    calls = [(s, spec, str(root / ".work" / "script" / s)) for s in names]
+    if n == 1:
+        return [scene_narrations(*c) for c in calls]
+    with Workers(n) as workers:
+        return [f.result() for f in workers.submit_all(scene_narrations, calls)]
+
+
+def compose_script(lesson: Lesson, scenes: list[tuple[int, str, list[tuple[str, str]]]]) -> str:
+    """The recording script as Markdown: one heading per scene (its place in the lecture,
+    its name), one block per section (the WAV file name, the title, the words)."""
+    lines = [f"# Recording script: {lesson.title}", "",
+             "Record one WAV file per block, named as its heading, all in one folder; then render",
+             "with `--voice recorded:FOLDER`. A section lasts at least as long as its recording.", ""]
+    for k, scene, sections in scenes:
+        lines += [f"## {k}. {scene}", ""]
+        for title, words in sections:
+            lines += [f"### {recording_name(scene, title)}", "", f"*{title}*", "",
+                      *textwrap.wrap(words, 88, break_long_words=False, break_on_hyphens=False), ""]
+    return "\n".join(lines)
