@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, Mobject, Scene, Text, Transform, config
 
 from attncore import ContextTrace, LessonTrace, find_lesson, trace_lesson
+from attncore.narration import narration_override
 from attnvid.captions import Cue, reading_seconds, timed_cues
 from attnvid.env import LESSON_ENV, VOICE_ENV
 from attnvid.voices import Voice, voice_from_spec, wav_seconds
@@ -151,7 +152,7 @@ class LessonScene(Scene):
         """
         if any(n.section == self._section for n in self.narrations):
             raise RuntimeError(f"section {self._section!r} is narrated twice")
-        text = " ".join(text.split())
+        text = " ".join((narration_override(self.lesson, self.trace, type(self).__name__, self._section) or text).split())
         workdir = Path(config.media_dir) / "voice"
         wav = None if self.renderer.skip_animations and not self.voice_in_dry_run else self.voice.speak(
             text, type(self).__name__, self._section, workdir
