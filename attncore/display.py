@@ -11,9 +11,11 @@ from decimal import ROUND_HALF_EVEN, Decimal
 import numpy as np
 from numpy.typing import ArrayLike
 
-__all__ = ["decimals_needed", "fmt", "round_matrix", "round_rows_to_one", "format_matrix"]
+__all__ = ["MINUS_INFINITY", "decimals_needed", "fmt", "fmt_masked", "round_matrix", "round_rows_to_one", "format_matrix"]
 
 _MINUS = "\u2212"  # a real minus sign: as wide as a digit, unlike the hyphen
+#: A masked score, as the lecture, the tables and the workbook write it.
+MINUS_INFINITY = _MINUS + "\u221e"
 
 
 def fmt(x: float, decimals: int, *, plus: bool = False) -> str:
@@ -32,6 +34,18 @@ def fmt(x: float, decimals: int, *, plus: bool = False) -> str:
     if s.startswith("-"):
         return _MINUS + s[1:]
     return ("+" + s) if plus and r > 0 else s
+
+
+def fmt_masked(x: float, decimals: int) -> str:
+    """:func:`fmt`, except that a masked score (``-inf``) shows as ``−∞``.
+
+    The causal mask sets the scores a word may not see to ``-inf`` (their softmax weight
+    is then exactly 0); every other value is shown as :func:`fmt` shows it.
+
+    >>> fmt_masked(float("-inf"), 2), fmt_masked(-3.5, 2)
+    ('−∞', '−3.50')
+    """
+    return MINUS_INFINITY if np.isneginf(x) else fmt(x, decimals)
 
 
 def round_matrix(m: ArrayLike, decimals: int) -> np.ndarray:

@@ -12,6 +12,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from attncore import ContextTrace, LessonTrace, fmt, round_rows_to_one, trace_lesson
+from attncore.display import MINUS_INFINITY, fmt_masked
 
 from ..lessons import get_lesson
 from ..options import lesson_option
@@ -69,17 +70,14 @@ def print_tables(trace: LessonTrace, console: Console) -> None:
                   "see --json for them.")
 
 
-MINUS_INFINITY = "\u2212\u221e"  # a masked score, as the lecture writes it: −∞
-
-
 def _masked_table(title: str, m: np.ndarray, toks: list[str], decimals: int) -> Table:
-    """Scores in which −∞ marks a word the mask hides (``fmt`` has no infinity)."""
+    """Scores in which −∞ marks a word the mask hides (shown by ``fmt_masked``, as on screen)."""
     t = Table(title=title, title_justify="left", show_edge=False, pad_edge=False)
     t.add_column("", style="bold")
     for c in toks:
         t.add_column(c, justify="right")
     for name, row in zip(toks, m):
-        t.add_row(name, *(MINUS_INFINITY if np.isneginf(v) else fmt(v, decimals) for v in row))
+        t.add_row(name, *(fmt_masked(v, decimals) for v in row))
     return t
 
 

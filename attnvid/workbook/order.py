@@ -17,6 +17,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from attncore import ContextTrace, add_positions, scale, scores
+from attncore.display import MINUS_INFINITY
 
 from .formulas import dot, encoding, product, softmax_weight
 from .grid import Block, Book, Linked, Matrix, Sheet
@@ -26,7 +27,6 @@ from .simple import stack_contexts
 __all__ = ["order_sheets"]
 
 CAUSAL, POS = "Causal mask", "Positions"
-MINUS_INFINITY = "−∞"
 
 
 def order_sheets(book: Book) -> None:
