@@ -11,6 +11,8 @@ the word it scores highest with, ``dot_terms(i, j)`` (the products), ``scores`` 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from manim import (
     DOWN,
     LEFT,
@@ -23,29 +25,201 @@ from manim import (
     Line,
     ReplacementTransform,
     SurroundingRectangle,
+    Text,
     Transform,
     TransformFromCopy,
     VGroup,
     Write,
 )
 
-from attncore import decimals_needed
+from attncore import ContextTrace, decimals_needed
 from scenes.base import LessonScene
 from scenes.components import (
-    LABEL_ROOM,
-    MATRIX_BOTTOM,
-    MATRIX_TOP,
     NumberGrid,
     Source,
     axis_titles,
+    column_labels,
     fit_cells,
     label,
-    max_label_width,
-    relabel_columns,
+    label_width,
     text_size,
     token_matrix,
 )
-from scenes.theme import TIME
+from scenes.layout import (
+    ITEM_BUFF,
+    LABEL_ROOM,
+    MED_LARGE_BUFF,
+    MED_SMALL_BUFF,
+    SMALL_BUFF,
+    TINY_BUFF,
+    WORD_MATRIX_AREA,
+)
+from scenes.theme import TIME, Theme
+
+#: Where the word matrices of steps 3 to 5 go (the content box, a little lower).
+AREA = WORD_MATRIX_AREA
+
+# -- the worked example (scene units) ------------------------------------------------------
+#: A cell of the worked example: wide enough for a signed number in body type. The score
+#: matrix beside it has cells no wider, so that the sum moves into a cell of its own size.
+CELL_W = 1.1
+#: The tallest row of the worked example, and the height its rows leave to the column
+#: heads above them and to the rule and the sum below them.
+CELL_H_MAX, HEADS_AND_SUM_H = 0.6, 1.6
+#: The least gap between two columns of the worked example: room for a "×" or an "=".
+SIGN_GAP = 0.6
+#: The rule under the products sits just below their cells.
+RULE_DROP = 0.14
+#: The sum's outline: heavier than a cell's (1.5), lighter than the target cell's (4).
+SUM_STROKE = 2.5
+#: The numbers of the two vectors fade in row after row, LABEL_LAG apart.
+LABEL_LAG = 0.15
+
+# -- the whole matrix, once the worked example is gone -------------------------------------
+#: Its tallest cell; cells are at most twice as wide as tall.
+BIG_CELL_H = 0.7
+#: Filling it row by row: the row's word swells a little (less than Manim's default,
+#: 1.2) and each new number grows in from ENTRY_SCALE of its size.
+INDICATE_SCALE, ENTRY_SCALE = 1.1, 0.6
+#: The outline of the focus word's row keeps a little clear of its cells and its word.
+ROW_BOX_BUFF = 0.12
+
+# -- pacing (seconds) ----------------------------------------------------------------------
+#: One dimension of the walk takes at most STEP_MAX, and all of them WALK_S at most.
+STEP_MAX, WALK_S = 1.05, 5
+#: Of each step: the outline moves (a third), the product forms, then a short rest.
+PRODUCT_SHARE, REST_SHARE = 0.57, 0.1
+#: Filling the matrix: a row takes at most ROW_S, all rows ROWS_S at most; each new
+#: number fades in ENTRY_LAG after the one before.
+ROW_S, ROWS_S, ENTRY_LAG = 0.7, 4.2, 0.12
+
+
+# --- layout: pure functions that build and place, returning typed records -----------------
+
+
+@dataclass(frozen=True)
+class Pair:
+    """The two words of the worked example."""
+
+    i: int  # the query word: the focus word of context 0
+    j: int  # the key word: the one it scores highest with among the others
+
+
+def worked_pair(ctx: ContextTrace) -> Pair:
+    """The focus word and the word it matches most among the others: the example worth working out."""
+    i = ctx.focus_index
+    return Pair(i, max((k for k in range(ctx.n) if k != i), key=lambda k: ctx.scores[i, k]))
+
+
+@dataclass(frozen=True)
+class WorkedExample:
+    """Left of the frame: the two vectors side by side, their products, then the sum."""
+
+    a: NumberGrid  # (d, 1) embedding of word i, one row per named dimension (labelled)
+    b: NumberGrid  # (d, 1) embedding of word j
+    products: NumberGrid  # (d, 1) dot_terms(i, j): a[r] · b[r]
+    signs: VGroup  # "×" and "=" of every row, two per row in row order
+    rule: Line  # under the products
+    total: NumberGrid  # (1, 1) the sum of the products: scores[i, j]
+    total_label: Text  # "sum", left of the total
+    group: VGroup  # all of the above, as placed
+
+    def row_signs(self, r: int) -> VGroup:
+        """The "×" and "=" of row ``r``."""
+        return VGroup(*self.signs.submobjects[2 * r : 2 * r + 2])
+
+
+def worked_example(ctx: ContextTrace, pair: Pair, dims: list[str], theme: Theme, dec: int) -> WorkedExample:
+    """The worked example, its left edge on the content box's, a little above the area's centre."""
+    i, j, d = pair.i, pair.j, ctx.d
+    cw = CELL_W
+    ch = min(CELL_H_MAX, (AREA.height - HEADS_AND_SUM_H) / d)
+    size = text_size(cw, ch)
+    lsize = "body" if size == "body" else "label"
+    heads = [ctx.tokens[i], ctx.tokens[j], "product"]
+    head_w = [label(h, lsize).width for h in heads]
+    # Wide enough for the heads of two neighbouring columns, and for a sign between them.
+    gap = max(SIGN_GAP, max(head_w[0] + head_w[1], head_w[1] + head_w[2]) / 2 - cw + ITEM_BUFF)
+    x_dec = decimals_needed(ctx.embeddings, dec)
+    a = NumberGrid(
+        ctx.embeddings[i][:, None], x_dec, lambda r, c: Source(0, "embeddings", (i, r)), theme,
+        row_labels=dims, row_colours=[theme.dim(m) for m in dims], cell_w=cw, cell_h=ch, size=size, label_size=lsize,
+    )
+    b = NumberGrid(
+        ctx.embeddings[j][:, None], x_dec, lambda r, c: Source(0, "embeddings", (j, r)), theme,
+        cell_w=cw, cell_h=ch, size=size, label_size=lsize,
+    )
+    p = NumberGrid(
+        ctx.dot_terms(i, j)[:, None], dec, lambda r, c: Source(0, "dot_terms", (r,), (i, j)), theme,
+        cell_w=cw, cell_h=ch, size=size, label_size=lsize,
+    )
+    for g, head, colour in ((a, heads[0], "query"), (b, heads[1], "key"), (p, heads[2], "muted")):
+        g.set_column_labels(column_labels(g, [head], theme, [theme[colour]], size=lsize))
+    b.shift(a.cell(0, 0).get_center() - b.cell(0, 0).get_center() + RIGHT * (cw + gap))
+    p.shift(b.cell(0, 0).get_center() - p.cell(0, 0).get_center() + RIGHT * (cw + gap))
+    signs = VGroup()
+    for r in range(d):
+        for left, sign in ((a, "×"), (b, "=")):
+            signs.add(label(sign, lsize, theme["muted"]).move_to(left.cell(r, 0).get_right() + RIGHT * gap / 2))
+    rule = Line(p.cells.get_corner(DOWN + LEFT), p.cells.get_corner(DOWN + RIGHT), stroke_color=theme["text"], stroke_width=2)
+    rule.shift(DOWN * RULE_DROP)
+    total = NumberGrid(
+        ctx.scores[i : i + 1, j : j + 1], dec, lambda r, c: Source(0, "scores", (i, j)), theme,
+        cell_w=cw, cell_h=ch, size=size,
+    )
+    total.cells.set_stroke(theme["accent"], width=SUM_STROKE)
+    total.entries.set_color(theme["accent"])
+    total.next_to(rule, DOWN, buff=ITEM_BUFF)
+    total_label = label("sum", lsize, theme["accent"]).next_to(total.cells, LEFT, buff=MED_SMALL_BUFF)
+    group = VGroup(a, b, p, signs, rule, total, total_label)
+    group.next_to((AREA.left, 0, 0), RIGHT, buff=0)
+    group.set_y(AREA.centre_y + SMALL_BUFF)
+    return WorkedExample(a, b, p, signs, rule, total, total_label, group)
+
+
+@dataclass(frozen=True)
+class ScoreMatrix:
+    """The score matrix S of context 0, its axis titles, and the outline of cell (i, j)."""
+
+    grid: NumberGrid  # (n, n) scores: row = query word, column = key word
+    axes: VGroup  # "query ↓" and "key →"
+    target: SurroundingRectangle  # outline of the worked pair's cell (i, j)
+
+
+def _score_grid(ctx: ContextTrace, theme: Theme, dec: int, cell_w: float, cell_h: float) -> tuple[NumberGrid, VGroup]:
+    grid = token_matrix(ctx.scores, dec, lambda r, c: Source(0, "scores", (r, c)), theme, ctx.tokens,
+                        cell_w=cell_w, cell_h=cell_h)
+    return grid, axis_titles(grid, theme)
+
+
+def _outline(grid: NumberGrid, pair: Pair, theme: Theme) -> SurroundingRectangle:
+    return SurroundingRectangle(grid.cell(pair.i, pair.j), color=theme["accent"], buff=0, stroke_width=4)
+
+
+def matrix_beside(worked: WorkedExample, ctx: ContextTrace, pair: Pair, theme: Theme, dec: int) -> ScoreMatrix:
+    """The (still empty) score matrix in the room right of the worked example, at the content's right edge."""
+    room_w = AREA.right - (worked.group.get_right()[0] + MED_LARGE_BUFF) - label_width(ctx.tokens) - ITEM_BUFF
+    cw, ch = fit_cells(ctx.n, ctx.n, room_w, AREA.height - LABEL_ROOM, max_w=CELL_W)
+    grid, axes = _score_grid(ctx, theme, dec, cw, ch)
+    block = VGroup(grid, axes)
+    block.shift(RIGHT * (AREA.right - block.get_right()[0]))
+    block.set_y(AREA.centre_y)
+    return ScoreMatrix(grid, axes, _outline(grid, pair, theme))
+
+
+def matrix_alone(ctx: ContextTrace, pair: Pair, theme: Theme, dec: int) -> ScoreMatrix:
+    """The score matrix in the whole width (less a worked cell's width of margin), centred,
+    the worked pair's score and words in the accent colour."""
+    cw, ch = fit_cells(
+        ctx.n, ctx.n, AREA.width - CELL_W - label_width(ctx.tokens), AREA.height - LABEL_ROOM,
+        max_w=2 * BIG_CELL_H, max_h=BIG_CELL_H,
+    )
+    grid, axes = _score_grid(ctx, theme, dec, cw, ch)
+    VGroup(grid, axes).move_to((0, AREA.centre_y, 0))
+    for mob in (grid.entry(pair.i, pair.j), grid.row_labels[pair.i], grid.col_labels[pair.j]):
+        mob.set_color(theme["accent"])
+    return ScoreMatrix(grid, axes, _outline(grid, pair, theme))
+
 
 # --- the scene ----------------------------------------------------------------------------
 
@@ -60,188 +234,128 @@ class DotProducts(LessonScene):
         ("A similarity, not yet a weight", "not_a_weight"),
     )
 
+    pair: Pair
+    worked: WorkedExample
+    matrix: ScoreMatrix
+
     def one_score(self) -> None:
         ctx = self.ctx(0)
-        n, d = ctx.n, ctx.d
-        i = ctx.focus_index
-        # The word the focus word matches most among the others: the example worth working out.
-        j = max((k for k in range(n) if k != i), key=lambda k: ctx.scores[i, k])
-        self.i, self.j = i, j
+        pair = self.pair = worked_pair(ctx)
+        i, j = pair.i, pair.j
         dims = list(self.lesson.dimensions)
-        x_dec = decimals_needed(ctx.embeddings, self.dec)
-
-        # Left: the two vectors side by side, one row per named dimension, then products.
-        cw = 1.1
-        ch = min(0.6, (MATRIX_TOP - MATRIX_BOTTOM - 1.6) / d)
-        size = text_size(cw, ch)
-        lsize = "body" if size == "body" else "label"
-        heads = [ctx.tokens[i], ctx.tokens[j], "product"]
-        head_w = [label(h, lsize).width for h in heads]
-        gap = max(0.6, max(head_w[0] + head_w[1], head_w[1] + head_w[2]) / 2 - cw + 0.2)
-        a = NumberGrid(
-            ctx.embeddings[i][:, None], x_dec, lambda r, c: Source(0, "embeddings", (i, r)), self.theme,
-            row_labels=dims, row_colours=[self.theme.dim(m) for m in dims], cell_w=cw, cell_h=ch, size=size, label_size=lsize,
-        )
-        b = NumberGrid(
-            ctx.embeddings[j][:, None], x_dec, lambda r, c: Source(0, "embeddings", (j, r)), self.theme,
-            cell_w=cw, cell_h=ch, size=size, label_size=lsize,
-        )
-        p = NumberGrid(
-            ctx.dot_terms(i, j)[:, None], self.dec, lambda r, c: Source(0, "dot_terms", (r,), (i, j)), self.theme,
-            cell_w=cw, cell_h=ch, size=size,
-            label_size=lsize,
-        )
-        for g, head, colour in ((a, heads[0], "query"), (b, heads[1], "key"), (p, heads[2], "muted")):
-            relabel_columns(g, [head], self.theme, [self.theme[colour]], lsize)
-        b.shift(a.cell(0, 0).get_center() - b.cell(0, 0).get_center() + RIGHT * (cw + gap))
-        p.shift(b.cell(0, 0).get_center() - p.cell(0, 0).get_center() + RIGHT * (cw + gap))
-        signs = VGroup()
-        for r in range(d):
-            for left, sign in ((a, "×"), (b, "=")):
-                s = label(sign, lsize, self.theme["muted"])
-                s.move_to(left.cell(r, 0).get_right() + RIGHT * gap / 2)
-                signs.add(s)
-        rule = Line(p.cells.get_corner(DOWN + LEFT), p.cells.get_corner(DOWN + RIGHT), stroke_color=self.theme["text"], stroke_width=2)
-        rule.shift(DOWN * 0.14)
-        total = NumberGrid(
-            ctx.scores[i : i + 1, j : j + 1], self.dec, lambda r, c: Source(0, "scores", (i, j)), self.theme,
-            cell_w=cw, cell_h=ch, size=size,
-        )
-        total.cells.set_stroke(self.theme["accent"], width=2.5)
-        total.entries.set_color(self.theme["accent"])
-        total.next_to(rule, DOWN, buff=0.2)
-        total_label = label("sum", lsize, self.theme["accent"]).next_to(total.cells, LEFT, buff=0.25)
-        worked = VGroup(a, b, p, signs, rule, total, total_label)
-        worked.next_to([-6.85, 0, 0], RIGHT, buff=0)
-        worked.set_y((MATRIX_TOP + MATRIX_BOTTOM) / 2 + 0.1)
-
-        # Right: the empty score matrix, its cell (i, j) waiting for the sum.
-        room_w = 6.85 - (worked.get_right()[0] + 0.5) - max_label_width(ctx.tokens) - 0.2
-        mcw, mch = fit_cells(n, n, room_w, MATRIX_TOP - MATRIX_BOTTOM - LABEL_ROOM, max_w=1.1)
-        self.S = token_matrix(
-            ctx.scores, self.dec, lambda r, c: Source(0, "scores", (r, c)), self.theme, ctx.tokens,
-            cell_w=mcw, cell_h=mch,
-        )
-        self.axes = axis_titles(self.S, self.theme)
-        block = VGroup(self.S, self.axes)
-        block.shift(RIGHT * (6.85 - block.get_right()[0]))
-        block.set_y((MATRIX_TOP + MATRIX_BOTTOM) / 2)
-
+        w = self.worked = worked_example(ctx, pair, dims, self.theme, self.dec)
+        m = self.matrix = matrix_beside(w, ctx, pair, self.theme, self.dec)
+        S = m.grid
         # The dimension that contributes most, cited with the very numbers on screen.
-        k = max(range(d), key=lambda r: p.entry(r, 0).value)
+        k = max(range(ctx.d), key=lambda r: w.products.entry(r, 0).value)
         self.narrate(
             "The score of two words is the dot product of their vectors. "
             f"Take “{ctx.tokens[i]}” and “{ctx.tokens[j]}”, the word it matches most among the others. "
-            f"Multiply the two vectors dimension by dimension: in {dims[k]}, {a.entry(k, 0).text} times "
-            f"{b.entry(k, 0).text} gives {p.entry(k, 0).text}. Add the products: the sum, "
-            f"{total.entry(0, 0).text}, is the score in row “{ctx.tokens[i]}”, column “{ctx.tokens[j]}”."
+            f"Multiply the two vectors dimension by dimension: in {dims[k]}, {w.a.entry(k, 0).text} times "
+            f"{w.b.entry(k, 0).text} gives {w.products.entry(k, 0).text}. Add the products: the sum, "
+            f"{w.total.entry(0, 0).text}, is the score in row “{ctx.tokens[i]}”, column “{ctx.tokens[j]}”."
         )
+        # Right: the empty score matrix, its cell (i, j) waiting for the sum.
+        self.play(FadeIn(S.cells), Write(S.row_labels), Write(S.col_labels), FadeIn(m.axes), run_time=TIME.write)
         self.play(
-            FadeIn(self.S.cells), Write(self.S.row_labels), Write(self.S.col_labels), FadeIn(self.axes),
-            run_time=TIME.write,
-        )
-        target = SurroundingRectangle(self.S.cell(i, j), color=self.theme["accent"], buff=0.0, stroke_width=4)
-        self.play(
-            Create(target),
-            self.S.row_labels[i].animate.set_color(self.theme["accent"]),
-            self.S.col_labels[j].animate.set_color(self.theme["accent"]),
+            Create(m.target),
+            S.row_labels[i].animate.set_color(self.theme["accent"]),
+            S.col_labels[j].animate.set_color(self.theme["accent"]),
         )
         self.note = self.say(f"Which score belongs in row “{ctx.tokens[i]}”, column “{ctx.tokens[j]}”?")
 
-        # The two vectors arrive: each word's embedding row, laid side by side.
+        # Left: the two vectors arrive, each word's embedding row, laid side by side.
         self.play(
-            TransformFromCopy(self.S.row_labels[i], a.col_labels[0]),
-            TransformFromCopy(self.S.col_labels[j], b.col_labels[0]),
-            FadeIn(a.cells), FadeIn(b.cells), FadeIn(p.cells), Write(a.row_labels), FadeIn(p.col_labels),
+            TransformFromCopy(S.row_labels[i], w.a.col_labels[0]),
+            TransformFromCopy(S.col_labels[j], w.b.col_labels[0]),
+            FadeIn(w.a.cells), FadeIn(w.b.cells), FadeIn(w.products.cells), Write(w.a.row_labels),
+            FadeIn(w.products.col_labels),
             run_time=TIME.transform,
         )
-        self.play(LaggedStart(*(FadeIn(VGroup(a.entry(r, 0), b.entry(r, 0))) for r in range(d)), lag_ratio=0.15))
+        self.play(LaggedStart(*(FadeIn(VGroup(w.a.entry(r, 0), w.b.entry(r, 0))) for r in range(ctx.d)),
+                              lag_ratio=LABEL_LAG))
         self.note = self.say("Put the two vectors side by side, dimension by dimension.", self.note)
-
-        # One product per dimension, one after the other.
-        focus_box = SurroundingRectangle(VGroup(a.row_labels[0], p.cell(0, 0)), color=self.theme["accent"], buff=0.05)
-        self.play(Create(focus_box), FadeIn(signs[0:2]), run_time=TIME.fade)
-        step = min(1.05, 5.0 / d)  # seconds per dimension: the whole walk stays short for large d
-        for r in range(d):
-            if r > 0:
-                nxt = SurroundingRectangle(VGroup(a.row_labels[r], p.cell(r, 0)), color=self.theme["accent"], buff=0.05)
-                nxt.match_width(focus_box, stretch=True).align_to(focus_box, RIGHT)
-                self.play(Transform(focus_box, nxt), FadeIn(signs[2 * r : 2 * r + 2]), run_time=step / 3)
-            self.play(TransformFromCopy(VGroup(a.entry(r, 0), b.entry(r, 0)), p.entry(r, 0)), run_time=step * 0.57)
-            self.wait(step * 0.1)
-        self.play(FadeOut(focus_box), run_time=TIME.fade)
+        self._multiply(w)
 
         # Their sum is the score; it lands in its cell of S.
-        self.play(Create(rule), FadeIn(total.cells), FadeIn(total_label), run_time=TIME.fade)
-        self.play(TransformFromCopy(p.entries, total.entries), run_time=TIME.transform)
-        self.S.entry(i, j).set_color(self.theme["accent"])
-        self.play(TransformFromCopy(total.entries[0], self.S.entry(i, j)), run_time=TIME.transform)
+        self.play(Create(w.rule), FadeIn(w.total.cells), FadeIn(w.total_label), run_time=TIME.fade)
+        self.play(TransformFromCopy(w.products.entries, w.total.entries), run_time=TIME.transform)
+        S.entry(i, j).set_color(self.theme["accent"])
+        self.play(TransformFromCopy(w.total.entries[0], S.entry(i, j)), run_time=TIME.transform)
         self.note = self.say("Multiply dimension by dimension, add the products: that sum is the score.", self.note)
-        self.worked = worked
-        self.target = target
+
+    def _multiply(self, w: WorkedExample) -> None:
+        """One product per dimension, one after the other, an outline walking down the rows."""
+        d = w.a.n_rows
+        accent = self.theme["accent"]
+        focus_box = SurroundingRectangle(VGroup(w.a.row_labels[0], w.products.cell(0, 0)), color=accent, buff=TINY_BUFF)
+        self.play(Create(focus_box), FadeIn(w.row_signs(0)), run_time=TIME.fade)
+        step = min(STEP_MAX, WALK_S / d)
+        for r in range(d):
+            if r > 0:
+                nxt = SurroundingRectangle(VGroup(w.a.row_labels[r], w.products.cell(r, 0)), color=accent, buff=TINY_BUFF)
+                nxt.match_width(focus_box, stretch=True).align_to(focus_box, RIGHT)
+                self.play(Transform(focus_box, nxt), FadeIn(w.row_signs(r)), run_time=step / 3)
+            self.play(TransformFromCopy(VGroup(w.a.entry(r, 0), w.b.entry(r, 0)), w.products.entry(r, 0)),
+                      run_time=step * PRODUCT_SHARE)
+            self.wait(step * REST_SHARE)
+        self.play(FadeOut(focus_box), run_time=TIME.fade)
 
     def every_pair(self) -> None:
         ctx = self.ctx(0)
         n = ctx.n
-        i, j = self.i, self.j
+        i, j = self.pair.i, self.pair.j
+        old = self.matrix
+        # The matrix takes the room the worked example leaves: rebuilt with larger cells.
+        new = self.matrix = matrix_alone(ctx, self.pair, self.theme, self.dec)
+        S = new.grid
         self.narrate(
             "Every word is compared with every word of its sentence in the same way. "
             "That fills the score matrix: one row per query word, one column per key word."
         )
-        self.play(FadeOut(self.worked), run_time=TIME.fade)
-        # The matrix takes the room the worked example leaves: rebuilt with larger cells.
-        cw, ch = fit_cells(
-            n, n, 12.6 - max_label_width(ctx.tokens), MATRIX_TOP - MATRIX_BOTTOM - LABEL_ROOM, max_w=1.4, max_h=0.7
-        )
-        big = token_matrix(ctx.scores, self.dec, lambda r, c: Source(0, "scores", (r, c)), self.theme, ctx.tokens, cell_w=cw, cell_h=ch)
-        big_axes = axis_titles(big, self.theme)
-        VGroup(big, big_axes).move_to([0, (MATRIX_TOP + MATRIX_BOTTOM) / 2, 0])
-        big.entry(i, j).set_color(self.theme["accent"])
-        big.row_labels[i].set_color(self.theme["accent"])
-        big.col_labels[j].set_color(self.theme["accent"])
-        big_target = SurroundingRectangle(big.cell(i, j), color=self.theme["accent"], buff=0.0, stroke_width=4)
+        self.play(FadeOut(self.worked.group), run_time=TIME.fade)
         self.play(
-            ReplacementTransform(self.S.cells, big.cells),
-            ReplacementTransform(self.S.row_labels, big.row_labels),
-            ReplacementTransform(self.S.col_labels, big.col_labels),
-            ReplacementTransform(self.S.entry(i, j), big.entry(i, j)),
-            ReplacementTransform(self.axes, big_axes),
-            ReplacementTransform(self.target, big_target),
+            ReplacementTransform(old.grid.cells, S.cells),
+            ReplacementTransform(old.grid.row_labels, S.row_labels),
+            ReplacementTransform(old.grid.col_labels, S.col_labels),
+            ReplacementTransform(old.grid.entry(i, j), S.entry(i, j)),
+            ReplacementTransform(old.axes, new.axes),
+            ReplacementTransform(old.target, new.target),
             run_time=TIME.transform,
         )
-        self.S, self.axes, self.target = big, big_axes, big_target
         self.note = self.say("Every word is compared with every word of its sentence the same way.", self.note)
         for r in range(n):
-            new = [self.S.entry(r, c) for c in range(n) if (r, c) != (i, j)]
+            fresh = [S.entry(r, c) for c in range(n) if (r, c) != (i, j)]
             self.play(
-                Indicate(self.S.row_labels[r], color=self.theme["accent"], scale_factor=1.1),
-                LaggedStart(*(FadeIn(e, scale=0.6) for e in new), lag_ratio=0.12),
-                run_time=min(0.7, 4.2 / n),
+                Indicate(S.row_labels[r], color=self.theme["accent"], scale_factor=INDICATE_SCALE),
+                LaggedStart(*(FadeIn(e, scale=ENTRY_SCALE) for e in fresh), lag_ratio=ENTRY_LAG),
+                run_time=min(ROW_S, ROWS_S / n),
             )
         self.hold(n)
         self.note = self.say("Row = the query word, column = the key word it is compared with.", self.note)
 
     def not_a_weight(self) -> None:
         ctx = self.ctx(0)
-        i = self.i
+        i, j = self.pair.i, self.pair.j
+        S = self.matrix.grid
         best = max(range(ctx.n), key=lambda c: ctx.scores[i, c])
         who = "itself" if best == i else f"“{ctx.tokens[best]}”"
         self.narrate(
-            f"In the row of “{ctx.tokens[i]}”, the largest score, {self.S.entry(i, best).text}, is with {who}. "
+            f"In the row of “{ctx.tokens[i]}”, the largest score, {S.entry(i, best).text}, is with {who}. "
             "A raw score is a similarity, not yet a weight."
         )
-        row_box = SurroundingRectangle(VGroup(self.S.row(i), self.S.row_labels[i]), color=self.theme["accent"], buff=0.12)
+        row_box = SurroundingRectangle(VGroup(S.row(i), S.row_labels[i]), color=self.theme["accent"], buff=ROW_BOX_BUFF)
         self.play(
-            FadeOut(self.target),
-            self.S.entry(self.i, self.j).animate.set_color(self.theme["text"]),
-            self.S.col_labels[self.j].animate.set_color(self.theme["key"]),
+            FadeOut(self.matrix.target),
+            S.entry(i, j).animate.set_color(self.theme["text"]),
+            S.col_labels[j].animate.set_color(self.theme["key"]),
             Create(row_box),
         )
-        best_box = SurroundingRectangle(self.S.cell(i, best), color=self.theme["accent"], buff=0.0, stroke_width=4)
-        self.play(Create(best_box), self.S.entry(i, best).animate.set_color(self.theme["accent"]), run_time=TIME.fade)
+        best_box = _outline(S, Pair(i, best), self.theme)
+        self.play(Create(best_box), S.entry(i, best).animate.set_color(self.theme["accent"]), run_time=TIME.fade)
         self.note = self.say(f"In the row of “{ctx.tokens[i]}”, the largest score is with {who}.", self.note)
         self.note = self.say("A raw score is a similarity, not yet a weight.", self.note)
         self.hold()
 
 
-__all__ = ["DotProducts", "text_size", "axis_titles", "fit_cells", "max_label_width", "relabel_columns", "token_matrix"]
+__all__ = ["DotProducts"]
