@@ -13,6 +13,8 @@ to exactly 1.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from manim import (
     DOWN,
     LEFT,
@@ -25,27 +27,173 @@ from manim import (
     GrowFromEdge,
     LaggedStart,
     SurroundingRectangle,
+    Text,
     TransformFromCopy,
     VGroup,
     Write,
 )
 
-from attncore import fmt, round_rows_to_one
+from attncore import ContextTrace, fmt, round_rows_to_one
 from scenes.base import LessonScene
 from scenes.components import (
-    LABEL_ROOM,
-    MATRIX_BOTTOM,
-    MATRIX_TOP,
     Num,
+    NumberGrid,
     Source,
     WeightBars,
     axis_titles,
     fit_cells,
     label,
-    max_label_width,
+    label_width,
     token_matrix,
 )
-from scenes.theme import TIME
+from scenes.layout import (
+    CONTENT,
+    GROUP_BUFF,
+    ITEM_BUFF,
+    LABEL_BUFF,
+    LABEL_ROOM,
+    MED_LARGE_BUFF,
+    MED_SMALL_BUFF,
+    SMALL_BUFF,
+    WORD_MATRIX_AREA,
+)
+from scenes.theme import TIME, Theme
+
+#: Where the word matrices of steps 3 to 5 go (the content box, a little lower).
+AREA = WORD_MATRIX_AREA
+
+# -- the division (scene units) ------------------------------------------------------------
+#: The d, √d panel takes the content right of this x; the score matrix, the rest.
+PANEL_LEFT = 2.5
+#: The score matrix's widest cell.
+CELL_W_MAX = 1.3
+#: Between a sign ("d =", "÷") and its number: a little tighter than ITEM_BUFF.
+SIGN_BUFF, DIVISOR_BUFF = 0.18, 0.08
+#: Between the panel's lines, and between its two columns of dimension names; between
+#: two lines of names.
+PANEL_GAP, NAME_LINE_GAP = 0.4, 0.22
+#: The "÷ √d" beside each row: √d at three quarters of its size; it slides off leftwards.
+DIVISOR_SCALE, DIVISOR_DRIFT = 0.75, 0.3
+
+# -- the two charts (scene units) ----------------------------------------------------------
+#: A bar's widest column; a weight of 1 is BAR_H tall.
+COL_W_MAX, BAR_H = 1.15, 2.8
+#: The baseline leaves WORDS_ROOM above the content's bottom for the words under the bars
+#: (on two lines when long); the chart titles are centred at HEAD_Y, over the bars.
+WORDS_ROOM, HEAD_Y = 0.75, 1.4
+#: Between a chart's title and the line under it.
+HEAD_BUFF = 0.12
+#: "Most of the weight": more than half of it.
+MOST = 0.5
+
+# -- pacing --------------------------------------------------------------------------------
+#: How far things drift as they fade in or out: one item gap.
+DRIFT = ITEM_BUFF
+#: lag_ratio of a cascade of rows, names or bars; of the divisors; of the rows turning.
+LAG, DIVISOR_LAG, TURN_LAG = 0.1, 0.08, 0.2
+
+
+# --- layout: pure functions that build and place, returning typed records -----------------
+
+
+@dataclass(frozen=True)
+class Divisor:
+    """A "÷ √d" right of one row of S."""
+
+    sign: Text  # "÷"
+    value: Num  # sqrt_d, smaller
+    group: VGroup  # both, as placed
+
+
+@dataclass(frozen=True)
+class Division:
+    """S on the left, d and √d on the right, and what turns S into S/√d."""
+
+    scores: NumberGrid  # (n, n) S: row = query word, column = key word
+    axes: VGroup  # "query ↓" and "key →"
+    d_line: VGroup  # "d = <d> dimensions"
+    names: VGroup  # the dimension names, in one or two columns
+    sqrt_line: VGroup  # "√d = <sqrt_d>"
+    sqrt_num: Num  # sqrt_d in sqrt_line
+    panel: VGroup  # d_line, names, sqrt_line
+    scaled: NumberGrid  # (n, n) S/√d, over S: its numbers replace S's
+    divisors: tuple[Divisor, ...]  # one per row of S
+
+
+def division(ctx: ContextTrace, dims: list[str], theme: Theme, dec: int) -> Division:
+    """S left of PANEL_LEFT, the panel centred right of it on S's cells, S/√d over S."""
+    n = ctx.n
+    room_w = PANEL_LEFT - MED_LARGE_BUFF - CONTENT.left - label_width(ctx.tokens) - ITEM_BUFF
+    cw, ch = fit_cells(n, n, room_w, AREA.height - LABEL_ROOM, max_w=CELL_W_MAX)
+    S = token_matrix(ctx.scores, dec, lambda r, c: Source(0, "scores", (r, c)), theme, ctx.tokens, cell_w=cw, cell_h=ch)
+    axes = axis_titles(S, theme)
+    VGroup(S, axes).move_to(((CONTENT.left + PANEL_LEFT - MED_LARGE_BUFF) / 2, AREA.centre_y, 0))
+
+    # d: the number of named dimensions; √d: the divisor.
+    d_line = VGroup(
+        label("d =", "body"), Num(ctx.d, 0, Source(0, "d"), size="body"), label("dimensions", "body", theme["muted"])
+    ).arrange(RIGHT, buff=SIGN_BUFF)
+    names = VGroup(*(label(m, "small", theme.dim(m)) for m in dims))
+    cols = 2 if len(dims) > 3 else 1
+    names.arrange_in_grid(cols=cols, buff=(PANEL_GAP, NAME_LINE_GAP), col_alignments="l" * cols)
+    sqrt_num = Num(ctx.sqrt_d, dec, Source(0, "sqrt_d"), size="body", color=theme["accent"])
+    sqrt_line = VGroup(label("√d =", "body", theme["accent"]), sqrt_num).arrange(RIGHT, buff=SIGN_BUFF)
+    panel = VGroup(d_line, names, sqrt_line).arrange(DOWN, buff=PANEL_GAP, aligned_edge=LEFT)
+    panel.move_to(((PANEL_LEFT + CONTENT.right) / 2, S.cells.get_center()[1], 0))
+
+    T = token_matrix(ctx.scaled, dec, lambda r, c: Source(0, "scaled", (r, c)), theme, ctx.tokens, cell_w=cw, cell_h=ch)
+    T.move_to(S)
+    divisors = []
+    for r in range(n):
+        sign, value = label("÷", "small", theme["accent"]), sqrt_num.copy().scale(DIVISOR_SCALE)
+        group = VGroup(sign, value).arrange(RIGHT, buff=DIVISOR_BUFF)
+        divisors.append(Divisor(sign, value, group.next_to(S.row(r), RIGHT, buff=LABEL_BUFF)))
+    return Division(S, axes, d_line, names, sqrt_line, sqrt_num, panel, T, tuple(divisors))
+
+
+@dataclass(frozen=True)
+class Chart:
+    """The focus word's row of one attention matrix as bars, with a title."""
+
+    bars: WeightBars  # one bar per key word, the focus word in the query colour
+    head: VGroup  # the title and, under it, what it shows
+
+
+def focus_chart(ctx: ContextTrace, matrix: str, x_left: float, x_right: float, title: str, sub: str,
+                theme: Theme, dec: int) -> Chart:
+    """The focus row of ``matrix`` (an attention matrix of the trace) as bars between ``x_left`` and ``x_right``."""
+    i = ctx.focus_index
+    shown = round_rows_to_one(getattr(ctx, matrix), dec)[i]
+    bars = WeightBars(
+        shown, ctx.tokens, dec, lambda k: Source(0, matrix, (i, k), rows_to_one=True), theme,
+        col_w=min(COL_W_MAX, 6 / ctx.n), height=BAR_H,
+    )
+    bars.words[i].set_color(theme["query"])
+    base_y = CONTENT.bottom + WORDS_ROOM
+    bars.shift(((x_left + x_right) / 2 - bars.baseline.get_center()[0], base_y - bars.baseline.get_y(), 0))
+    head = VGroup(label(title, "label", theme["text"]), label(sub, "small", theme["muted"]))
+    head.arrange(DOWN, buff=HEAD_BUFF).move_to(((x_left + x_right) / 2, HEAD_Y, 0))
+    return Chart(bars, head)
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Two charts side by side, same height scale, the same words in the same order."""
+
+    intro: Text  # what the charts show, under the header
+    unscaled: Chart  # softmax(S), left
+    scaled: Chart  # softmax(S / √d), right
+
+
+def comparison(ctx: ContextTrace, theme: Theme, dec: int) -> Comparison:
+    intro = label(f"How much “{ctx.focus}” attends to each word", "label", theme["query"])
+    intro.move_to((0, CONTENT.top - MED_SMALL_BUFF, 0))
+    return Comparison(
+        intro,
+        focus_chart(ctx, "unscaled_attention", CONTENT.left, -GROUP_BUFF, "softmax(S)", "without scaling", theme, dec),
+        focus_chart(ctx, "attention", GROUP_BUFF, CONTENT.right, "softmax(S / √d)", "with scaling", theme, dec),
+    )
+
 
 # --- the scene ----------------------------------------------------------------------------
 
@@ -60,144 +208,99 @@ class Scaling(LessonScene):
         ("Softmax with scaling", "with_scaling"),
     )
 
+    division: Division
+    comparison: Comparison
+
     def divide(self) -> None:
         ctx = self.ctx(0)
         n = ctx.n
-        dims = list(self.lesson.dimensions)
+        lay = self.division = division(ctx, list(self.lesson.dimensions), self.theme, self.dec)
+        S, T = lay.scores, lay.scaled
         # Left: the score matrix of the previous step. Right: d and √d.
-        panel_left = 2.5
-        room_w = panel_left - 0.5 - (-6.85) - max_label_width(ctx.tokens) - 0.2
-        cw, ch = fit_cells(n, n, room_w, MATRIX_TOP - MATRIX_BOTTOM - LABEL_ROOM, max_w=1.3)
-        S = token_matrix(ctx.scores, self.dec, lambda r, c: Source(0, "scores", (r, c)), self.theme, ctx.tokens, cell_w=cw, cell_h=ch)
-        axes = axis_titles(S, self.theme)
-        block = VGroup(S, axes)
-        block.move_to([(-6.85 + panel_left - 0.5) / 2, (MATRIX_TOP + MATRIX_BOTTOM) / 2, 0])
         self.narrate(
             "Before the softmax, every score is divided by the square root of d, the number of dimensions. "
             f"Dot products grow with d. Here d is {fmt(ctx.d, 0)}, so we divide by {fmt(ctx.sqrt_d, self.dec)}."
         )
-        self.play(FadeIn(S.cells), Write(S.row_labels), Write(S.col_labels), FadeIn(axes), run_time=TIME.write)
-        self.play(LaggedStart(*(FadeIn(S.row_entries(r)) for r in range(n)), lag_ratio=0.1))
+        self.play(FadeIn(S.cells), Write(S.row_labels), Write(S.col_labels), FadeIn(lay.axes), run_time=TIME.write)
+        self.play(LaggedStart(*(FadeIn(S.row_entries(r)) for r in range(n)), lag_ratio=LAG))
         self.note = self.say("The scores S of the previous step, one row per query word.")
-
-        # d: the number of named dimensions; √d: the divisor.
-        d_line = VGroup(
-            label("d =", "body"), Num(ctx.d, 0, Source(0, "d"), size="body"), label("dimensions", "body", self.theme["muted"])
-        ).arrange(RIGHT, buff=0.18)
-        names = VGroup(*(label(m, "small", self.theme.dim(m)) for m in dims))
-        cols = 2 if len(dims) > 3 else 1
-        names.arrange_in_grid(cols=cols, buff=(0.4, 0.22), col_alignments="l" * cols)
-        sqrt_num = Num(ctx.sqrt_d, self.dec, Source(0, "sqrt_d"), size="body", color=self.theme["accent"])
-        sqrt_line = VGroup(label("√d =", "body", self.theme["accent"]), sqrt_num).arrange(RIGHT, buff=0.18)
-        panel = VGroup(d_line, names, sqrt_line).arrange(DOWN, buff=0.4, aligned_edge=LEFT)
-        panel.move_to([(panel_left + 6.85) / 2, S.cells.get_center()[1], 0])
-        self.play(FadeIn(d_line), LaggedStart(*(FadeIn(m) for m in names), lag_ratio=0.1))
+        self.play(FadeIn(lay.d_line), LaggedStart(*(FadeIn(m) for m in lay.names), lag_ratio=LAG))
         self.note = self.say("d is the number of dimensions of every word vector.", self.note)
-        self.play(self.light_formula("√d"), FadeIn(sqrt_line, shift=LEFT * 0.2))
+        self.play(self.light_formula("√d"), FadeIn(lay.sqrt_line, shift=LEFT * DRIFT))
         self.hold(1)
 
-        # Every score is divided by √d: the matrix turns into the scaled one, row by row.
-        T = token_matrix(ctx.scaled, self.dec, lambda r, c: Source(0, "scaled", (r, c)), self.theme, ctx.tokens, cell_w=cw, cell_h=ch)
-        T.move_to(S)
-        # A "÷ √d" beside every row, then each score rolls over into its scaled value.
-        divs = VGroup()
-        for r in range(n):
-            div = VGroup(label("÷", "small", self.theme["accent"]), sqrt_num.copy().scale(0.75)).arrange(RIGHT, buff=0.08)
-            divs.add(div.next_to(S.row(r), RIGHT, buff=0.15))
+        # Every score is divided by √d: a "÷ √d" beside every row, then each score rolls
+        # over into its scaled value, row by row.
         self.play(
-            LaggedStart(*(AnimationGroup(FadeIn(dv[0]), TransformFromCopy(sqrt_num, dv[1])) for dv in divs), lag_ratio=0.08),
+            LaggedStart(*(AnimationGroup(FadeIn(dv.sign), TransformFromCopy(lay.sqrt_num, dv.value))
+                          for dv in lay.divisors), lag_ratio=DIVISOR_LAG),
             run_time=TIME.transform,
         )
         self.play(
             LaggedStart(
                 *(
                     AnimationGroup(
-                        *(FadeOut(S.entry(r, c), shift=UP * 0.2) for c in range(n)),
-                        *(FadeIn(T.entry(r, c), shift=UP * 0.2) for c in range(n)),
-                        FadeOut(divs[r], shift=LEFT * 0.3),
+                        *(FadeOut(S.entry(r, c), shift=UP * DRIFT) for c in range(n)),
+                        *(FadeIn(T.entry(r, c), shift=UP * DRIFT) for c in range(n)),
+                        FadeOut(lay.divisors[r].group, shift=LEFT * DIVISOR_DRIFT),
                     )
                     for r in range(n)
                 ),
-                lag_ratio=0.2,
+                lag_ratio=TURN_LAG,
             ),
             run_time=2 * TIME.transform,
         )
         self.hold(2 * n)
         self.note = self.say("Every score is divided by the same number: √d.", self.note)
-        self.S, self.T, self.axes, self.panel = S, T, axes, panel
 
-    def _chart(self, matrix: str, x_left: float, x_right: float, col_w: float, title: str, sub: str) -> VGroup:
-        """The focus row of ``matrix`` (an attention matrix of the trace) as bars."""
-        ctx = self.ctx(0)
-        i = ctx.focus_index
-        shown = round_rows_to_one(getattr(ctx, matrix), self.dec)[i]
-        chart = WeightBars(
-            shown, ctx.tokens, self.dec, lambda k: Source(0, matrix, (i, k), rows_to_one=True), self.theme,
-            col_w=col_w, height=self.bar_h,
-        )
-        chart.words[i].set_color(self.theme["query"])
-        chart.shift([(x_left + x_right) / 2 - chart.baseline.get_center()[0], self.base_y - chart.baseline.get_y(), 0])
-        head = VGroup(label(title, "label", self.theme["text"]), label(sub, "small", self.theme["muted"]))
-        head.arrange(DOWN, buff=0.12).move_to([(x_left + x_right) / 2, self.head_y, 0])
-        chart.head = head
-        return chart
-
-    def _show(self, chart: VGroup) -> None:
-        self.play(FadeIn(chart.head), Create(chart.baseline), FadeIn(chart.words), run_time=TIME.fade)
+    def _show(self, chart: Chart) -> None:
+        bars = chart.bars
+        self.play(FadeIn(chart.head), Create(bars.baseline), FadeIn(bars.words), run_time=TIME.fade)
         self.play(
-            LaggedStart(*(GrowFromEdge(b, DOWN) for b in chart.bars), lag_ratio=0.1),
-            LaggedStart(*(FadeIn(m, shift=UP * 0.2) for m in chart.nums), lag_ratio=0.1),
+            LaggedStart(*(GrowFromEdge(b, DOWN) for b in bars.bars), lag_ratio=LAG),
+            LaggedStart(*(FadeIn(m, shift=UP * DRIFT) for m in bars.nums), lag_ratio=LAG),
             run_time=TIME.transform,
         )
-        peak = chart.peak
-        box = SurroundingRectangle(VGroup(chart.bars[peak], chart.nums[peak]), color=self.theme["accent"], buff=0.1)
-        self.play(Create(box), chart.bars[peak].animate.set_fill(self.theme["accent"]))
-        chart.box = box
-        self.hold(len(chart.nums))
+        peak = bars.peak
+        box = SurroundingRectangle(VGroup(bars.bars[peak], bars.nums[peak]), color=self.theme["accent"], buff=SMALL_BUFF)
+        self.play(Create(box), bars.bars[peak].animate.set_fill(self.theme["accent"]))
+        self.hold(len(bars.nums))
 
     def without(self) -> None:
         ctx = self.ctx(0)
-        n = ctx.n
-        # Two charts side by side, same height scale, the same words in the same order.
-        self.col_w = min(1.15, 6.0 / n)
-        self.bar_h = 2.8
-        self.base_y = -2.35
-        self.head_y = 1.4
-        self.left = self._chart("unscaled_attention", -6.85, -0.35, self.col_w, "softmax(S)", "without scaling")
-        self.right = self._chart("attention", 0.35, 6.85, self.col_w, "softmax(S / √d)", "with scaling")
-        peak = self.left.peak
-        who = "itself" if peak == ctx.focus_index else f"“{ctx.tokens[peak]}”"
+        lay = self.comparison = comparison(ctx, self.theme, self.dec)
+        left = lay.unscaled.bars
+        who = "itself" if left.peak == ctx.focus_index else f"“{ctx.tokens[left.peak]}”"
         self.narrate(
             "Softmax, the next step, turns scores into weights that add up to one. "
-            f"Without the division, “{ctx.focus}” would give {self.left.nums[peak].text} of its attention to {who}."
+            f"Without the division, “{ctx.focus}” would give {left.num(left.peak).text} of its attention to {who}."
         )
+        div = self.division
         self.play(
-            FadeOut(self.S.cells), FadeOut(self.S.row_labels), FadeOut(self.S.col_labels), FadeOut(self.T.entries),
-            FadeOut(self.axes), FadeOut(self.panel), self.light_formula(None), run_time=TIME.fade,
+            FadeOut(div.scores.cells), FadeOut(div.scores.row_labels), FadeOut(div.scores.col_labels),
+            FadeOut(div.scaled.entries), FadeOut(div.axes), FadeOut(div.panel), self.light_formula(None),
+            run_time=TIME.fade,
         )
-        intro = label(f"How much “{ctx.focus}” attends to each word", "label", self.theme["query"])
-        intro.move_to([0, 2.2, 0])
-        self.intro = intro
-        self.play(FadeIn(intro))
+        self.play(FadeIn(lay.intro))
         self.note = self.say("Softmax (next step) turns a row of scores into weights that sum to one.", self.note)
-        self._show(self.left)
-        if self.left.nums[self.left.peak].value > 0.5:
+        self._show(lay.unscaled)
+        if left.num(left.peak).value > MOST:
             self.note = self.say("Without scaling, one word takes most of the weight.", self.note)
         else:
             self.note = self.say("Without scaling, the largest score takes the biggest share.", self.note)
 
     def with_scaling(self) -> None:
         ctx = self.ctx(0)
-        peak = self.right.peak
-        who = "itself" if peak == ctx.focus_index else f"“{ctx.tokens[peak]}”"
+        right = self.comparison.scaled.bars
+        who = "itself" if right.peak == ctx.focus_index else f"“{ctx.tokens[right.peak]}”"
         self.narrate(
-            f"With it, {who} gets {self.right.nums[peak].text} and the other words keep a share: "
+            f"With it, {who} gets {right.num(right.peak).text} and the other words keep a share: "
             "scaling keeps the softmax from becoming too sharp."
         )
-        self._show(self.right)
+        self._show(self.comparison.scaled)
         self.note = self.say("With scaling, the weight is shared more evenly among the words.", self.note)
         self.note = self.say("Dot products grow with d: scaling keeps the softmax from becoming too sharp.", self.note)
         self.hold()
 
 
-__all__ = ["Scaling", "WeightBars"]
+__all__ = ["Scaling"]
