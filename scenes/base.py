@@ -11,9 +11,23 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
-from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, Mobject, Scene, Text, Transform, config
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    Camera,
+    FadeIn,
+    FadeOut,
+    ManimColor,
+    Mobject,
+    Scene,
+    Text,
+    Transform,
+    config,
+)
 
 from attncore import ContextTrace, LessonTrace, find_lesson, trace_lesson
 from attncore.narration import narration_override
@@ -22,6 +36,7 @@ from attnvid.env import LESSON_ENV, VOICE_ENV
 from attnvid.voices import Voice, voice_from_spec, wav_seconds
 
 from .components import Formula, LightText, PipelineMarker, label, text_baseline
+from .layout import CAPTION_BUFF, CAPTION_MARGIN, CONTENT, HEADER_BUFF, PIPELINE_BUFF, TITLE_DROP, Box
 from .theme import FONT, SIZE, TIME, Theme
 
 # Set here rather than in a manim.cfg so that plain `manim render scenes/x.py` and
@@ -99,12 +114,14 @@ class LessonScene(Scene):
         self.lesson = self.trace.lesson
         self.theme = Theme(self.lesson.theme, self.lesson.dimensions)
         self.dec = self.lesson.decimals
+        #: The room between the header and the caption (see :mod:`scenes.layout`).
+        self.content: Box = CONTENT
         self.checkpoints: list[Checkpoint] = []
         self.section_starts: list[tuple[str, float]] = []
         self.narrations: list[Narration] = []
         self._section = ""
         self.voice: Voice = voice_from_spec(os.environ.get(VOICE_ENV), self.lesson.language)
-        self.camera.background_color = self.theme["background"]
+        cast(Camera, self.camera).background_color = ManimColor(self.theme["background"])
 
     # -- structure ---------------------------------------------------------------------
     @classmethod
@@ -138,7 +155,7 @@ class LessonScene(Scene):
         """
         writer = getattr(self.renderer, "file_writer", None)
         if writer is not None and getattr(writer, "includes_sound", False) and not self.renderer.skip_animations:
-            from manim.scene.scene_file_writer import AudioSegment
+            from pydub import AudioSegment  # what Manim's file writer mixes sound with
 
             writer.add_audio_segment(AudioSegment.silent(0), time=float(self.renderer.time))
 
@@ -189,7 +206,7 @@ class LessonScene(Scene):
             return
         cp = Checkpoint(title, [m.copy() for m in self.mobjects] if self.collect_checkpoints else [])
         if self.collect_frames is True or (isinstance(self.collect_frames, frozenset) and title in self.collect_frames):
-            camera = self.renderer.camera
+            camera = cast(Camera, self.renderer.camera)
             camera.reset()
             camera.capture_mobjects(self.mobjects)
             cp.image = camera.get_image().copy()
@@ -197,9 +214,9 @@ class LessonScene(Scene):
 
     # -- header ------------------------------------------------------------------------
     def add_header(self) -> None:
-        self.pipeline = PipelineMarker(self.STAGE, self.theme).to_edge(UP, buff=0.22)
+        self.pipeline = PipelineMarker(self.STAGE, self.theme).to_edge(UP, buff=PIPELINE_BUFF)
         self.title = StepTitle(self.TITLE, self.theme["text"])
-        self.title.to_corner(UP + LEFT, buff=0.4).shift(DOWN * 0.5)
+        self.title.to_corner(UP + LEFT, buff=HEADER_BUFF).shift(DOWN * TITLE_DROP)
         self.add(self.pipeline, self.title)
         self.formula: Formula | None = None
         if self.FORMULA:
@@ -219,7 +236,7 @@ class LessonScene(Scene):
         return f.shift(UP * (text_baseline(self.title) - text_baseline(f)))
 
     def _at_top_right(self, f: Formula) -> Formula:
-        f.to_corner(UP + RIGHT, buff=0.4)
+        f.to_corner(UP + RIGHT, buff=HEADER_BUFF)
         return f.align_to(self.title, DOWN)
 
     def light_formula(self, highlight: str | None, text: str | None = None) -> Transform:
@@ -232,9 +249,9 @@ class LessonScene(Scene):
     def caption(self, text: str, *, color: str | None = None) -> Text:
         """A one-line explanation at the bottom of the frame."""
         t = label(text, "body", color or self.theme["text"])
-        if t.width > config.frame_width - 0.8:
-            t.scale_to_fit_width(config.frame_width - 0.8)
-        return t.to_edge(DOWN, buff=0.3)
+        if t.width > config.frame_width - 2 * CAPTION_MARGIN:
+            t.scale_to_fit_width(config.frame_width - 2 * CAPTION_MARGIN)
+        return t.to_edge(DOWN, buff=CAPTION_BUFF)
 
     def say(self, text: str, old: Text | None = None) -> Text:
         """Show a bottom caption (replacing ``old``) and wait long enough to read it."""

@@ -32,9 +32,6 @@ from manim import (
 from attncore import round_rows_to_one
 from scenes.base import LessonScene
 from scenes.components import (
-    LABEL_ROOM,
-    MATRIX_BOTTOM,
-    MATRIX_TOP,
     HeatLegend,
     Num,
     NumberGrid,
@@ -42,13 +39,16 @@ from scenes.components import (
     axis_titles,
     centre_on_baseline,
     label,
-    max_label_width,
+    label_width,
     row_total,
     strip,
     text_size,
     token_matrix,
 )
+from scenes.layout import LABEL_ROOM, WORD_MATRIX_AREA
 from scenes.theme import TIME
+
+AREA = WORD_MATRIX_AREA
 
 # --- the scene ----------------------------------------------------------------------------
 
@@ -76,10 +76,10 @@ class Softmax(LessonScene):
         # The sum and the check go right of their rows when that leaves the cells wide
         # enough; otherwise (long totals, many words) under the rows' right end.
         side_w = max(label("sum =", "body").width + 0.18 + m.width for m in (total, self.check_num)) + 0.4
-        x0 = -6.85 + name_w + 0.3
-        self.side = (6.85 - side_w - 0.45 - x0) / n >= 0.95
+        x0 = self.content.left + name_w + 0.3
+        self.side = (self.content.right - side_w - 0.45 - x0) / n >= 0.95
         right_room = side_w + 0.45 if self.side else 0.0
-        cw = min(1.3, (6.85 - right_room - x0) / n)
+        cw = min(1.3, (self.content.right - right_room - x0) / n)
         ch = 0.6
         ys = [0.9, -0.6, -2.1] if self.side else [1.0, -0.3, -1.85]
         self.r1 = strip(
@@ -96,7 +96,7 @@ class Softmax(LessonScene):
         )
         rows = (self.r1, self.r2, self.r3)
         # Centre rows + the sums beside them: leave half the spare room on each side.
-        spare = (6.85 - right_room) - (x0 + n * cw)
+        spare = (self.content.right - right_room) - (x0 + n * cw)
         for g, y in zip(rows, ys):
             g.shift([x0 + spare / 2 - g.cells.get_left()[0], y - g.cells.get_y(), 0])
         self.row_names = VGroup()
@@ -107,7 +107,7 @@ class Softmax(LessonScene):
             self.row_names.add(nm)
         self.r1.col_labels[i].set_color(self.theme["query"])
         intro = label(f"The row of “{ctx.focus}”: how much it attends to each word", "label", self.theme["query"])
-        intro.move_to([0, MATRIX_TOP - 0.15, 0])
+        intro.move_to([0, AREA.top - 0.15, 0])
         self.intro = intro
         k = max(range(n), key=lambda c: ctx.scaled[i, c])
         self.narrate(
@@ -191,14 +191,14 @@ class Softmax(LessonScene):
         ).arrange(RIGHT, buff=0.8)
         if conv.width > 13.4:
             conv.arrange(DOWN, buff=0.12)
-        conv.move_to([0, MATRIX_TOP - conv.height / 2, 0])
+        conv.move_to([0, AREA.top - conv.height / 2, 0])
 
         # Room: row labels, n columns, a gap, the row sums, a gap, the legend.
         legend_w = 1.3
-        row_w = max_label_width(ctx.tokens)
+        row_w = label_width(ctx.tokens)
         cw = min(1.35, (13.7 - row_w - 0.2 - 0.35 - legend_w - 0.4) / (n + 1))
         top = conv.get_bottom()[1] - 0.2
-        ch = min(0.7, (top - LABEL_ROOM - MATRIX_BOTTOM) / n)
+        ch = min(0.7, (top - LABEL_ROOM - AREA.bottom) / n)
         A = token_matrix(
             ctx.attention, self.dec, lambda r, c: Source(0, "attention", (r, c), rows_to_one=True), self.theme,
             ctx.tokens, cell_w=cw, cell_h=ch, heat=True,
@@ -217,7 +217,7 @@ class Softmax(LessonScene):
         legend = HeatLegend(self.theme, height=min(2.4, n * ch))
         legend.next_to(sums, RIGHT, buff=0.5).set_y(A.cells.get_y())
         block = VGroup(A, axes, sums, sum_head, legend)
-        block.move_to([0, (top + MATRIX_BOTTOM) / 2, 0])
+        block.move_to([0, (top + AREA.bottom) / 2, 0])
 
         self.play(
             LaggedStart(FadeIn(VGroup(conv[0], A.row_labels, axes[0])), FadeIn(VGroup(conv[1], A.col_labels, axes[1])), lag_ratio=0.5),

@@ -40,9 +40,9 @@ from scenes.components import (
     NumberGrid,
     Source,
     TokenRow,
+    column_labels,
     describe_focus,
-    grid_col_names,
-    heat_grid_ink,
+    ink_on_heat,
     label,
 )
 from scenes.theme import TIME
@@ -82,9 +82,10 @@ class ReadingAttention(LessonScene):
             row_colours=[self.theme["query"]] * n,
         )
         # column labels that never shrink: every other one moves up a line if they would touch
-        self.grid.col_labels = grid_col_names(self.grid, list(ctx.tokens), [self.theme["key"]] * n)
-        self.grid.add(self.grid.col_labels)
-        heat_grid_ink(self.grid, a, self.theme)
+        self.grid.set_column_labels(
+            column_labels(self.grid, ctx.tokens, self.theme, [self.theme["key"]] * n, size="label", style="pairwise")
+        )
+        ink_on_heat(self.grid, a, self.theme)
         self.grid.move_to(LEFT * 2.5 + DOWN * 0.4)
         if self.grid.get_top()[1] > 2.3:
             self.grid.shift(DOWN * (self.grid.get_top()[1] - 2.3))

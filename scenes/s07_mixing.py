@@ -18,6 +18,8 @@ in place; the bar charts of the last section shrink until they fit.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 from manim import (
@@ -33,6 +35,7 @@ from manim import (
     FadeTransform,
     LaggedStart,
     Line,
+    ManimColor,
     ReplacementTransform,
     SurroundingRectangle,
     Text,
@@ -41,20 +44,375 @@ from manim import (
     Write,
 )
 
-from attncore import decimals_needed, fmt, round_rows_to_one
+from attncore import ContextTrace, decimals_needed, fmt, round_rows_to_one
 from scenes.base import LessonScene
 from scenes.components import (
+    EQ_BUFF,
     Num,
     NumberGrid,
     Source,
     VectorBars,
     bar_names,
-    grid_col_names,
+    column_labels,
+    fit_cells,
     grow_bars,
     label,
     readable_numbers,
 )
-from scenes.theme import TIME
+from scenes.layout import (
+    CONTENT,
+    GROUP_BUFF,
+    ITEM_BUFF,
+    LABEL_BUFF,
+    MED_LARGE_BUFF,
+    MED_SMALL_BUFF,
+    MIXING_AREA,
+    MIXING_BARS_AREA,
+    Box,
+)
+from scenes.theme import TIME, Theme
+
+# -- the equation "weights × V = terms" ------------------------------------------------------
+#: The equation and the recipe keep LABEL_BUFF inside the content box on each side.
+BAND: Box = CONTENT.inset(left=LABEL_BUFF, right=LABEL_BUFF)
+#: The widest cell, however few the dimensions or words.
+MAX_CELL_W = 1.2
+#: The column of weights: one cell wide enough for any weight.
+WEIGHT_W = 0.95
+#: Room for a sign ("×", "=") and its gaps, when the cells are sized.
+SIGN_ROOM = 0.75
+#: A number may shrink to 80 % of its size, no further; a NumberGrid fills 92 % of a cell
+#: with it. Below that the terms replace V in place.
+MIN_SHRINK, CELL_FILL = 0.8, 0.92
+#: Height of the rows of V with the output row and the gap over it (n + 2 rows).
+EQUATION_H = 3.9
+#: The focus word's attention row as it first appears: that many units wide at most,
+#: cells STRIP_H high, STRIP_DROP under the middle (where step 6 showed the matrix).
+STRIP_WIDTH = 11
+STRIP_H, STRIP_DROP = 0.6, 0.4
+#: Headings over the column names, the "+" before the sum's rule: as close as the names
+#: sit over their cells.
+CLOSE_BUFF = 0.12
+#: The "weight" heading stays at most this far over its first cell.
+WEIGHT_HEAD_RISE = 0.6
+#: The output row stands out: its outline in the accent colour, this wide.
+OUTPUT_STROKE = 2.5
+#: Room for the sum: its rule reaches this far left of the terms (the "+" stands there),
+#: and the output row sits this much lower than a next row of terms would.
+SUM_GAP = 0.45
+#: The outlines of the row being multiplied, just off its cells.
+MARK_BUFF = 0.03
+#: The terms fade to this while they slide into the output cell.
+SLIDING_OPACITY = 0.45
+
+# -- the recipe "w × word [bars] + … = [bars]" -------------------------------------------------
+#: Room for the weight in front of "× word" (the widest weight, with its gap).
+WEIGHT_ROOM = 1.1
+#: Bar chart height: at first, and the least it shrinks to.
+MAX_BAR_H, MIN_BAR_H = 1.4, 0.35
+#: A bar's share of its pitch (the gap takes the rest).
+BAR_SHARE = 0.66
+#: The lead "w × word" and the "=" stand this far up the bars (a fraction of their height).
+LEAD_RISE, EQ_RISE = 0.35, 0.4
+
+# -- pacing: factors of TIME's durations, lags of LaggedStart -----------------------------------
+#: The weights fly from the row into the column; the values come in row after row.
+ACROSS = 1.5
+#: Many pieces move at once (every column's terms, the parts of the recipe).
+MANY = 1.3
+#: The other rows are multiplied one after the other.
+ROW_BY_ROW = 1.6
+ROW_LAG, LAG = 0.15, 0.2
+
+
+def weight_source(fi: int, j: int) -> Source:
+    """The weight of word ``j`` in the focus word's row, as displayed (rows rounded to one)."""
+    return Source(0, "attention", (fi, j), rows_to_one=True)
+
+
+def weight_colours(ctx: ContextTrace, theme: Theme) -> tuple[list[ManimColor], list[str]]:
+    """(cell colour, ink) of each weight of the focus word's row, on the heat ramp."""
+    a = ctx.attention
+    fi = ctx.focus_index
+    return [theme.heat(a[fi, j]) for j in range(ctx.n)], [theme.heat_ink(a[fi, j]) for j in range(ctx.n)]
+
+
+def focus_strip(ctx: ContextTrace, shown: np.ndarray, theme: Theme, dec: int) -> NumberGrid:
+    """The attention row of the focus word, as it was read in the matrix: words over it."""
+    n, fi = ctx.n, ctx.focus_index
+    heat, ink = weight_colours(ctx, theme)
+    strip = NumberGrid(
+        ctx.attention[fi : fi + 1], dec, lambda _, j: weight_source(fi, j), theme, shown=shown[fi : fi + 1],
+        row_labels=[ctx.tokens[fi]], cell_w=min(MAX_CELL_W, STRIP_WIDTH / n), cell_h=STRIP_H,
+        row_colours=[theme["query"]], fill=lambda _, j: heat[j],
+    )
+    strip.set_column_labels(column_labels(strip, ctx.tokens, theme, [theme["key"]] * n, size="label", style="pairwise"))
+    for j in range(n):
+        strip.entry(0, j).set_color(ink[j])
+    return strip.move_to(DOWN * STRIP_DROP)
+
+
+# -- 1: the equation -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Cells:
+    """The cells of V, the terms and the output; ``in_place``: the terms replace V where it stands."""
+
+    width: float
+    height: float
+    in_place: bool
+
+
+def equation_cells(ctx: ContextTrace, dec: int, dec_x: int) -> Cells:
+    """Sizes from the room: token labels | weights | × | V | = | terms. When the numbers
+    would have to shrink below the readable size, the terms replace V in place instead."""
+    d = ctx.d
+    name_w = max(label(t, "label").width for t in ctx.tokens)
+    room = BAND.width - (name_w + LABEL_BUFF) - WEIGHT_W - 2 * SIGN_ROOM
+    texts = [fmt(v, dec_x) for v in ctx.embeddings.flat]
+    texts += [fmt(v, dec) for v in ctx.weighted_values(ctx.focus_index).flat]
+    widest = max(label(t, "cell", mono=True).width for t in texts)
+    need = widest * MIN_SHRINK / CELL_FILL
+    in_place = min(MAX_CELL_W, room / (2 * d)) < need
+    if in_place:
+        room += SIGN_ROOM + EQ_BUFF  # no "=" and no second matrix
+    width, height = fit_cells(ctx.n + 2, d if in_place else 2 * d, room, EQUATION_H, max_w=MAX_CELL_W)
+    return Cells(width, height, in_place)
+
+
+@dataclass(frozen=True)
+class Equation:
+    """``weights × V = terms`` with the output row under the terms, centred in MIXING_AREA."""
+
+    cells: Cells
+    shown: np.ndarray  # (n,) the focus word's weights as displayed (rounded to one)
+    weights: NumberGrid  # (n, 1) the focus word's weights, one row per word
+    values: NumberGrid  # (n, d) V = X
+    terms: NumberGrid  # (n, d) A[fi, j] · V[j]; over V when in place
+    out: NumberGrid  # (1, d) the output of the focus word
+    times: Text
+    equals: Text  # not placed (nor shown) in place
+    v_names: VGroup  # dimension names over V
+    t_names: VGroup  # over the terms (v_names itself in place)
+    h_weight: Text
+    h_value: Text
+    h_terms: Text
+
+    @property
+    def in_place(self) -> bool:
+        return self.cells.in_place
+
+
+def equation_grids(ctx: ContextTrace, shown: np.ndarray, cells: Cells, theme: Theme, dec: int,
+                   dec_x: int) -> tuple[NumberGrid, NumberGrid, NumberGrid, NumberGrid]:
+    """(weights, V, terms, output), not yet placed."""
+    fi = ctx.focus_index
+    cw, ch = cells.width, cells.height
+    heat, ink = weight_colours(ctx, theme)
+    weights = NumberGrid(
+        ctx.attention[fi][:, None], dec, lambda j, _: weight_source(fi, j), theme, shown=shown[:, None],
+        row_labels=list(ctx.tokens), cell_w=WEIGHT_W, cell_h=ch, fill=lambda j, _: heat[j],
+    )
+    for j in range(ctx.n):
+        weights.entry(j, 0).set_color(ink[j])
+    values = NumberGrid(ctx.embeddings, dec_x, lambda j, k: Source(0, "embeddings", (j, k)), theme, cell_w=cw, cell_h=ch)
+    terms = NumberGrid(
+        ctx.weighted_values(fi), dec, lambda j, k: Source(0, "weighted_values", (j, k), (fi,)), theme,
+        cell_w=cw, cell_h=ch,
+    )
+    out = NumberGrid(
+        ctx.output[fi : fi + 1], dec, lambda _, k: Source(0, "output", (fi, k)), theme,
+        cell_w=cw, cell_h=ch, number_colour=theme["accent"],
+    )
+    out.cells.set_stroke(theme["accent"], width=OUTPUT_STROKE)
+    return weights, values, terms, out
+
+
+def place_after(weights: NumberGrid, steps: Sequence[tuple[Text, NumberGrid]]) -> None:
+    """Each (sign, grid) right of the one before, EQ_BUFF either side of the sign; tops aligned."""
+    cursor = weights.body().get_right()[0]
+    for sign, grid in steps:
+        sign.move_to((cursor + EQ_BUFF + sign.width / 2, 0, 0))
+        cursor = sign.get_right()[0] + EQ_BUFF
+        grid.shift((cursor - grid.body().get_left()[0], weights.body().get_top()[1] - grid.body().get_top()[1], 0))
+        cursor = grid.body().get_right()[0]
+        sign.set_y(grid.body().get_y())
+
+
+def equation_layout(ctx: ContextTrace, dims: Sequence[str], theme: Theme, dec: int) -> Equation:
+    """The whole equation: bodies left to right, tops aligned; the output row under the terms."""
+    n = ctx.n
+    dec_x = decimals_needed(ctx.embeddings, dec)
+    cells = equation_cells(ctx, dec, dec_x)
+    shown = round_rows_to_one(ctx.attention, dec)[ctx.focus_index]
+    weights, values, terms, out = equation_grids(ctx, shown, cells, theme, dec, dec_x)
+    times = label("×", "formula", theme["muted"])
+    equals = label("=", "formula", theme["muted"])
+    place_after(weights, [(times, values)] + ([] if cells.in_place else [(equals, terms)]))
+    if cells.in_place:
+        terms.shift(values.body().get_center() - terms.body().get_center())
+    out.shift(terms.cell(n - 1, 0).get_center() + DOWN * (cells.height + SUM_GAP) - out.cell(0, 0).get_center())
+    dim_colours = [theme.dim(x) for x in dims]
+    v_names = column_labels(values, dims, theme, dim_colours, size="label", style="pairwise")
+    t_names = v_names if cells.in_place else column_labels(
+        terms, dims, theme, dim_colours, size="label", style="pairwise"
+    )
+    head_y = max(v_names.get_top()[1], t_names.get_top()[1]) + CLOSE_BUFF
+    h_weight = label("weight", "label", theme["weight"])
+    h_value = label("value vectors, V = X", "label", theme["value"])
+    h_terms = label("weight × vector", "label", theme["text"])
+    for h, g in ((h_weight, weights), (h_value, values), (h_terms, terms)):
+        h.move_to((g.body().get_x(), head_y + h.height / 2, 0))
+    h_weight_low = weights.body().get_top()[1] + CLOSE_BUFF + h_weight.height / 2
+    h_weight.set_y(min(h_weight.get_y(), h_weight_low + WEIGHT_HEAD_RISE))
+    block = VGroup(weights, times, values, terms, out, v_names, h_weight, h_value, h_terms)
+    if not cells.in_place:
+        block.add(equals, t_names)
+    # centred in the room between the header and the caption
+    block.shift((-block.get_center()[0], MIXING_AREA.centre_y - block.get_center()[1], 0))
+    return Equation(cells, shown, weights, values, terms, out, times, equals, v_names, t_names,
+                    h_weight, h_value, h_terms)
+
+
+# -- 3: the sum --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SumMarks:
+    """The rule under the terms with its "+", and the name of the output row."""
+
+    rule: Line
+    plus: Text
+    out_name: Text
+
+
+def sum_marks(eq: Equation, focus: str, theme: Theme) -> SumMarks:
+    body = eq.terms.body()
+    rule_y = (body.get_bottom()[1] + eq.out.body().get_top()[1]) / 2
+    rule = Line(
+        (body.get_left()[0] - SUM_GAP, rule_y, 0), (body.get_right()[0], rule_y, 0),
+        stroke_color=theme["text"], stroke_width=2,
+    )
+    plus = label("+", "formula", theme["text"]).next_to(rule, LEFT, buff=CLOSE_BUFF)
+    out_name = label(f"output of “{focus}”", "label", theme["accent"])
+    out_name.next_to(eq.out.body(), LEFT, buff=GROUP_BUFF)
+    return SumMarks(rule, plus, out_name)
+
+
+# -- 4: the recipe -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Term:
+    """One row of the recipe: ``[+] w × “word”``, the word's vector as bars, their names."""
+
+    lead: VGroup  # [+], weight, ×, word
+    bars: VectorBars
+    names: VGroup
+
+    @property
+    def weight(self) -> Num:
+        w = self.lead[-3]
+        assert isinstance(w, Num)
+        return w
+
+    def signs(self) -> VGroup:
+        """The lead without its weight (the weight flies in from the equation)."""
+        return VGroup(self.lead[:-3], self.lead[-2:])
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """``w × word [bars] + w × word [bars] + … = [bars]`` at one bar height."""
+
+    whole: VGroup
+    terms: tuple[Term, ...]
+    rest: Text | None  # "+ …" when some words are left out
+    eq: Text
+    out_bars: VectorBars
+    out_names: VGroup
+    out_cap: Text
+
+
+@dataclass(frozen=True)
+class RecipeInput:
+    """What every recipe of a scene shares: the rows shown and the scale of the bars."""
+
+    ctx: ContextTrace
+    dims: Sequence[str]
+    rows: list[int]  # the focus word, then the word it attends to most
+    shown: np.ndarray  # (n,) the focus word's weights as displayed
+    max_abs: float  # one height scale for every chart
+    dec: int
+    dec_x: int
+
+
+def term_row(inp: RecipeInput, r: int, j: int, chart: VectorBars, height: float, theme: Theme) -> Term:
+    lead = VGroup(
+        Num(inp.shown[j], inp.dec, weight_source(inp.ctx.focus_index, j), size="body", color=theme["weight"]),
+        label("×", "body", theme["muted"]), label(f"“{inp.ctx.tokens[j]}”", "body", theme["text"]),
+    ).arrange(RIGHT, buff=LABEL_BUFF)
+    if r > 0:
+        lead.add_to_back(label("+", "formula", theme["muted"]).next_to(lead, LEFT, buff=LABEL_BUFF))
+    lead.next_to(chart.baseline, LEFT, buff=GROUP_BUFF).shift(UP * height * LEAD_RISE)
+    return Term(lead, chart, bar_names(chart, inp.dims, theme))
+
+
+def recipe(inp: RecipeInput, theme: Theme, pitch: float, height: float, max_lines: int | None) -> Recipe:
+    """The recipe at bar ``height``, not yet placed."""
+    ctx, fi = inp.ctx, inp.ctx.focus_index
+    bar_w = pitch * BAR_SHARE
+
+    def chart(vals: Sequence[float], dec: int, name: str, row: int) -> VectorBars:
+        bars = VectorBars(
+            vals, inp.dims, dec, lambda k: Source(0, name, (row, k)), theme,
+            max_abs=inp.max_abs, height=height, bar_w=bar_w, gap=pitch - bar_w,
+        )
+        readable_numbers(bars, max_lines=max_lines)
+        return bars
+
+    terms = [term_row(inp, r, j, chart(ctx.embeddings[j], inp.dec_x, "embeddings", j), height, theme)
+             for r, j in enumerate(inp.rows)]
+    in_rows = VGroup(*(VGroup(t.lead, t.bars, t.names) for t in terms))
+    in_rows.arrange(DOWN, buff=GROUP_BUFF, aligned_edge=RIGHT)
+    rest = label("+ …", "formula", theme["muted"]) if ctx.n > len(inp.rows) else None
+    left = VGroup(in_rows)
+    if rest is not None:
+        rest.next_to(in_rows, DOWN, buff=ITEM_BUFF).align_to(terms[-1].lead, LEFT)
+        left.add(rest)
+    out_bars = chart(ctx.output[fi], inp.dec, "output", fi)
+    out_names = bar_names(out_bars, inp.dims, theme)
+    out_cap = label(f"output of “{ctx.tokens[fi]}”", "label", theme["accent"])
+    out_cap.next_to(out_names, DOWN, buff=MED_SMALL_BUFF)
+    eq = label("=", "formula", theme["text"])
+    right = VGroup(out_bars, out_names, out_cap)
+    whole = VGroup(left, eq, right).arrange(RIGHT, buff=MED_LARGE_BUFF)
+    right.set_y(in_rows.get_y())
+    eq.set_y(out_bars.baseline.get_y() + height * EQ_RISE)
+    return Recipe(whole, tuple(terms), rest, eq, out_bars, out_names, out_cap)
+
+
+def fitted_recipe(inp: RecipeInput, theme: Theme) -> Recipe:
+    """The tallest bars whose recipe fits MIXING_BARS_AREA, centred in it: one height scale."""
+    lead_w = max(label(f"+ × “{inp.ctx.tokens[j]}”", "body").width for j in inp.rows) + WEIGHT_ROOM
+    # the rest of the row: "=" with its gaps, the gap after each lead, the ends of the baselines
+    pitch = min(1, (BAND.width - lead_w - 2) / (2 * inp.ctx.d))
+    height, max_lines = MAX_BAR_H, None
+    for _ in range(10):
+        parts = recipe(inp, theme, pitch, height, max_lines)
+        extra = parts.whole.height - MIXING_BARS_AREA.height
+        if extra <= 0:
+            break
+        if height <= MIN_BAR_H:
+            max_lines = 1  # too crowded: keep only the numbers that fit on one line
+        # the overflow, shared by the halves of every row and the "+ …" (about half a row)
+        height = max(MIN_BAR_H, height - 2 * extra / (2 * len(inp.rows) + 1))
+    parts.whole.move_to((0, MIXING_BARS_AREA.centre_y, 0))
+    return parts
+
+
+# -- the scene ---------------------------------------------------------------------------------
 
 
 class MixingValues(LessonScene):
@@ -68,310 +426,160 @@ class MixingValues(LessonScene):
         ("Its own vector plus its neighbours'", "own_plus_neighbours"),
     )
 
-    def _w_source(self, j: int) -> Source:
-        return Source(0, "attention", (self.ctx(0).focus_index, j), rows_to_one=True)
-
-    def _weight_num(self, j: int, size: str = "body") -> Num:
-        w = self.shown[self.ctx(0).focus_index][j]
-        return Num(w, self.dec, self._w_source(j), size=size, color=self.theme["weight"])
-
     # -- 1 -------------------------------------------------------------------------------
     def weights_and_values(self) -> None:
         ctx = self.ctx(0)
-        n, d, fi = ctx.n, ctx.d, ctx.focus_index
-        self.dims = dims = list(self.lesson.dimensions)
-        a = ctx.attention
-        self.shown = round_rows_to_one(a, self.dec)
-        w = self.shown[fi]
-        dec_x = decimals_needed(ctx.embeddings, self.dec)
+        n, fi = ctx.n, ctx.focus_index
         self.narrate(
             f"Now the weights are used. The row of “{ctx.tokens[fi]}” becomes a column: one weight per word. "
             "Next to it are the values, for now just the embeddings."
         )
-        heat = [self.theme.heat(a[fi, j]) for j in range(n)]
-        ink = [self.theme["background"] if a[fi, j] >= 0.45 else self.theme["text"] for j in range(n)]
-
-        # Sizes from the room: token labels | weights | × | V | = | terms. When the numbers
-        # would have to shrink below the readable size, the terms replace V in place instead.
-        name_w = max(label(t, "label").width for t in ctx.tokens)
-        room = 13.4 - (name_w + 0.15) - 0.95 - 2 * 0.75
-        texts = [fmt(v, dec_x) for v in ctx.embeddings.flat] + [fmt(v, self.dec) for v in ctx.weighted_values(fi).flat]
-        widest = max(label(t, "cell", mono=True).width for t in texts)
-        need = widest * 0.8 / 0.92  # a number may shrink to 80 % of its size, no further
-        self.in_place = min(1.2, room / (2 * d)) < need
-        if self.in_place:
-            room += 0.75 + 0.22
-            self.cell_w = cw = min(1.2, room / d)
-        else:
-            self.cell_w = cw = min(1.2, room / (2 * d))
-        self.cell_h = ch = min(0.55, 3.9 / (n + 2))
-
-        # The attention row of the focus word, as it was read in the matrix ...
-        strip = NumberGrid(
-            a[fi : fi + 1], self.dec, lambda _, j: self._w_source(j), self.theme, shown=self.shown[fi : fi + 1],
-            row_labels=[ctx.tokens[fi]], cell_w=min(1.2, 11.0 / n), cell_h=0.6,
-            row_colours=[self.theme["query"]], fill=lambda _, j: heat[j],
-        )
-        strip.col_labels = grid_col_names(strip, list(ctx.tokens), [self.theme["key"]] * n)
-        strip.add(strip.col_labels)
-        for j in range(n):
-            strip.entry(0, j).set_color(ink[j])
-        strip.move_to(DOWN * 0.4)
+        strip = focus_strip(ctx, round_rows_to_one(ctx.attention, self.dec), self.theme, self.dec)
+        self.eq = eq = equation_layout(ctx, list(self.lesson.dimensions), self.theme, self.dec)
         self.play(FadeIn(strip), run_time=TIME.write)
         self.note = self.say(f"The weights: the row of “{ctx.tokens[fi]}” in the attention matrix.")
 
         # ... turns into a column, one weight per word, beside the value vectors.
-        self.weights = NumberGrid(
-            a[fi][:, None], self.dec, lambda j, _: self._w_source(j), self.theme, shown=w[:, None],
-            row_labels=list(ctx.tokens), cell_w=0.95, cell_h=ch,
-            fill=lambda j, _: heat[j],
-        )
-        for j in range(n):
-            self.weights.entry(j, 0).set_color(ink[j])
-        self.values = NumberGrid(
-            ctx.embeddings, dec_x, lambda j, k: Source(0, "embeddings", (j, k)), self.theme, cell_w=cw, cell_h=ch
-        )
-        self.terms = NumberGrid(
-            ctx.weighted_values(fi), self.dec, lambda j, k: Source(0, "weighted_values", (j, k), (fi,)), self.theme,
-            cell_w=cw, cell_h=ch,
-        )
-        self.out = NumberGrid(
-            ctx.output[fi : fi + 1], self.dec, lambda _, k: Source(0, "output", (fi, k)), self.theme,
-            cell_w=cw, cell_h=ch, number_colour=self.theme["accent"],
-        )
-        self.out.cells.set_stroke(self.theme["accent"], width=2.5)
-        self.times = label("×", "formula", self.theme["muted"])
-        self.equals = label("=", "formula", self.theme["muted"])
-
-        # Bodies left to right, tops aligned; the output row under the terms.
-        cursor = self.weights.body().get_right()[0]
-        steps = [(self.times, self.values)] + ([] if self.in_place else [(self.equals, self.terms)])
-        for sign, grid in steps:
-            sign.move_to([cursor + 0.22 + sign.width / 2, 0, 0])
-            cursor = sign.get_right()[0] + 0.22
-            grid.shift([cursor - grid.body().get_left()[0], self.weights.body().get_top()[1] - grid.body().get_top()[1], 0])
-            cursor = grid.body().get_right()[0]
-            sign.set_y(grid.body().get_y())
-        if self.in_place:
-            self.terms.shift(self.values.body().get_center() - self.terms.body().get_center())
-        self.out.shift(self.terms.cell(n - 1, 0).get_center() + DOWN * (ch + 0.45) - self.out.cell(0, 0).get_center())
-        dim_colours = [self.theme.dim(x) for x in dims]
-        self.v_names = grid_col_names(self.values, dims, dim_colours)
-        self.t_names = self.v_names if self.in_place else grid_col_names(self.terms, dims, dim_colours)
-        head_y = max(self.v_names.get_top()[1], self.t_names.get_top()[1]) + 0.12
-        self.h_weight = label("weight", "label", self.theme["weight"])
-        self.h_value = label("value vectors, V = X", "label", self.theme["value"])
-        self.h_terms = label("weight × vector", "label", self.theme["text"])
-        for h, g in ((self.h_weight, self.weights), (self.h_value, self.values), (self.h_terms, self.terms)):
-            h.move_to([g.body().get_x(), head_y + h.height / 2, 0])
-        h_weight_low = self.weights.body().get_top()[1] + 0.12 + self.h_weight.height / 2
-        self.h_weight.set_y(min(self.h_weight.get_y(), h_weight_low + 0.6))
-        self.block = VGroup(
-            self.weights, self.times, self.values, self.terms, self.out, self.v_names, self.h_weight, self.h_value,
-            self.h_terms,
-        )
-        if not self.in_place:
-            self.block.add(self.equals, self.t_names)
-        # centred in the room between the header and the caption
-        self.block.shift([-self.block.get_center()[0], (2.35 + -3.1) / 2 - self.block.get_center()[1], 0])
-
         self.play(
-            *(ReplacementTransform(strip.entry(0, j), self.weights.entry(j, 0)) for j in range(n)),
-            *(ReplacementTransform(strip.cell(0, j), self.weights.cell(j, 0)) for j in range(n)),
-            *(ReplacementTransform(strip.col_labels[j], self.weights.row_labels[j]) for j in range(n)),
-            FadeOut(strip.row_labels), FadeIn(self.h_weight),
-            run_time=TIME.transform * 1.5,
+            *(ReplacementTransform(strip.entry(0, j), eq.weights.entry(j, 0)) for j in range(n)),
+            *(ReplacementTransform(strip.cell(0, j), eq.weights.cell(j, 0)) for j in range(n)),
+            *(ReplacementTransform(strip.col_labels[j], eq.weights.row_labels[j]) for j in range(n)),
+            FadeOut(strip.row_labels), FadeIn(eq.h_weight),
+            run_time=TIME.transform * ACROSS,
         )
         self.play(
-            FadeIn(self.values.cells), Write(self.v_names), FadeIn(self.h_value), FadeIn(self.times),
-            LaggedStart(*(FadeIn(self.values.row_entries(j)) for j in range(n)), lag_ratio=0.15),
-            run_time=TIME.write * 1.5,
+            FadeIn(eq.values.cells), Write(eq.v_names), FadeIn(eq.h_value), FadeIn(eq.times),
+            LaggedStart(*(FadeIn(eq.values.row_entries(j)) for j in range(n)), lag_ratio=ROW_LAG),
+            run_time=TIME.write * ACROSS,
         )
         self.note = self.say("The values: for now V = X, each word's own vector.", self.note)
 
     # -- 2 -------------------------------------------------------------------------------
     def weight_times_vector(self) -> None:
-        ctx = self.ctx(0)
+        ctx, eq = self.ctx(0), self.eq
         n, fi = ctx.n, ctx.focus_index
-        j0 = max(range(n), key=lambda j: self.shown[fi][j])
+        j0 = max(range(n), key=lambda j: eq.shown[j])
         who = f"“{ctx.tokens[j0]}” itself" if j0 == fi else f"“{ctx.tokens[j0]}”"
         self.narrate(
-            f"Multiply each vector by its weight. {who}, weighted {fmt(self.shown[fi][j0], self.dec)}, "
+            f"Multiply each vector by its weight. {who}, weighted {fmt(eq.shown[j0], self.dec)}, "
             "keeps most of its vector; words with tiny weights almost vanish."
         )
-        if self.in_place:
+        if eq.in_place:
             # no room for both: each row of V turns into its weighted row where it stands
-            self.play(ReplacementTransform(self.h_value, self.h_terms), run_time=TIME.fade)
-            self.add(self.terms.cells)
-            self.remove(self.values.cells)
+            self.play(ReplacementTransform(eq.h_value, eq.h_terms), run_time=TIME.fade)
+            self.add(eq.terms.cells)
+            self.remove(eq.values.cells)
         else:
             self.play(
-                FadeIn(self.equals), FadeIn(self.terms.cells), Write(self.t_names), FadeIn(self.h_terms),
+                FadeIn(eq.equals), FadeIn(eq.terms.cells), Write(eq.t_names), FadeIn(eq.h_terms),
                 run_time=TIME.fade,
             )
 
         def product(j: int) -> Animation:
-            if self.in_place:
-                return ReplacementTransform(
-                    VGroup(self.weights.entry(j, 0).copy(), self.values.row_entries(j)), self.terms.row_entries(j)
-                )
-            return TransformFromCopy(VGroup(self.weights.entry(j, 0), self.values.row_entries(j)), self.terms.row_entries(j))
+            if eq.in_place:
+                return ReplacementTransform(VGroup(eq.weights.entry(j, 0).copy(), eq.values.row_entries(j)),
+                                            eq.terms.row_entries(j))
+            return TransformFromCopy(VGroup(eq.weights.entry(j, 0), eq.values.row_entries(j)), eq.terms.row_entries(j))
 
         # The biggest weight's row first, its parts outlined; then the others together.
         marks = VGroup(
-            SurroundingRectangle(self.weights.cell(j0, 0), color=self.theme["accent"], buff=0.03),
-            SurroundingRectangle(self.values.row(j0), color=self.theme["accent"], buff=0.03),
+            SurroundingRectangle(eq.weights.cell(j0, 0), color=self.theme["accent"], buff=MARK_BUFF),
+            SurroundingRectangle(eq.values.row(j0), color=self.theme["accent"], buff=MARK_BUFF),
         )
-        if not self.in_place:
-            marks.add(SurroundingRectangle(self.terms.row(j0), color=self.theme["accent"], buff=0.03))
+        if not eq.in_place:
+            marks.add(SurroundingRectangle(eq.terms.row(j0), color=self.theme["accent"], buff=MARK_BUFF))
         self.play(Create(marks[0]), Create(marks[1]), run_time=TIME.fade)
         self.play(product(j0), *(Create(m) for m in marks[2:]), run_time=TIME.transform)
         self.note = self.say(f"Each word's vector, scaled by how much “{ctx.tokens[fi]}” attends to it.", self.note)
         rest = [j for j in range(n) if j != j0]
-        self.play(FadeOut(marks), LaggedStart(*(product(j) for j in rest), lag_ratio=0.2), run_time=TIME.transform * 1.6)
+        self.play(FadeOut(marks), LaggedStart(*(product(j) for j in rest), lag_ratio=LAG),
+                  run_time=TIME.transform * ROW_BY_ROW)
         self.hold(len(rest) * ctx.d)
 
     # -- 3 -------------------------------------------------------------------------------
     def adding_up(self) -> None:
-        ctx = self.ctx(0)
+        ctx, eq = self.ctx(0), self.eq
         n, d, fi = ctx.n, ctx.d, ctx.focus_index
+        dims = self.lesson.dimensions
         out = ctx.output[fi]
         k1, k2 = sorted(range(d), key=lambda k: -out[k])[:2] if d > 1 else (0, 0)
-        parts = f"{fmt(out[k1], self.dec)} in {self.dims[k1]}"
+        parts = f"{fmt(out[k1], self.dec)} in {dims[k1]}"
         if k2 != k1:
-            parts += f" and {fmt(out[k2], self.dec)} in {self.dims[k2]}"
+            parts += f" and {fmt(out[k2], self.dec)} in {dims[k2]}"
         self.narrate(
             f"Then add the rows, dimension by dimension. The result is the output of “{ctx.tokens[fi]}”: {parts}."
         )
-        body = self.terms.body()
-        rule_y = (body.get_bottom()[1] + self.out.body().get_top()[1]) / 2
-        rule = Line(
-            [body.get_left()[0] - 0.45, rule_y, 0], [body.get_right()[0], rule_y, 0],
-            stroke_color=self.theme["text"], stroke_width=2,
-        )
-        plus = label("+", "formula", self.theme["text"]).next_to(rule, LEFT, buff=0.12)
-        self.out_name = label(f"output of “{ctx.tokens[fi]}”", "label", self.theme["accent"])
-        self.out_name.next_to(self.out.body(), LEFT, buff=0.35)
-        self.play(Create(rule), FadeIn(plus), FadeIn(self.out.cells), FadeIn(self.out_name), run_time=TIME.fade)
+        self.sum = marks = sum_marks(eq, ctx.tokens[fi], self.theme)
+        self.play(Create(marks.rule), FadeIn(marks.plus), FadeIn(eq.out.cells), FadeIn(marks.out_name),
+                  run_time=TIME.fade)
         # Each column's terms slide down into the output cell, then merge into their sum.
-        copies = [VGroup(*(self.terms.entry(j, k).copy() for j in range(n))) for k in range(d)]
+        copies = [VGroup(*(eq.terms.entry(j, k).copy() for j in range(n))) for k in range(d)]
         self.play(
             LaggedStart(
-                *(AnimationGroup(*(c.animate.move_to(self.out.cell(0, k)).set_opacity(0.45) for c in copies[k])) for k in range(d)),
-                lag_ratio=0.2,
+                *(AnimationGroup(*(cast(Animation, c.animate.move_to(eq.out.cell(0, k)).set_opacity(SLIDING_OPACITY))
+                                   for c in copies[k])) for k in range(d)),
+                lag_ratio=LAG,
             ),
-            run_time=TIME.transform * 1.3,
+            run_time=TIME.transform * MANY,
         )
-        self.play(*(FadeTransform(copies[k], self.out.entry(0, k)) for k in range(d)), run_time=TIME.transform)
+        self.play(*(FadeTransform(copies[k], eq.out.entry(0, k)) for k in range(d)), run_time=TIME.transform)
         self.remove(*copies)
         self.hold(d)
-        self.sum_marks = VGroup(rule, plus)
         self.note = self.say(f"Add the rows, dimension by dimension: the output of “{ctx.tokens[fi]}”.", self.note)
 
     # -- 4 -------------------------------------------------------------------------------
-    def own_plus_neighbours(self) -> None:
+    def _recipe_input(self) -> RecipeInput:
+        """The focus word and the other word it attends to most (when there is one)."""
         ctx = self.ctx(0)
-        n, d, fi = ctx.n, ctx.d, ctx.focus_index
-        w = self.shown[fi]
+        n, fi, w = ctx.n, ctx.focus_index, self.eq.shown
         others = [j for j in range(n) if j != fi]
-        j2 = max(others, key=lambda j: w[j]) if others else None
-        rows = [fi] + ([j2] if j2 is not None else [])
-        recipe = f"{fmt(w[fi], self.dec)} times its own vector"
-        if j2 is not None:
-            recipe += f", plus {fmt(w[j2], self.dec)} times “{ctx.tokens[j2]}”"
-        if n > len(rows):
-            recipe += ", plus a little of the rest"
-        self.narrate(f"In short: {recipe}. Each output is a weighted average of the input vectors.")
+        rows = [fi] + ([max(others, key=lambda j: w[j])] if others else [])
         max_abs = max(float(np.max(np.abs(v))) for v in [*(ctx.embeddings[j] for j in rows), ctx.output[fi]])
-        dec_x = decimals_needed(ctx.embeddings, self.dec)
+        return RecipeInput(ctx, list(self.lesson.dimensions), rows, w, max_abs, self.dec,
+                           decimals_needed(ctx.embeddings, self.dec))
+
+    def own_plus_neighbours(self) -> None:
+        ctx, eq = self.ctx(0), self.eq
+        n, fi, w = ctx.n, ctx.focus_index, eq.shown
+        inp = self._recipe_input()
+        rows = inp.rows
+        recipe_words = f"{fmt(w[fi], self.dec)} times its own vector"
+        if len(rows) > 1:
+            recipe_words += f", plus {fmt(w[rows[1]], self.dec)} times “{ctx.tokens[rows[1]]}”"
+        if n > len(rows):
+            recipe_words += ", plus a little of the rest"
+        self.narrate(f"In short: {recipe_words}. Each output is a weighted average of the input vectors.")
 
         # Left: "w × word [bars]" for the focus word and the word it attends to most
-        # (then "+ …" for the rest); right: "= [bars]" of the output. One height scale,
-        # the tallest bars that fit between the header and the caption.
-        lead_w = max(label(f"+ × “{ctx.tokens[j]}”", "body").width for j in rows) + 1.1
-        pitch = min(1.0, (13.4 - lead_w - 1.2 - 0.8) / (2 * d))
-        height, max_lines = 1.4, None
-        for _ in range(10):
-            parts = self._recipe(rows, max_abs, dec_x, pitch, height, max_lines)
-            extra = parts[0].height - (2.35 - (-3.15))
-            if extra <= 0:
-                break
-            if height <= 0.35:
-                max_lines = 1  # too crowded: keep only the numbers that fit on one line
-            height = max(0.35, height - extra / (len(rows) + 0.5))
-        scene_row, in_rows, rest, eq, out_bars, out_names, out_cap = parts
-        scene_row.move_to([0, (2.35 + -3.15) / 2, 0])
-        in_charts = [row[1] for row in in_rows]
+        # (then "+ …" for the rest); right: "= [bars]" of the output.
+        rec = fitted_recipe(inp, self.theme)
+        charts = [t.bars for t in rec.terms]
 
         # The weights and value rows used fly into the new picture; the rest fades.
-        gone = VGroup(self.weights.cells, self.weights.row_labels, self.terms, self.times, self.sum_marks)
-        gone.add(self.h_weight, self.h_terms, self.out.cells, self.out_name, self.v_names)
-        gone.add(*(self.weights.entry(j, 0) for j in range(n) if j not in rows))
-        if self.in_place:
-            moves = [FadeIn(in_rows[r][1].nums) for r in range(len(rows))]
+        gone = VGroup(eq.weights.cells, eq.weights.row_labels, eq.terms, eq.times, VGroup(self.sum.rule, self.sum.plus))
+        gone.add(eq.h_weight, eq.h_terms, eq.out.cells, self.sum.out_name, eq.v_names)
+        gone.add(*(eq.weights.entry(j, 0) for j in range(n) if j not in rows))
+        if eq.in_place:
+            moves: list[Animation] = [FadeIn(t.bars.nums) for t in rec.terms]
         else:
-            gone.add(self.values.cells, self.equals, self.h_value, self.t_names)
-            gone.add(*(self.values.row_entries(j) for j in range(n) if j not in rows))
-            moves = [ReplacementTransform(self.values.row_entries(j), in_rows[r][1].nums) for r, j in enumerate(rows)]
+            gone.add(eq.values.cells, eq.equals, eq.h_value, eq.t_names)
+            gone.add(*(eq.values.row_entries(j) for j in range(n) if j not in rows))
+            moves = [ReplacementTransform(eq.values.row_entries(j), t.bars.nums) for t, j in zip(rec.terms, rows)]
         self.play(
             FadeOut(gone), *moves,
-            *(ReplacementTransform(self.weights.entry(j, 0), in_rows[r][0][-3]) for r, j in enumerate(rows)),
-            ReplacementTransform(self.out.entries, out_bars.nums),
-            run_time=TIME.transform * 1.3,
+            *(ReplacementTransform(eq.weights.entry(j, 0), t.weight) for t, j in zip(rec.terms, rows)),
+            ReplacementTransform(eq.out.entries, rec.out_bars.nums),
+            run_time=TIME.transform * MANY,
         )
         self.play(
-            *(FadeIn(VGroup(lead[:-3], lead[-2:])) for lead in (row[0] for row in in_rows)),
-            *(FadeIn(row[2]) for row in in_rows),
-            *(FadeIn(c.baseline) for c in (*in_charts, out_bars)),
-            *(grow_bars(c) for c in (*in_charts, out_bars)),
-            FadeIn(eq), FadeIn(out_names), FadeIn(out_cap), *([FadeIn(rest)] if rest is not None else []),
-            run_time=TIME.transform * 1.3,
+            *(FadeIn(t.signs()) for t in rec.terms),
+            *(FadeIn(t.names) for t in rec.terms),
+            *(FadeIn(c.baseline) for c in (*charts, rec.out_bars)),
+            *(grow_bars(c) for c in (*charts, rec.out_bars)),
+            FadeIn(rec.eq), FadeIn(rec.out_names), FadeIn(rec.out_cap), *([FadeIn(rec.rest)] if rec.rest is not None else []),
+            run_time=TIME.transform * MANY,
         )
-        self.hold(d)
+        self.hold(ctx.d)
         self.note = self.say(f"The output of “{ctx.tokens[fi]}” = its own vector plus the vectors it attends to.", self.note)
         self.note = self.say("Each output is a weighted average of the input vectors.", self.note)
         self.hold()
-
-    def _recipe(
-        self, rows: list[int], max_abs: float, dec_x: int, pitch: float, height: float, max_lines: int | None = None
-    ) -> tuple[VGroup, VGroup, Text | None, Text, VectorBars, VGroup, Text]:
-        """``w × word [bars] + w × word [bars] + … = [bars]`` at bar ``height``: the groups to animate."""
-        ctx = self.ctx(0)
-        n, fi = ctx.n, ctx.focus_index
-        dims = self.dims
-        bar_w, gap = pitch * 0.66, pitch * 0.34
-
-        def chart(vals: Sequence[float], dec: int, name: str, row: int) -> VectorBars:
-            bars = VectorBars(
-                vals, dims, dec, lambda k: Source(0, name, (row, k)), self.theme,
-                max_abs=max_abs, height=height, bar_w=bar_w, gap=gap, dim_labels=False,
-            )
-            readable_numbers(bars, max_lines=max_lines)
-            return bars
-
-        in_rows = VGroup()
-        for r, j in enumerate(rows):
-            bars = chart(ctx.embeddings[j], dec_x, "embeddings", j)
-            lead = VGroup(
-                self._weight_num(j), label("×", "body", self.theme["muted"]),
-                label(f"“{ctx.tokens[j]}”", "body", self.theme["text"]),
-            ).arrange(RIGHT, buff=0.15)
-            if r > 0:
-                lead.add_to_back(label("+", "formula", self.theme["muted"]).next_to(lead, LEFT, buff=0.15))
-            lead.next_to(bars.baseline, LEFT, buff=0.35).shift(UP * height * 0.35)
-            in_rows.add(VGroup(lead, bars, bar_names(bars, dims, self.theme)))
-        in_rows.arrange(DOWN, buff=0.35, aligned_edge=RIGHT)
-        rest = label("+ …", "formula", self.theme["muted"]) if n > len(rows) else None
-        left = VGroup(in_rows)
-        if rest is not None:
-            rest.next_to(in_rows, DOWN, buff=0.2).align_to(in_rows[-1][0], LEFT)
-            left.add(rest)
-        out_bars = chart(ctx.output[fi], self.dec, "output", fi)
-        out_names = bar_names(out_bars, dims, self.theme)
-        out_cap = label(f"output of “{ctx.tokens[fi]}”", "label", self.theme["accent"]).next_to(out_names, DOWN, buff=0.25)
-        eq = label("=", "formula", self.theme["text"])
-        right = VGroup(out_bars, out_names, out_cap)
-        scene_row = VGroup(left, eq, right).arrange(RIGHT, buff=0.5)
-        right.set_y(in_rows.get_y())
-        eq.set_y(out_bars.baseline.get_y() + height * 0.4)
-        return scene_row, in_rows, rest, eq, out_bars, out_names, out_cap

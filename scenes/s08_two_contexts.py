@@ -37,8 +37,6 @@ from manim import (
 from attncore import decimals_needed, fmt
 from scenes.base import LessonScene
 from scenes.components import (
-    BAND_BOTTOM,
-    BAND_TOP,
     ORDINALS,
     Source,
     TokenRow,
@@ -54,6 +52,7 @@ from scenes.components import (
     tint_tokens,
     wrap_token_row,
 )
+from scenes.layout import PANEL_AREA
 from scenes.theme import TIME
 
 
@@ -102,12 +101,12 @@ class TwoContexts(LessonScene):
             self.legend.arrange(RIGHT, buff=0.35)
             if self.legend.width > 13.9:
                 self.legend.arrange_in_grid(cols=(d + 1) // 2, buff=(0.35, 0.12))
-            self.legend.move_to([0, BAND_BOTTOM + self.legend.height / 2 + 0.02, 0])
+            self.legend.move_to([0, PANEL_AREA.bottom + self.legend.height / 2 + 0.02, 0])
             names_h = 0.0
         else:
             names_h = levels * (name_texts[0][0].height + 0.12) + 0.02
-        bottom = BAND_BOTTOM + (self.legend.height + 0.15 if len(self.legend) else 0.0)
-        band = BAND_TOP - bottom
+        bottom = PANEL_AREA.bottom + (self.legend.height + 0.15 if len(self.legend) else 0.0)
+        band = PANEL_AREA.top - bottom
 
         def charts(h: float, max_lines: int | None) -> list[tuple[VectorBars, VectorBars]]:
             out = []
@@ -116,11 +115,11 @@ class TwoContexts(LessonScene):
                 pair = (
                     VectorBars(
                         ctx.embeddings[fi], dims, dec_x, lambda k, c=c, fi=fi: Source(c, "embeddings", (fi, k)),
-                        self.theme, max_abs=max_abs, height=h, bar_w=bar_w, gap=bar_gap, dim_labels=False,
+                        self.theme, max_abs=max_abs, height=h, bar_w=bar_w, gap=bar_gap,
                     ),
                     VectorBars(
                         ctx.output[fi], dims, self.dec, lambda k, c=c, fi=fi: Source(c, "output", (fi, k)),
-                        self.theme, max_abs=max_abs, height=h, bar_w=bar_w, gap=bar_gap, dim_labels=False,
+                        self.theme, max_abs=max_abs, height=h, bar_w=bar_w, gap=bar_gap,
                     ),
                 )
                 for chart in pair:
@@ -176,7 +175,7 @@ class TwoContexts(LessonScene):
             if total <= band + 1e-6:
                 break
         self.bar_h = h
-        y_in = BAND_TOP - 0.18 - sent_h - 0.25 - up_in
+        y_in = PANEL_AREA.top - 0.18 - sent_h - 0.25 - up_in
         y_out = y_in - down_in - arrow_h - up_out
         self.arrow_span = (y_in - down_in - 0.08, y_out + up_out + 0.05)
 
@@ -191,8 +190,8 @@ class TwoContexts(LessonScene):
             panel = RoundedRectangle(
                 corner_radius=0.18, width=w, height=band, stroke_color=self.theme["grid"], stroke_width=1.5,
                 fill_color=self.theme["panel"], fill_opacity=0.55,
-            ).move_to([xs[c], (BAND_TOP + bottom) / 2, 0])
-            row = rows[c].move_to([xs[c], BAND_TOP - 0.18 - sent_h / 2, 0])
+            ).move_to([xs[c], (PANEL_AREA.top + bottom) / 2, 0])
+            row = rows[c].move_to([xs[c], PANEL_AREA.top - 0.18 - sent_h / 2, 0])
             inp, out = pairs[c]
             inp.shift([xs[c] + offset - inp.baseline.get_x(), y_in - inp.baseline.get_y(), 0])
             out.shift([xs[c] + offset - out.baseline.get_x(), y_out - out.baseline.get_y(), 0])

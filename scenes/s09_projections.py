@@ -40,10 +40,6 @@ from manim import (
 from attncore import decimals_needed, round_rows_to_one
 from scenes.base import LessonScene
 from scenes.components import (
-    CONTENT_BOTTOM,
-    CONTENT_LEFT,
-    CONTENT_RIGHT,
-    CONTENT_TOP,
     EQ_BUFF,
     Grid,
     MatrixBlock,
@@ -58,9 +54,9 @@ from scenes.components import (
     centre_on_baseline,
     column_labels,
     column_labels_height,
+    fit_numbers,
     fit_row,
     heat_fill,
-    heat_grid,
     label,
     label_width,
     named_block,
@@ -68,6 +64,7 @@ from scenes.components import (
     operator,
     role_fill,
     row_transfer,
+    trace_grid,
 )
 from scenes.theme import TIME
 
@@ -105,36 +102,23 @@ class LearnedProjections(LessonScene):
         self.shelf_w = 3 * self.shelf_item_w + 2 * 0.35
         rows_w = label_width(ctx.tokens, "label") + 0.2
         fixed = rows_w + 2 * (operator("=", self.theme).width + 2 * EQ_BUFF)
-        for size in ("cell", "small"):
-            need = [
-                number_cell_width(ctx.embeddings, self.dec_x, size),
-                number_cell_width(np.vstack([p.W_Q, p.W_K, p.W_V]), self.dec_w, size),
-                number_cell_width(results, self.dec, size),
-            ]
-            fit = fit_row(need, [d, d, d], CONTENT_RIGHT - CONTENT_LEFT, fixed, give_up=[0, 1])
-            if all(nm for _, nm in fit):
-                break
-        self.num_size = size
-        self.fit = fit
+        mats = [(ctx.embeddings, self.dec_x), (np.vstack([p.W_Q, p.W_K, p.W_V]), self.dec_w), (results, self.dec)]
+        self.fit = fit_numbers(mats, [d, d, d], self.content.width, fixed, give_up=[0, 1])
         overhead = 0.6 + 0.65 + 0.35 + max(0.6, n * self.tile_h)  # name; shape and symbol; gap; strip
-        self.cell_h = min(0.5, max(0.3, (CONTENT_TOP - CONTENT_BOTTOM - overhead) / max(n, d)))
+        self.cell_h = min(0.5, max(0.3, (self.content.height - overhead) / max(n, d)))
 
-    def _grid(self, values: np.ndarray, dec: int, src: str, k: int, colour: str, rows: Sequence[str] | None = None) -> Grid:
+    def _grid(self, path: str, dec: int, k: int, colour: str, rows: Sequence[str] | None = None) -> Grid:
+        """Matrix ``k`` of the product row: numbers, or tiles in its role colour."""
         cw, numbers = self.fit[k]
-        if numbers:
-            return NumberGrid(
-                values, dec, lambda i, j: Source(0, src, (i, j)), self.theme, cell_w=cw, cell_h=self.cell_h,
-                size=self.num_size, row_labels=rows,
-            )
-        return Tiles(*values.shape, role_fill(values, colour), self.theme, cell_w=cw, cell_h=self.cell_h,
-                     row_labels=rows, label_size="label")
+        return trace_grid(self.trace, path, dec, self.theme, cell_w=cw, cell_h=self.cell_h, numbers=numbers,
+                          tiles=colour, size=self.fit.size, row_labels=rows)
 
     def _shelf_item(self, role: str, values: np.ndarray, slot: int) -> VGroup:
         colour = self.theme[ROLE_NAME[role]]
         tiles = Tiles(*values.shape, role_fill(values, colour), self.theme, cell_w=self.tile_w, cell_h=self.tile_h,
                       stroke_width=0.8)
         name = label(role, "label", colour, weight="BOLD")
-        right = CONTENT_RIGHT - (len(ROLES) - 1 - slot) * (self.shelf_item_w + 0.35)
+        right = self.content.right - (len(ROLES) - 1 - slot) * (self.shelf_item_w + 0.35)
         tiles.move_to([right - tiles.width / 2, self.shelf_y, 0])
         centre_on_baseline(name, tiles.get_center()).next_to(tiles, LEFT, buff=0.15, coor_mask=np.array([1, 0, 0]))
         return VGroup(name, tiles)
@@ -161,7 +145,7 @@ class LearnedProjections(LessonScene):
             "Q is X times W_Q, K is X times W_K, V is X times W_V."
         )
         self._layout()
-        x_grid = self._grid(ctx.embeddings, self.dec_x, "embeddings", 0, self.theme["text"], ctx.tokens)
+        x_grid = self._grid("embeddings", self.dec_x, 0, self.theme["text"], ctx.tokens)
         x_block = MatrixBlock(
             x_grid, label("X", "label", self.theme["text"], weight="BOLD"),
             ShapeLabel(ctx.embeddings.shape, Source(0, "embeddings")), label("n×d", "small", self.theme["muted"]),
@@ -173,30 +157,30 @@ class LearnedProjections(LessonScene):
             colour = self.theme[ROLE_NAME[role]]
             w = getattr(p, "W_" + role)
             r = getattr(p, role)
-            ws[role] = self._role_block(self._grid(w, self.dec_w, f"projected.W_{role}", 1, colour), role,
+            ws[role] = self._role_block(self._grid(f"projected.W_{role}", self.dec_w, 1, colour), role,
                                         f"W_{role}", f"projected.W_{role}", w.shape, "d×d")
-            rs[role] = self._role_block(self._grid(r, self.dec, f"projected.{role}", 2, colour), role,
+            rs[role] = self._role_block(self._grid(f"projected.{role}", self.dec, 2, colour), role,
                                         role, f"projected.{role}", r.shape, "n×d")
         row = arrange_equation([x_block, dot, ws["Q"], eq, rs["Q"]])
         # Provenance sits under the row; centre both in the room left of the shelf.
         self.provenance = Provenance(self.trace.weights.provenance, self.theme,
-                                     max_width=CONTENT_RIGHT - CONTENT_LEFT - self.shelf_w - 0.5)
+                                     max_width=self.content.width - self.shelf_w - 0.5)
         # Row on top, then a strip: provenance on the left, the shelf on the right.
         strip_h = max(self.provenance.height, ctx.n * self.tile_h)
-        factor = min(1.0, (CONTENT_TOP - CONTENT_BOTTOM - 0.35 - strip_h) / row.height,
-                     (CONTENT_RIGHT - CONTENT_LEFT) / row.width)
+        factor = min(1.0, (self.content.height - 0.35 - strip_h) / row.height,
+                     (self.content.width) / row.width)
         if factor < 1.0:
             row.scale(factor)
-        top = (CONTENT_TOP + CONTENT_BOTTOM) / 2 + (row.height + 0.35 + strip_h) / 2
+        top = self.content.centre_y + (row.height + 0.35 + strip_h) / 2
         row.move_to([0, top - row.height / 2, 0])
         strip_top = row.get_bottom()[1] - 0.35
         self.shelf_y = strip_top - strip_h / 2
-        self.provenance.move_to([0, self.shelf_y, 0]).align_to([CONTENT_LEFT, 0, 0], LEFT)
+        self.provenance.move_to([0, self.shelf_y, 0]).align_to([self.content.left, 0, 0], LEFT)
         for role in ("K", "V"):  # the later products take the same places
             for new, old in ((ws[role], ws["Q"]), (rs[role], rs["Q"])):
                 new.scale(factor)
                 new.shift(old.body().get_center() - new.body().get_center())
-                new.place_labels(cap_centre(old.name), old.shape.get_center()[1])
+                new.place_labels(cap_centre(old.title), old.shape.get_center()[1])
 
         self.play(FadeIn(x_block), run_time=TIME.fade)
         self.play(FadeIn(ws["Q"], shift=LEFT * 0.2), FadeIn(dot), Write(self.provenance), run_time=TIME.write)
@@ -221,7 +205,7 @@ class LearnedProjections(LessonScene):
         self.shelf[role] = item
         self.play(
             ReplacementTransform(block.grid.cells, item[1].cells),
-            ReplacementTransform(block.name, item[0]),
+            ReplacementTransform(block.title, item[0]),
             FadeOut(VGroup(block.grid.entries, block.shape, block.sym)),
             *also,
             run_time=TIME.transform,
@@ -266,10 +250,10 @@ class LearnedProjections(LessonScene):
         compare_note = label("decide what is compared", "small", self.theme["text"]).next_to(qk_frame, DOWN, buff=0.15)
         pass_note = label("decides what is passed on", "small", self.theme["text"]).next_to(target["V"], DOWN, buff=0.2)
         learned = label("learned", "label", self.theme["accent"], weight="BOLD")
-        centre_on_baseline(learned, [x_learned, CONTENT_TOP - 0.2, 0])
+        centre_on_baseline(learned, [x_learned, self.content.top - 0.2, 0])
         fixed = label("fixed", "label", self.theme["muted"], weight="BOLD")
-        centre_on_baseline(fixed, [1.5, CONTENT_TOP - 0.2, 0])
-        divider = DashedLine([-2.75, CONTENT_TOP - 0.05, 0], [-2.75, CONTENT_BOTTOM + 0.4, 0], color=self.theme["grid"])
+        centre_on_baseline(fixed, [1.5, self.content.top - 0.2, 0])
+        divider = DashedLine([-2.75, self.content.top - 0.05, 0], [-2.75, self.content.bottom + 0.4, 0], color=self.theme["grid"])
 
         def box(lines: Sequence[str], centre: Any) -> VGroup:
             text = VGroup(*(label(t, "small", self.theme["muted"]) for t in lines)).arrange(DOWN, buff=0.12)
@@ -329,7 +313,7 @@ class LearnedProjections(LessonScene):
         n = ctx.n
         rows_w = label_width(ctx.tokens, "label") + 0.2
         # Big map (learned projections) and small map (simplified) share their rows.
-        room = CONTENT_RIGHT - CONTENT_LEFT - rows_w - 0.9
+        room = self.content.width - rows_w - 0.9
         need_big = number_cell_width(ctx.projected.attention, self.dec, "cell") + 0.06
         need_small = number_cell_width(ctx.attention, self.dec, "small")
         (big_w, big_nums), (small_w, small_nums) = fit_row([need_big, need_small], [n, n], room, 0.0, give_up=[1, 0])
@@ -338,11 +322,11 @@ class LearnedProjections(LessonScene):
         if big_nums:  # spare room widens the big map (up to a quarter), so word labels fit above it
             big_w = max(big_w, min(need_big * 1.25, room / n - small_w))
         overhead = 0.8 + max(column_labels_height(ctx.tokens, big_w), column_labels_height(ctx.tokens, small_w))
-        ch = min(0.55, max(0.3, (CONTENT_TOP - CONTENT_BOTTOM - overhead) / n))
-        big = heat_grid(ctx.projected.attention, self.dec, lambda i, j: Source(0, "projected.attention", (i, j), rows_to_one=True),
-                        self.theme, numbers=big_nums, cell_w=big_w, cell_h=ch, row_labels=ctx.tokens)
-        small = heat_grid(ctx.attention, self.dec, lambda i, j: Source(0, "attention", (i, j), rows_to_one=True),
-                          self.theme, numbers=small_nums, cell_w=small_w, cell_h=ch, size="small")
+        ch = min(0.55, max(0.3, (self.content.height - overhead) / n))
+        big = trace_grid(self.trace, "projected.attention", self.dec, self.theme, heat=True, numbers=big_nums,
+                         cell_w=big_w, cell_h=ch, row_labels=ctx.tokens)
+        small = trace_grid(self.trace, "attention", self.dec, self.theme, heat=True, numbers=small_nums,
+                           cell_w=small_w, cell_h=ch, size="small")
         small.next_to(big.body(), RIGHT, buff=0.9).align_to(big.body(), UP)
         big_cols = column_labels(big, ctx.tokens, self.theme)
         small_cols = column_labels(small, ctx.tokens, self.theme)
@@ -353,7 +337,7 @@ class LearnedProjections(LessonScene):
         # Centre everything in the content box (maps first, then titles above their columns).
         maps_top = cap_y + 0.2
         group_h = maps_top - maps.get_bottom()[1]
-        dy = (CONTENT_TOP - (CONTENT_TOP - CONTENT_BOTTOM - group_h) / 2) - maps_top
+        dy = (self.content.top - (self.content.height - group_h) / 2) - maps_top
         dx = -(maps.get_left()[0] + maps.get_right()[0]) / 2
         maps.shift([dx, dy, 0])
         cap_y += dy
@@ -361,8 +345,8 @@ class LearnedProjections(LessonScene):
         centre_on_baseline(title_small, [small.body().get_center()[0], cap_y, 0])
         if title_small.get_left()[0] < title_big.get_right()[0] + 0.2:
             title_small.shift(RIGHT * (title_big.get_right()[0] + 0.2 - title_small.get_left()[0]))
-        if title_small.get_right()[0] > CONTENT_RIGHT:
-            title_small.shift(LEFT * (title_small.get_right()[0] - CONTENT_RIGHT))
+        if title_small.get_right()[0] > self.content.right:
+            title_small.shift(LEFT * (title_small.get_right()[0] - self.content.right))
 
         self.narrate(self._pattern_words(big, small))
         self.play(FadeOut(self.diagram), run_time=TIME.fade)

@@ -33,26 +33,20 @@ from manim import (
 from attncore import decimals_needed
 from scenes.base import LessonScene
 from scenes.components import (
-    CONTENT_BOTTOM,
-    CONTENT_LEFT,
-    CONTENT_RIGHT,
-    CONTENT_TOP,
     EQ_BUFF,
     Grid,
-    NumberGrid,
+    RowFit,
     Source,
-    Tiles,
     arrange_equation,
     centre_on_baseline,
-    fit_row,
-    heat_grid,
+    fit_numbers,
     label,
     label_width,
     named_block,
     number_cell_width,
     operator,
-    role_fill,
     row_transfer,
+    trace_grid,
 )
 from scenes.theme import TIME
 
@@ -70,33 +64,23 @@ class ChangingDimension(LessonScene):
     )
 
     # -- helpers --------------------------------------------------------------------------
-    def _fit(self, mats: Sequence[tuple[np.ndarray, int]], give_up: Sequence[int]) -> tuple[list[tuple[float, bool]], str]:
+    def _fit(self, mats: Sequence[tuple[np.ndarray, int]], give_up: Sequence[int]) -> RowFit:
         """Cell widths for a row ``M0 · M1 = M2`` (the first with token row labels)."""
         rows_w = label_width(self.ctx(0).tokens, "label") + 0.2
         fixed = rows_w + 2 * (operator("=", self.theme).width + 2 * EQ_BUFF)
-        cols = [m.shape[1] for m, _ in mats]
-        for size in ("cell", "small"):
-            need = [number_cell_width(m, dec, size) for m, dec in mats]
-            fit = fit_row(need, cols, CONTENT_RIGHT - CONTENT_LEFT - 0.3, fixed, give_up)
-            if all(nm for _, nm in fit):
-                break
-        return fit, size
+        return fit_numbers(mats, [m.shape[1] for m, _ in mats], self.content.width - 0.3, fixed, give_up)
 
-    def _grid(self, values: np.ndarray, dec: int, src: str, fit: tuple[float, bool], size: str, colour: str,
-              rows: Sequence[str] | None = None) -> Grid:
-        cw, numbers = fit
-        if numbers:
-            return NumberGrid(values, dec, lambda i, j: Source(0, src, (i, j)), self.theme, cell_w=cw,
-                              cell_h=self.cell_h, size=size, row_labels=rows)
-        return Tiles(*values.shape, role_fill(values, colour), self.theme, cell_w=cw, cell_h=self.cell_h,
-                     row_labels=rows, label_size="label")
+    def _grid(self, path: str, dec: int, fit: RowFit, k: int, colour: str, rows: Sequence[str] | None = None) -> Grid:
+        """Matrix ``k`` of a fitted row: numbers, or tiles in its role colour."""
+        return trace_grid(self.trace, path, dec, self.theme, cell_w=fit[k].width, cell_h=self.cell_h,
+                          numbers=fit[k].numbers, tiles=colour, size=fit.size, row_labels=rows)
 
     def _place_row(self, row: VGroup) -> None:
         """Centre an equation row in the content box (shrinking it only for extreme lessons)."""
-        factor = min(1.0, (CONTENT_TOP - CONTENT_BOTTOM) / row.height, (CONTENT_RIGHT - CONTENT_LEFT) / row.width)
+        factor = min(1.0, (self.content.height) / row.height, (self.content.width) / row.width)
         if factor < 1.0:
             row.scale(factor)
-        row.move_to([0, (CONTENT_TOP + CONTENT_BOTTOM) / 2 + 0.2, 0])
+        row.move_to([0, self.content.centre_y + 0.2, 0])
 
     def _compare(self, more: str, fewer: str, same: str) -> str:
         """``more``, ``fewer`` or ``same``: how d_v compares with d in this lesson."""
@@ -115,15 +99,15 @@ class ChangingDimension(LessonScene):
                 "This one happens to be square, but any number of columns, d_v, would work.",
             )
         )
-        self.cell_h = min(0.5, max(0.3, (CONTENT_TOP - CONTENT_BOTTOM - 1.6) / max(n, d)))
+        self.cell_h = min(0.5, max(0.3, (self.content.height - 1.6) / max(n, d)))
         dec_x, dec_w = decimals_needed(x, self.dec), decimals_needed(w, self.dec)
-        fit, size = self._fit([(x, dec_x), (w, dec_w), (v, self.dec)], give_up=[0, 1, 2])
+        fit = self._fit([(x, dec_x), (w, dec_w), (v, self.dec)], give_up=[0, 1, 2])
         value = self.theme["value"]
-        x_block = named_block(self._grid(x, dec_x, "embeddings", fit[0], size, self.theme["text"], ctx.tokens), "X",
+        x_block = named_block(self._grid("embeddings", dec_x, fit, 0, self.theme["text"], ctx.tokens), "X",
                               self.theme["text"], x.shape, Source(0, "embeddings"), "n×d", self.theme, outline=False)
-        w_block = named_block(self._grid(w, dec_w, "reshaped.W_V", fit[1], size, value), "W_V", value, w.shape,
+        w_block = named_block(self._grid("reshaped.W_V", dec_w, fit, 1, value), "W_V", value, w.shape,
                               Source(0, "reshaped.W_V"), "d×d_v", self.theme)
-        v_block = named_block(self._grid(v, self.dec, "reshaped.V", fit[2], size, value), "V", value, v.shape,
+        v_block = named_block(self._grid("reshaped.V", self.dec, fit, 2, value), "V", value, v.shape,
                               Source(0, "reshaped.V"), "n×d_v", self.theme)
         dot, eq = operator("·", self.theme), operator("=", self.theme)
         row = arrange_equation([x_block, dot, w_block, eq, v_block])
@@ -147,16 +131,15 @@ class ChangingDimension(LessonScene):
             "Each output row is a weighted average of rows of V, so it has the size of V, not of X."
         )
         a, v, out = ctx.projected.attention, ctx.reshaped.V, ctx.reshaped.output
-        fit, size = self._fit([(a, self.dec), (v, self.dec), (out, self.dec)], give_up=[0, 1, 2])
+        fit = self._fit([(a, self.dec), (v, self.dec), (out, self.dec)], give_up=[0, 1, 2])
         value, output = self.theme["value"], self.theme["output"]
-        a_grid = heat_grid(a, self.dec, lambda i, j: Source(0, "projected.attention", (i, j), rows_to_one=True),
-                           self.theme, numbers=fit[0][1], cell_w=fit[0][0], cell_h=self.cell_h,
-                           row_labels=ctx.tokens, size=size)
+        a_grid = trace_grid(self.trace, "projected.attention", self.dec, self.theme, heat=True, numbers=fit[0].numbers,
+                            cell_w=fit[0].width, cell_h=self.cell_h, row_labels=ctx.tokens, size=fit.size)
         a_block = named_block(a_grid, "A", self.theme["accent"], a.shape, Source(0, "projected.attention"), "n×n",
                               self.theme, outline=False)
-        v_block = named_block(self._grid(v, self.dec, "reshaped.V", fit[1], size, value), "V", value, v.shape,
+        v_block = named_block(self._grid("reshaped.V", self.dec, fit, 1, value), "V", value, v.shape,
                               Source(0, "reshaped.V"), "n×d_v", self.theme)
-        o_block = named_block(self._grid(out, self.dec, "reshaped.output", fit[2], size, output), "output", output,
+        o_block = named_block(self._grid("reshaped.output", self.dec, fit, 2, output), "output", output,
                               out.shape, Source(0, "reshaped.output"), "n×d_v", self.theme)
         dot, eq = operator("·", self.theme), operator("=", self.theme)
         row = arrange_equation([a_block, dot, v_block, eq, o_block])
@@ -182,7 +165,7 @@ class ChangingDimension(LessonScene):
         f = ctx.focus_index
         x, out = ctx.embeddings, ctx.reshaped.output
         dec_x = decimals_needed(x, self.dec)
-        room = CONTENT_RIGHT - CONTENT_LEFT - 0.2
+        room = self.content.width - 0.2
         wide = max(x.shape[1], out.shape[1])
         texts = (f"{ctx.focus} in X", f"{ctx.focus} after attention")
         names_w = label_width(texts, "body") + 0.3
@@ -193,10 +176,8 @@ class ChangingDimension(LessonScene):
             if wide * cw + sizes_w + (names_w if names_left else 0.0) <= room:
                 break
         ch = 0.6
-        x_row = NumberGrid(x[f : f + 1], dec_x, lambda i, j: Source(0, "embeddings", (f, j)), self.theme,
-                           cell_w=cw, cell_h=ch, size=size)
-        o_row = NumberGrid(out[f : f + 1], self.dec, lambda i, j: Source(0, "reshaped.output", (f, j)), self.theme,
-                           cell_w=cw, cell_h=ch, size=size)
+        x_row = trace_grid(self.trace, "embeddings", dec_x, self.theme, row=f, cell_w=cw, cell_h=ch, size=size)
+        o_row = trace_grid(self.trace, "reshaped.output", self.dec, self.theme, row=f, cell_w=cw, cell_h=ch, size=size)
         o_row.cells.set_stroke(self.theme["output"], width=1.5)
         rows = VGroup(x_row, o_row).arrange(DOWN, buff=0.8 if names_left else 1.0, aligned_edge=LEFT)
         names = VGroup()
@@ -213,7 +194,7 @@ class ChangingDimension(LessonScene):
             label("d numbers", "label", self.theme["muted"]).next_to(x_row, RIGHT, buff=0.3),
             label("d_v numbers", "label", self.theme["muted"]).next_to(o_row, RIGHT, buff=0.3),
         )
-        VGroup(names, rows, sizes).move_to([0, (CONTENT_TOP + CONTENT_BOTTOM) / 2, 0])
+        VGroup(names, rows, sizes).move_to([0, self.content.centre_y, 0])
         focus_box = SurroundingRectangle(self.o_block.grid.row(f), color=self.theme["accent"], buff=0.03)
 
         self.narrate(

@@ -37,29 +37,27 @@ from manim import (
 from attncore import decimals_needed, round_rows_to_one
 from scenes.base import LessonScene
 from scenes.components import (
-    CONTENT_BOTTOM,
-    CONTENT_LEFT,
-    CONTENT_RIGHT,
-    CONTENT_TOP,
     EQ_BUFF,
     Grid,
     MatrixBlock,
     NumberGrid,
     ShapeLabel,
     Source,
+    TileFill,
     Tiles,
     arrange_equation,
     centre_on_baseline,
     column_labels,
     column_labels_height,
-    fit_row,
-    heat_grid,
+    fit_numbers,
     label,
     label_width,
     named_block,
     number_cell_width,
     operator,
+    role_fill,
     row_transfer,
+    trace_grid,
 )
 from scenes.theme import TIME
 
@@ -91,14 +89,16 @@ class MultiHead(LessonScene):
         """The head that owns column j of a (n, d) matrix."""
         return j // (self.ctx(0).d // self.h)
 
+    def _head_fill(self, values: np.ndarray) -> TileFill:
+        """Tile fill of a (n, d) matrix whose column blocks take their head's colour."""
+        m = float(np.max(np.abs(values))) or 1.0
+        return lambda i, j: (self.theme.head(self._head_of(j)), 0.15 + 0.85 * abs(float(values[i, j])) / m)
+
     def _head_tiles(self, values: np.ndarray, cw: float, ch: float, rows: Sequence[str] | None = None) -> Tiles:
         """A (n, d) matrix as tiles whose column blocks take their head's colour."""
-        m = float(np.max(np.abs(values))) or 1.0
-        return Tiles(
-            *values.shape,
-            lambda i, j: (self.theme.head(self._head_of(j)), 0.15 + 0.85 * abs(float(values[i, j])) / m),
-            self.theme, cell_w=cw, cell_h=ch, row_labels=rows, label_size="label",
-        )
+        n_rows, n_cols = values.shape
+        return Tiles(n_rows, n_cols, self._head_fill(values), self.theme, cell_w=cw, cell_h=ch, row_labels=rows,
+                     label_size="label")
 
     def _tint_heads(self, grid: NumberGrid) -> None:
         """Tint the column blocks of a numeric (n, d) grid with their head's colour."""
@@ -134,11 +134,11 @@ class MultiHead(LessonScene):
         n, d = ctx.n, ctx.d
         mats = [getattr(p, r) for r, _ in ROLES]
         rows_w = label_width(ctx.tokens, "label") + 0.2
-        room = CONTENT_RIGHT - CONTENT_LEFT
+        room = self.content.width
         gaps = 2 * 0.6
-        fit = fit_row([number_cell_width(np.vstack(mats), self.dec, "small")] * 3, [d] * 3, room, rows_w + gaps,
-                      give_up=[2, 1, 0])
-        numbers = all(nm for _, nm in fit)
+        fit = fit_numbers([(np.vstack(mats), self.dec)] * 3, [d] * 3, room, rows_w + gaps, give_up=[2, 1, 0],
+                          sizes=("small",))
+        numbers = fit.numbers
         items = VGroup()
         for k in range(self.h):
             swatch = Line(LEFT * 0.2, RIGHT * 0.2, color=self.theme.head(k), stroke_width=6)
@@ -150,21 +150,19 @@ class MultiHead(LessonScene):
         if legend.width > room:
             legend.arrange(DOWN, buff=0.15)
         legend_h = legend.height + 0.35
-        ch = min(0.45, max(0.28, (CONTENT_TOP - CONTENT_BOTTOM - 1.2 - legend_h) / n))
+        ch = min(0.45, max(0.28, (self.content.height - 1.2 - legend_h) / n))
         blocks: list[MatrixBlock] = []
         for k, ((role, colour_name), m) in enumerate(zip(ROLES, mats)):
             rows = ctx.tokens if k == 0 else None
-            if numbers:
-                grid: Grid = NumberGrid(m, self.dec, lambda i, j, r=role: Source(0, f"projected.{r}", (i, j)),
-                                        self.theme, cell_w=fit[k][0], cell_h=ch, size="small", row_labels=rows)
+            cw = fit[k].width if numbers else min(0.6, (room - rows_w - gaps) / (3 * d))
+            grid = trace_grid(self.trace, f"projected.{role}", self.dec, self.theme, numbers=numbers,
+                              tiles=self._head_fill(m), cell_w=cw, cell_h=ch, size="small", row_labels=rows)
+            if isinstance(grid, NumberGrid):
                 self._tint_heads(grid)
-            else:
-                cw = min(0.6, (room - rows_w - gaps) / (3 * d))
-                grid = self._head_tiles(m, cw, ch, rows)
             blocks.append(named_block(grid, role, self.theme[colour_name], m.shape, Source(0, f"projected.{role}"),
                                       "n×d", self.theme, outline=False))
         row = arrange_equation(blocks, buff=0.6, shape_gap=0.32)
-        row.move_to([0, (CONTENT_TOP + CONTENT_BOTTOM + legend_h) / 2, 0])
+        row.move_to([0, (self.content.top + self.content.bottom + legend_h) / 2, 0])
         bars = VGroup(*(self._head_bars(b.grid) for b in blocks))
         # Legend under the row: one swatch and name per head, and what each head receives.
         legend.next_to(row, DOWN, buff=0.35)
@@ -194,27 +192,27 @@ class MultiHead(LessonScene):
             strip.add(VGroup(name, t))
         for item in strip:
             centre_on_baseline(item[0], item[1].get_center()).next_to(item[1], LEFT, buff=0.15, coor_mask=np.array([1, 0, 0]))
-        strip.arrange(RIGHT, buff=0.7).move_to([0, CONTENT_TOP - strip.height / 2 - 0.05, 0])
+        strip.arrange(RIGHT, buff=0.7).move_to([0, self.content.top - strip.height / 2 - 0.05, 0])
 
         rows_w = label_width(ctx.tokens, "label") + 0.2
-        room = CONTENT_RIGHT - CONTENT_LEFT
+        room = self.content.width
         gap = 0.55
         attn = [hd.attention for hd in heads]
         need = number_cell_width(np.vstack(attn), self.dec, "cell")
-        fit = fit_row([need] * h, [n] * h, room, rows_w + gap * (h - 1), give_up=list(range(h)), tile_max=0.6)
-        numbers = all(nm for _, nm in fit)
+        fit = fit_numbers([(np.vstack(attn), self.dec)] * h, [n] * h, room, rows_w + gap * (h - 1),
+                          give_up=list(range(h)), sizes=("cell",), tile_max=0.6)
+        numbers = fit.numbers
         # Spare room widens the cells (up to a quarter), so that word labels fit above them.
         spare = (room - rows_w - gap * (h - 1)) / (n * h)
-        cw = min(need * 1.25, spare) if numbers else min(nm_w for nm_w, _ in fit)
+        cw = min(need * 1.25, spare) if numbers else min(c.width for c in fit.cells)
         top = strip.get_bottom()[1] - 0.4
         ch_min = 0.3  # row labels need it
-        ch_guess = min(0.5, max(ch_min, (top - CONTENT_BOTTOM - 0.7 - column_labels_height(ctx.tokens, cw)) / n))
+        ch_guess = min(0.5, max(ch_min, (top - self.content.bottom - 0.7 - column_labels_height(ctx.tokens, cw)) / n))
         maps: list[Grid] = []
         for k in range(h):
-            g = heat_grid(attn[k], self.dec,
-                          lambda i, j, k=k: Source(0, f"multi_head.heads.{k}.attention", (i, j), rows_to_one=True),
-                          self.theme, numbers=numbers, cell_w=cw, cell_h=ch_guess,
-                          row_labels=ctx.tokens if k == 0 else None, size="cell")
+            g = trace_grid(self.trace, f"multi_head.heads.{k}.attention", self.dec, self.theme, heat=True,
+                           numbers=numbers, cell_w=cw, cell_h=ch_guess, row_labels=ctx.tokens if k == 0 else None,
+                           size="cell")
             maps.append(g)
         for k in range(1, h):
             maps[k].next_to(maps[k - 1].body(), RIGHT, buff=gap).align_to(maps[0].body(), UP)
@@ -226,7 +224,7 @@ class MultiHead(LessonScene):
             centre_on_baseline(t, [maps[k].body().get_center()[0], title_y, 0])
         everything = VGroup(grid_all, titles)
         everything.shift(RIGHT * -(everything.get_left()[0] + everything.get_right()[0]) / 2)
-        everything.shift(UP * ((top + CONTENT_BOTTOM) / 2 - everything.get_center()[1]))
+        everything.shift(UP * ((top + self.content.bottom) / 2 - everything.get_center()[1]))
         frames = VGroup(*(SurroundingRectangle(g.body(), color=self.theme.head(k), buff=0.05) for k, g in enumerate(maps)))
         self.narrate(self._per_head_words(maps))
 
@@ -299,33 +297,24 @@ class MultiHead(LessonScene):
         n, d, h = ctx.n, ctx.d, self.h
         dec_o = decimals_needed(mh.W_O, self.dec)
         rows_w = label_width(ctx.tokens, "label") + 0.2
-        room = CONTENT_RIGHT - CONTENT_LEFT
+        room = self.content.width
         fixed = rows_w + 2 * (operator("=", self.theme).width + 2 * EQ_BUFF)
-        ch = min(0.5, max(0.3, (CONTENT_TOP - CONTENT_BOTTOM - 1.6) / max(n, d)))
+        ch = min(0.5, max(0.3, (self.content.height - 1.6) / max(n, d)))
         # Row: concat (head-coloured tiles: its numbers were just shown per head) · W_O = output.
-        need_o = number_cell_width(mh.W_O, dec_o, "small")
-        need_out = number_cell_width(mh.output, self.dec, "small")
         cw_c = min(0.5, room / (4 * d))
-        (cw_w, w_nums), (cw_out, out_nums) = fit_row([need_o, need_out], [d, d], room, fixed + d * cw_c, give_up=[0, 1])
+        fit = fit_numbers([(mh.W_O, dec_o), (mh.output, self.dec)], [d, d], room, fixed + d * cw_c, give_up=[0, 1],
+                          sizes=("small",))
         concat = self._head_tiles(mh.concat, cw_c, ch, ctx.tokens)
         c_block = MatrixBlock(concat, label("concat", "label", self.theme["text"], weight="BOLD"),
                               ShapeLabel(mh.concat.shape, Source(0, "multi_head.concat")),
                               label("n×d", "small", self.theme["muted"]))
-        w_grid: Grid
-        if w_nums:
-            w_grid = NumberGrid(mh.W_O, dec_o, lambda i, j: Source(0, "multi_head.W_O", (i, j)), self.theme,
-                                cell_w=cw_w, cell_h=ch, size="small")
-        else:
-            w_grid = Tiles(d, d, lambda i, j: (self.theme["weight"], 0.15 + 0.85 * abs(float(mh.W_O[i, j])) / (float(np.max(np.abs(mh.W_O))) or 1.0)),
-                           self.theme, cell_w=cw_w, cell_h=ch)
+        w_grid = trace_grid(self.trace, "multi_head.W_O", dec_o, self.theme, numbers=fit[0].numbers,
+                            tiles=role_fill(mh.W_O, self.theme["weight"], floor=0.15), cell_w=fit[0].width, cell_h=ch,
+                            size="small")
         w_block = named_block(w_grid, "W_O", self.theme["weight"], mh.W_O.shape, Source(0, "multi_head.W_O"), "d×d",
                               self.theme)
-        out_grid: Grid
-        if out_nums:
-            out_grid = NumberGrid(mh.output, self.dec, lambda i, j: Source(0, "multi_head.output", (i, j)), self.theme,
-                                  cell_w=cw_out, cell_h=ch, size="small")
-        else:
-            out_grid = self._head_tiles(mh.output, cw_out, ch)
+        out_grid = trace_grid(self.trace, "multi_head.output", self.dec, self.theme, numbers=fit[1].numbers,
+                              tiles=self._head_fill(mh.output), cell_w=fit[1].width, cell_h=ch, size="small")
         o_block = named_block(out_grid, "output", self.theme["output"], mh.output.shape, Source(0, "multi_head.output"),
                               "n×d", self.theme)
         dot, eq = operator("·", self.theme), operator("=", self.theme)
@@ -333,15 +322,15 @@ class MultiHead(LessonScene):
         factor = min(1.0, room / row.width)
         if factor < 1.0:
             row.scale(factor)
-        row.move_to([0, (CONTENT_TOP + CONTENT_BOTTOM) / 2 + 0.2, 0])
+        row.move_to([0, self.content.centre_y + 0.2, 0])
 
         # Per-head outputs, first where the heat maps were, side by side with a gap.
         outs: list[MatrixBlock] = []
         need_h = number_cell_width(np.vstack([hd.output for hd in mh.heads]), self.dec, "small")
         cw_h = min(need_h, (room - rows_w - 0.5 * (h - 1)) / d)
         for k, hd in enumerate(mh.heads):
-            g = NumberGrid(hd.output, self.dec, lambda i, j, k=k: Source(0, f"multi_head.heads.{k}.output", (i, j)),
-                           self.theme, cell_w=cw_h, cell_h=ch, size="small")
+            g = trace_grid(self.trace, f"multi_head.heads.{k}.output", self.dec, self.theme, cell_w=cw_h, cell_h=ch,
+                           size="small")
             for rect in g.cells:
                 rect.set_fill(self.theme.head(k), opacity=0.28)
             outs.append(MatrixBlock(g, label(head_name(k, h), "label", self.theme.head(k), weight="BOLD"),

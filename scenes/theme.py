@@ -12,7 +12,10 @@ from dataclasses import dataclass
 
 from manim import ManimColor, interpolate_color
 
-__all__ = ["FONT", "MONO", "ROLE", "SIZE", "TIME", "DIM_PALETTE", "HEAD_PALETTE", "Theme", "heat_colour"]
+__all__ = [
+    "FONT", "MONO", "ROLE", "SIZE", "TIME", "DIM_PALETTE", "HEAD_PALETTE", "Theme", "heat_colour", "DARK_INK_FROM",
+    "MAP_DARK_INK_FROM", "on_bright_heat",
+]
 
 # Fonts shipped by Debian's fonts-dejavu-core (installed by .ci/setup): nothing is
 # downloaded at run time and the glyphs ᵀ, √, ·, −, Σ all exist in them.
@@ -81,6 +84,15 @@ class Timing:
 TIME = Timing()
 
 
+#: The weight from which text on the heat ramp turns dark (the ramp is a square root:
+#: about two thirds bright). Used on attention rows and tinted words.
+DARK_INK_FROM = 0.45
+#: The same for the numbers of a heat map (:func:`~scenes.components.heat_grid`), which
+#: turn dark earlier: where the ramp is 0.55 bright (0.55² = 0.3025). Kept apart from
+#: DARK_INK_FROM so that no picture changed when the rules were merged.
+MAP_DARK_INK_FROM = 0.3025
+
+
 class Theme:
     """The role colours of one lesson: the defaults plus the lesson's ``[theme]`` overrides."""
 
@@ -104,6 +116,19 @@ class Theme:
 
     def heat(self, t: float) -> ManimColor:
         return heat_colour(t, self.colours["heat_low"], self.colours["heat_high"])
+
+    def heat_ink(self, t: float, dark_from: float = DARK_INK_FROM) -> str:
+        """The colour of text on a heat-coloured cell or box of weight ``t``.
+
+        The heat ramp ends in the accent yellow, on which the light text colour is hard to
+        read: from weight ``dark_from`` on, text takes the background colour instead.
+        """
+        return self.colours["background"] if on_bright_heat(t, dark_from) else self.colours["text"]
+
+
+def on_bright_heat(t: float, dark_from: float = DARK_INK_FROM) -> bool:
+    """Whether weight ``t`` (clipped to [0, 1]) is at or past ``dark_from`` on the heat ramp."""
+    return min(1.0, max(0.0, float(t))) >= dark_from
 
 
 def heat_colour(t: float, low: str = ROLE["heat_low"], high: str = ROLE["heat_high"]) -> ManimColor:

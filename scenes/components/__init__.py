@@ -1,0 +1,108 @@
+"""Reusable, typed mobject builders that every scene composes, one module per concept.
+
+- :mod:`~scenes.components.text`: ``LightText``, ``label``, baselines, ``Provenance``,
+  captions in words;
+- :mod:`~scenes.components.numbers`: ``Source``, ``resolve``, ``Num``, ``ShapeLabel``;
+- :mod:`~scenes.components.grids`: ``NumberGrid``, ``Tiles``, ``column_labels``;
+- :mod:`~scenes.components.matrices`: ``trace_grid``, ``matrix_grid``, heat maps, word
+  matrices, ``fit_numbers``/``fit_row``;
+- :mod:`~scenes.components.bars`: ``VectorBars``, ``WeightBars``, ``readable_numbers``;
+- :mod:`~scenes.components.charts`: ``LossCurve`` (a loss over training steps, on Manim's ``Axes``);
+- :mod:`~scenes.components.equations`: ``MatrixBlock``, ``arrange_equation``, operators;
+- :mod:`~scenes.components.placement`: ``stagger_levels``, ``stagger_names``, collisions;
+- :mod:`~scenes.components.tokens`: ``TokenRow`` and its wrapping and tinting;
+- :mod:`~scenes.components.header`: ``PipelineMarker``, ``Formula``;
+- :mod:`~scenes.components.masks`: ``MaskedCell`` ("−∞"), ``MaskOver``, ``mask_edge``, ``lift_entries``;
+- :mod:`~scenes.components.comparisons`: ``CompareRow``, ``compare_rows``, ``cell_outline``;
+- :mod:`~scenes.components.definitions`: ``Definition``, ``POSITIONAL_ENCODING``;
+- :mod:`~scenes.components.inbox`: ``at_top``, ``below``, ``centre_in`` (placing in a layout ``Box``);
+- :mod:`~scenes.components.wording`: ``listed``, ``quoted``, ``which_sentence`` (words for narration).
+
+Everything Manim already has (Text, Rectangle, Arrow, SurroundingRectangle, animations)
+is Manim's own. ``from scenes.components import X`` works for every name below.
+"""
+
+from __future__ import annotations
+
+from .bars import VectorBars, WeightBars, bar_names, grow_bars, readable_numbers
+from .charts import LossCurve
+from .comparisons import CompareRow, cell_outline, compare_rows
+from .definitions import POSITIONAL_ENCODING, Definition
+from .equations import EQ_BUFF, MatrixBlock, arrange_equation, arrow, named_block, operator, row_transfer
+from .grids import (
+    LABEL_LINE_STEP,
+    CellGrid,
+    ColumnStyle,
+    Grid,
+    NumberGrid,
+    TileFill,
+    Tiles,
+    axis_titles,
+    column_labels,
+    column_labels_height,
+    fit_cells,
+    label_width,
+    text_size,
+)
+from .header import PIPELINE, Formula, PipelineMarker
+from .inbox import at_top, below, centre_in
+from .masks import MaskedCell, MaskOver, lift_entries, mask_edge
+from .matrices import (
+    CellFit,
+    HeatLegend,
+    RowFit,
+    fit_numbers,
+    fit_row,
+    heat_fill,
+    heat_grid,
+    ink_on_heat,
+    matrix_grid,
+    role_fill,
+    strip,
+    token_matrix,
+    trace_grid,
+)
+from .numbers import Num, ShapeLabel, Source, number_cell_width, resolve, row_total
+from .placement import STAGGER_GAP, boxes_touch, keep_inside, stagger_levels, stagger_names
+from .text import (
+    ORDINALS,
+    LightText,
+    Provenance,
+    cap_centre,
+    cap_height,
+    centre_on_baseline,
+    describe_focus,
+    label,
+    text_baseline,
+)
+from .tokens import TokenRow, tint_tokens, wrap_token_row
+from .wording import listed, quoted, which_sentence
+
+__all__ = [
+    # text
+    "LightText", "label", "text_baseline", "centre_on_baseline", "cap_centre", "cap_height", "Provenance",
+    "describe_focus", "ORDINALS",
+    # numbers
+    "Source", "resolve", "Num", "ShapeLabel", "row_total", "number_cell_width",
+    # grids
+    "CellGrid", "NumberGrid", "Tiles", "Grid", "TileFill", "ColumnStyle", "column_labels", "column_labels_height",
+    "axis_titles", "text_size", "fit_cells", "label_width", "LABEL_LINE_STEP",
+    # matrices
+    "trace_grid", "matrix_grid", "role_fill", "heat_fill", "ink_on_heat", "heat_grid", "token_matrix", "strip",
+    "HeatLegend", "CellFit", "fit_row", "RowFit", "fit_numbers",
+    # bars
+    "VectorBars", "WeightBars", "bar_names", "grow_bars", "readable_numbers",
+    # charts
+    "LossCurve",
+    # equations
+    "MatrixBlock", "named_block", "arrange_equation", "operator", "row_transfer", "arrow", "EQ_BUFF",
+    # placement
+    "stagger_levels", "stagger_names", "boxes_touch", "keep_inside", "STAGGER_GAP",
+    # tokens
+    "TokenRow", "wrap_token_row", "tint_tokens",
+    # header
+    "PIPELINE", "PipelineMarker", "Formula",
+    # masks, comparisons, definitions
+    "MaskedCell", "MaskOver", "mask_edge", "lift_entries", "CompareRow", "compare_rows", "cell_outline", "Definition",
+    "POSITIONAL_ENCODING", "at_top", "below", "centre_in", "listed", "quoted", "which_sentence",
+]

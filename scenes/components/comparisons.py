@@ -1,0 +1,77 @@
+"""Rows to compare: vectors from different places of the trace, one row each, in one grid.
+
+"The output of *mouse* in the sentence and in the shuffled sentence", "the weights of
+*mouse* without and with the mask": each row comes from its own trace path, yet they
+share columns (dimensions or words) so that a viewer compares them cell by cell.
+:func:`compare_rows` draws them as one :class:`~scenes.components.NumberGrid` whose
+numbers keep each row's own :class:`~scenes.components.Source`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from manim import SurroundingRectangle
+
+from ..layout import TINY_BUFF
+from ..theme import MAP_DARK_INK_FROM, Theme
+from .grids import NumberGrid, column_labels
+from .numbers import Source
+
+__all__ = ["CompareRow", "compare_rows", "cell_outline"]
+
+#: One row's numbers: a row of a trace matrix or a list.
+Values = Sequence[float] | np.ndarray
+
+
+@dataclass(frozen=True)
+class CompareRow:
+    """One row of a comparison: its name, exact values, where each comes from.
+
+    ``shown``: the values displayed, when they differ from ``values`` (attention weights
+    rounded so that their row sums to 1; the source then says ``rows_to_one``).
+    ``heat``: the values are attention weights, drawn on the heat ramp.
+    """
+
+    name: str
+    values: Values
+    source: Callable[[int], Source]
+    colour: str
+    shown: Values | None = None
+    heat: bool = False
+
+    def displayed(self) -> np.ndarray:
+        return np.asarray(self.values if self.shown is None else self.shown, dtype=float)
+
+
+def compare_rows(rows: Sequence[CompareRow], columns: Sequence[str], decimals: int, theme: Theme, *,
+                 cell_w: float, cell_h: float, size: str = "cell", label_size: str = "label",
+                 column_colours: Sequence[str] | None = None) -> NumberGrid:
+    """The rows in one grid: names on the left, ``columns`` above (staggered when long).
+
+    Heat rows take the heat colour of each weight and the ink that reads on it.
+    """
+    exact = np.array([np.asarray(r.values, dtype=float) for r in rows])
+    shown = np.array([r.displayed() for r in rows])
+
+    def fill(i: int, j: int) -> object:
+        return theme.heat(float(shown[i, j])) if rows[i].heat else theme["panel"]
+
+    grid = NumberGrid(
+        exact, decimals, lambda i, j: rows[i].source(j), theme, shown=shown, fill=fill,
+        row_labels=[r.name for r in rows], row_colours=[r.colour for r in rows],
+        cell_w=cell_w, cell_h=cell_h, size=size, label_size=label_size,
+    )
+    for i, r in enumerate(rows):
+        if r.heat:
+            for j in range(grid.n_cols):
+                grid.entry(i, j).set_color(theme.heat_ink(float(shown[i, j]), MAP_DARK_INK_FROM))
+    grid.set_column_labels(column_labels(grid, columns, theme, column_colours, size=label_size))
+    return grid
+
+
+def cell_outline(grid: NumberGrid, i: int, j: int, colour: str) -> SurroundingRectangle:
+    """An outline just inside cell (i, j): marks one number without touching its neighbours."""
+    return SurroundingRectangle(grid.cell(i, j), color=colour, buff=-TINY_BUFF, stroke_width=4)

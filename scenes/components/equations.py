@@ -1,0 +1,104 @@
+"""Matrix equations on one line: named matrices, operators, and products computed row by row."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from manim import DOWN, RIGHT, Arrow, Dot, LaggedStart, Text, TransformFromCopy, VGroup, VMobject
+
+from ..theme import TIME, Theme
+from .grids import Grid
+from .numbers import ShapeLabel, Source
+from .text import centre_on_baseline, label
+
+__all__ = ["MatrixBlock", "named_block", "arrange_equation", "operator", "row_transfer", "arrow", "EQ_BUFF"]
+
+#: Gap between a matrix and an operator.
+EQ_BUFF = 0.22
+
+
+class MatrixBlock(VGroup):
+    """A matrix with its name above it (``title``; Manim's ``name`` is the mobject's own) and its shape
+    below: numeric (``ShapeLabel``) and symbolic (``sym``)."""
+
+    def __init__(self, grid: Grid, title: Text | None = None, shape: ShapeLabel | None = None,
+                 sym: Text | None = None) -> None:
+        super().__init__(grid)
+        self.grid, self.title, self.shape, self.sym = grid, title, shape, sym
+        for m in (title, shape, sym):
+            if m is not None:
+                self.add(m)
+
+    def body(self) -> VGroup:
+        return self.grid.body()
+
+    def labels(self) -> VGroup:
+        return VGroup(*(m for m in (self.title, self.shape, self.sym) if m is not None))
+
+    def place_labels(self, name_y: float, shape_y: float) -> MatrixBlock:
+        """Name with its capital-letter centre at ``name_y``, shape centred at ``shape_y``."""
+        x = self.body().get_center()[0]
+        if self.title is not None:
+            centre_on_baseline(self.title, (x, name_y, 0.0))
+        if self.shape is not None:
+            self.shape.move_to((x, shape_y, 0.0))
+            if self.sym is not None:
+                self.sym.next_to(self.shape, DOWN, buff=0.08)
+        return self
+
+    def top_edge(self) -> float:
+        """Top of the grid (its column labels are not part of a block)."""
+        return float(VGroup(self.body()).get_top()[1])
+
+
+def named_block(grid: Grid, name: str, colour: str, shape: tuple[int, ...], source: Source, sym: str,
+                theme: Theme, *, outline: bool = True) -> MatrixBlock:
+    """A matrix in its role colour: name above (bold), ``ShapeLabel`` and symbolic shape below."""
+    if outline:
+        grid.cells.set_stroke(colour, width=1.5)
+    return MatrixBlock(grid, label(name, "label", colour, weight="BOLD"), ShapeLabel(shape, source),
+                       label(sym, "small", theme["muted"]))
+
+
+def arrange_equation(items: Sequence[VMobject], *, buff: float = EQ_BUFF, name_gap: float = 0.28,
+                     shape_gap: float = 0.22) -> VGroup:
+    """Lay matrices (``MatrixBlock``) and operators left to right, bodies centred on y = 0.
+
+    Names share one line above the tallest matrix, shapes one line below the lowest.
+    """
+    x = 0.0
+    blocks = [it for it in items if isinstance(it, MatrixBlock)]
+    for it in items:
+        core = VGroup(it.grid) if isinstance(it, MatrixBlock) else it
+        centre_y = it.body().get_center()[1] if isinstance(it, MatrixBlock) else it.get_center()[1]
+        it.shift(RIGHT * (x - core.get_left()[0]) + DOWN * centre_y)
+        x = core.get_right()[0] + buff
+    name_y = max(b.top_edge() for b in blocks) + name_gap
+    shape_y = min(b.body().get_bottom()[1] for b in blocks) - shape_gap
+    for b in blocks:
+        b.place_labels(name_y, shape_y)
+    return VGroup(*items)
+
+
+def operator(symbol: str, theme: Theme) -> VMobject:
+    """``"·"`` (drawn as a dot: the glyph is too small to see at 480p), ``"="`` or another sign."""
+    if symbol == "·":
+        return Dot(radius=0.06, color=theme["muted"])
+    return label(symbol, "formula", theme["muted"])
+
+
+def row_transfer(src: Grid, dst: Grid, run_time: float = TIME.transform) -> LaggedStart:
+    """Row i of ``src`` flows into row i of ``dst``: a product computed row by row."""
+    return LaggedStart(
+        *(
+            TransformFromCopy(VGroup(*src.row(i), *src.row_entries(i)), VGroup(*dst.row(i), *dst.row_entries(i)))
+            for i in range(dst.n_rows)
+        ),
+        lag_ratio=0.15, run_time=run_time,
+    )
+
+
+def arrow(start: Any, end: Any, colour: str, buff: float = 0.1) -> Arrow:
+    """A straight arrow in the lecture's weight."""
+    return Arrow(start, end, buff=buff, color=colour, stroke_width=3, max_tip_length_to_length_ratio=0.15)

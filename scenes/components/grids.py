@@ -1,0 +1,281 @@
+"""Matrices as equal cells: numbers (:class:`NumberGrid`) or coloured tiles (:class:`Tiles`).
+
+Why our own grid instead of Manim's ``Matrix``/``Table``: ``Matrix`` draws its brackets
+with LaTeX (which we do not install), and both size each column to its content; a
+heat map and a cell-by-cell transform from one matrix into the next need fixed,
+equal cells that we can address as ``grid.cell(i, j)``.
+
+Column labels come from one function, :func:`column_labels`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Literal
+
+import numpy as np
+from manim import DOWN, LEFT, RIGHT, UP, Rectangle, VGroup
+
+from ..layout import LABEL_BUFF, SMALL_BUFF
+from ..theme import SIZE, Theme
+from .numbers import Num, Source
+from .placement import stagger_levels, stagger_names
+from .text import centre_on_baseline, label
+
+__all__ = [
+    "CellGrid", "NumberGrid", "Tiles", "Grid", "TileFill", "column_labels", "column_labels_height",
+    "ColumnStyle", "axis_titles", "text_size", "fit_cells", "label_width", "LABEL_LINE_STEP",
+]
+
+#: ``fill(i, j) -> (colour, opacity)`` of a tile.
+TileFill = Callable[[int, int], tuple[Any, float]]
+#: How :func:`column_labels` fits words over their columns (see there).
+ColumnStyle = Literal["staggered", "pairwise", "shrunk"]
+#: Vertical step between the lines of staggered column labels.
+LABEL_LINE_STEP = 0.34
+
+
+class CellGrid(VGroup):
+    """Equal cells in rows and columns, addressed by (row, column), with optional labels.
+
+    What :class:`NumberGrid` and :class:`Tiles` share, so that either can stand for a
+    matrix: ``cell``, ``row``, ``column``, ``row_entries``, ``body``; ``row_labels`` and
+    ``col_labels`` (empty groups when there are none).
+    """
+
+    def __init__(self, n_rows: int, n_cols: int, cell_w: float, cell_h: float,
+                 make: Callable[[int, int], Rectangle]) -> None:
+        """Cells from ``make(i, j)``, cell (0, 0) at the origin, rows going down (not yet added)."""
+        super().__init__()
+        self.n_rows, self.n_cols = n_rows, n_cols
+        self.cell_w, self.cell_h = cell_w, cell_h
+        self.cells = VGroup()
+        self.entries = VGroup()
+        self.row_labels = VGroup()
+        self.col_labels = VGroup()
+        self._cells: list[list[Rectangle]] = []
+        for i in range(n_rows):
+            row = []
+            for j in range(n_cols):
+                rect = make(i, j).move_to(RIGHT * j * cell_w + DOWN * i * cell_h)
+                row.append(rect)
+                self.cells.add(rect)
+            self._cells.append(row)
+
+    def _add_row_labels(self, texts: Sequence[str] | None, size: str, colours: Sequence[str]) -> None:
+        """Labels left of the rows, each on the baseline of its row's centre."""
+        if texts is None:
+            return
+        for i, text in enumerate(texts):
+            lab = label(text, size, colours[i])
+            centre_on_baseline(lab, self._cells[i][0].get_center())
+            lab.next_to(self._cells[i][0], LEFT, buff=LABEL_BUFF, coor_mask=np.array([1, 0, 0]))
+            self.row_labels.add(lab)
+        self.add(self.row_labels)
+
+    def set_column_labels(self, labels: VGroup) -> None:
+        """Make ``labels`` (from :func:`column_labels`) the grid's column labels, replacing any."""
+        if len(self.col_labels):
+            self.remove(self.col_labels)
+        self.col_labels = labels
+        self.add(labels)
+
+    def cell(self, i: int, j: int) -> Rectangle:
+        return self._cells[i][j]
+
+    def row(self, i: int) -> VGroup:
+        return VGroup(*self._cells[i])
+
+    def column(self, j: int) -> VGroup:
+        return VGroup(*(r[j] for r in self._cells))
+
+    def row_entries(self, i: int) -> VGroup:
+        return VGroup()
+
+    def body(self) -> VGroup:
+        """The cells without labels."""
+        return VGroup(self.cells)
+
+
+class NumberGrid(CellGrid):
+    """A matrix of numbers in equal cells, with optional row and column labels.
+
+    Parameters
+    ----------
+    values : (rows, cols) array of exact values.
+    decimals : display precision (one per grid, decided by the lesson).
+    source : function ``(i, j) -> Source`` naming each value in the trace.
+    row_labels, col_labels : texts beside/above the grid (token or dimension names); the
+        column labels are shrunk to their cells (``column_labels(style="shrunk")``).
+    shown : optional (rows, cols) array of the values to display instead of ``values``
+        (largest-remainder rounded attention rows); the source then says ``rows_to_one``.
+    cell_w, cell_h : cell size in scene units.
+    col_colours, row_colours : colours of the labels.
+    fill : colour of cell (i, j) (default: the panel colour).
+
+    Examples
+    --------
+    ``grid = NumberGrid(trace.scores, 2, lambda i, j: Source(0, "scores", (i, j)), ...)``
+    then ``grid.cell(2, 0)`` is the rectangle and ``grid.entry(2, 0)`` the number.
+    :func:`~scenes.components.trace_grid` builds one from a trace path.
+    """
+
+    def __init__(
+        self,
+        values: Any,
+        decimals: int,
+        source: Callable[[int, int], Source],
+        theme: Theme,
+        *,
+        row_labels: Sequence[str] | None = None,
+        col_labels: Sequence[str] | None = None,
+        shown: Any = None,
+        cell_w: float = 1.0,
+        cell_h: float = 0.5,
+        size: str = "cell",
+        label_size: str = "label",
+        col_colours: Sequence[str] | None = None,
+        row_colours: Sequence[str] | None = None,
+        fill: Callable[[int, int], Any] | None = None,
+        number_colour: str | None = None,
+    ) -> None:
+        vals = np.asarray(values, dtype=float)
+        n_rows, n_cols = vals.shape
+        super().__init__(n_rows, n_cols, cell_w, cell_h, lambda i, j: Rectangle(
+            width=cell_w, height=cell_h, stroke_color=theme["grid"], stroke_width=1.5,
+            fill_color=fill(i, j) if fill else theme["panel"], fill_opacity=1.0,
+        ))
+        disp = vals if shown is None else np.asarray(shown, dtype=float)
+        self._entries = [[self._number(disp[i, j], decimals, source(i, j), size, number_colour or theme["text"], i, j)
+                          for j in range(self.n_cols)] for i in range(self.n_rows)]
+        self.add(self.cells, self.entries)
+        self._add_row_labels(row_labels, label_size, row_colours or [theme["text"]] * self.n_rows)
+        if col_labels is not None:
+            self.set_column_labels(column_labels(self, col_labels, theme, col_colours, size=label_size, style="shrunk"))
+
+    def _number(self, value: float, decimals: int, source: Source, size: str, colour: str, i: int, j: int) -> Num:
+        """The number of cell (i, j), shrunk only when wider than its cell."""
+        num = Num(value, decimals, source, size=size, color=colour)
+        if num.width > self.cell_w * 0.92:
+            num.scale_to_fit_width(self.cell_w * 0.92)
+        num.move_to(self._cells[i][j])
+        self.entries.add(num)
+        return num
+
+    def entry(self, i: int, j: int) -> Num:
+        return self._entries[i][j]
+
+    def row_entries(self, i: int) -> VGroup:
+        return VGroup(*self._entries[i])
+
+    def body(self) -> VGroup:
+        """Cells and numbers without labels."""
+        return VGroup(self.cells, self.entries)
+
+
+class Tiles(CellGrid):
+    """A matrix drawn as coloured cells without numbers, when there is no room for them.
+
+    ``fill(i, j)`` returns ``(colour, opacity)``. Same addressing as :class:`NumberGrid`
+    (``cell``, ``row``, ``column``, ``body``), so either can stand for a matrix.
+    """
+
+    def __init__(
+        self,
+        n_rows: int,
+        n_cols: int,
+        fill: TileFill,
+        theme: Theme,
+        *,
+        cell_w: float,
+        cell_h: float,
+        row_labels: Sequence[str] | None = None,
+        label_size: str = "small",
+        stroke_width: float = 1.0,
+    ) -> None:
+        def tile(i: int, j: int) -> Rectangle:
+            colour, opacity = fill(i, j)
+            return Rectangle(width=cell_w, height=cell_h, stroke_color=theme["grid"], stroke_width=stroke_width,
+                             fill_color=colour, fill_opacity=opacity)
+
+        super().__init__(n_rows, n_cols, cell_w, cell_h, tile)
+        self.add(self.cells)
+        self._add_row_labels(row_labels, label_size, [theme["text"]] * n_rows)
+
+
+Grid = NumberGrid | Tiles
+
+
+def text_size(cell_w: float, cell_h: float) -> str:
+    """The SIZE key for numbers in cells of this size: larger type when the cells allow it."""
+    return "body" if cell_w >= 1.05 and cell_h >= 0.55 else "cell"
+
+
+def fit_cells(n_rows: int, n_cols: int, width: float, height: float, *, max_w: float = 1.15,
+              max_h: float = 0.55) -> tuple[float, float]:
+    """Cell width and height so that a grid of ``n_rows × n_cols`` fits ``width × height``."""
+    return min(max_w, width / n_cols), min(max_h, height / n_rows)
+
+
+def label_width(texts: Sequence[str], size: str = "body") -> float:
+    """Width of the widest of ``texts`` as labels of ``size`` (0 for none)."""
+    return max((float(label(t, size).width) for t in texts), default=0.0)
+
+
+# -- column labels ---------------------------------------------------------------------------
+def _column_levels(texts: Sequence[str], cell_w: float, size: str) -> int:
+    """Lines that staggered labels need: 1 when each word fits its column, k when each fits k."""
+    return stagger_levels([label_width(texts, size)], (), 0.08, most=None, pitch=cell_w, fill=0.96)
+
+
+def column_labels_height(texts: Sequence[str], cell_w: float, size: str = "small") -> float:
+    """The height that ``column_labels(style="staggered")`` of ``texts`` takes above the cells."""
+    return SMALL_BUFF + label("Hy", size).height + (_column_levels(texts, cell_w, size) - 1) * LABEL_LINE_STEP
+
+
+def column_labels(grid: CellGrid, texts: Sequence[str], theme: Theme, colours: Sequence[str] | None = None, *,
+                  size: str = "small", style: ColumnStyle = "staggered") -> VGroup:
+    """Labels above the columns of ``grid``, one per text (not added to the grid: see
+    :meth:`CellGrid.set_column_labels`).
+
+    ``style``:
+
+    - ``"staggered"`` (use this): never shrunk below ``size``. Side by side when each word
+      fits its column, else on k regular lines (labels on one line k columns apart, each
+      may then span k columns), every label on its line's baseline. Never turned upright:
+      a rotated text would read as another font size in the tests.
+    - ``"pairwise"``: never shrunk; a label moves to another line only when it would touch
+      its neighbour (:func:`~scenes.components.stagger_names`); bottoms, not baselines,
+      aligned. Steps 6 and 7.
+    - ``"shrunk"``: one line, a word wider than its cell shrunk to it (not below the
+      ``small`` size). The embedding table of step 1.
+    """
+    cols = colours or [theme["text"]] * len(texts)
+    labs = [label(t, size, c) for t, c in zip(texts, cols)]
+    if style == "pairwise":
+        xs = [float(grid.cell(0, k).get_x()) for k in range(grid.n_cols)]
+        return stagger_names(labs, xs, float(grid.body().get_top()[1]) + 0.12, above=True)
+    if style == "shrunk":
+        for j, lab in enumerate(labs):
+            if lab.width > grid.cell_w * 0.98:
+                lab.scale(max(grid.cell_w * 0.98 / lab.width, SIZE["small"] / SIZE[size]))
+            centre_on_baseline(lab, grid.cell(0, j).get_top() + UP * 0.25)
+        return VGroup(*labs)
+    k = _column_levels(texts, grid.cell_w, size)
+    top = grid.body().get_top()[1]
+    cap = label("H", size).height
+    for j, lab in enumerate(labs):
+        x = grid.cell(0, j).get_center()[0]
+        centre_on_baseline(lab, (x, top + SMALL_BUFF + cap / 2 + (j % k) * LABEL_LINE_STEP, 0.0), cap)
+    return VGroup(*labs)
+
+
+def axis_titles(grid: CellGrid, theme: Theme) -> VGroup:
+    """``query ↓`` and ``key →`` in the corner above the row labels of ``grid``."""
+    key = label("key →", "small", theme["key"])
+    query = label("query ↓", "small", theme["query"])
+    x = grid.cells.get_left()[0] - 0.15
+    base_y = min(lab.get_center()[1] for lab in grid.col_labels)
+    key.move_to((x - key.width / 2, base_y, 0.0))
+    query.move_to((x - query.width / 2, base_y + 0.36, 0.0))
+    return VGroup(query, key)

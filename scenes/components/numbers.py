@@ -1,0 +1,104 @@
+"""Numbers on screen and where in the trace they come from.
+
+Every number drawn is a :class:`Num`: it carries the exact value and a :class:`Source`
+that names where in the attncore trace the value comes from, so tests can prove that
+the number on screen equals the trace. :func:`resolve` is the one way from a source to
+its value: the tests check with it, and :func:`~scenes.components.trace_grid` draws
+with it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from manim import Text
+
+from attncore import LessonTrace, fmt
+
+from ..theme import MONO, ROLE, SIZE
+from .text import LightText
+
+__all__ = ["Source", "resolve", "Num", "ShapeLabel", "row_total", "number_cell_width"]
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a number comes from: ``trace.contexts[context].<name>(*args)[index]``.
+
+    ``name`` is a dotted attribute path of :class:`attncore.ContextTrace` (e.g.
+    ``"projected.attention"``, ``"multi_head.heads.0.output"``) or one of its methods
+    (``"dot_terms"``), called with ``args``. ``rows_to_one`` marks attention weights
+    shown with largest-remainder rounding, so that each displayed row sums to exactly 1.
+    A ``name`` starting with ``training.`` is a path from the lesson trace instead, into
+    the history of the trained weights (``"training.loss"``, ``"training.snapshots.1"``,
+    ``"training.claims.0.trained"``: :class:`attncore.TrainingTrace`); ``context`` then
+    only says which sentence the number is about.
+    """
+
+    context: int
+    name: str
+    index: tuple[int, ...] = ()
+    args: tuple[Any, ...] = ()
+    rows_to_one: bool = False
+
+
+def resolve(trace: LessonTrace, src: Source) -> tuple[np.ndarray, Any]:
+    """(the whole array or scalar named by ``src``, the value at ``src.index``)."""
+    obj: Any = trace if src.name.startswith("training.") else trace.contexts[src.context]
+    for part in src.name.split("."):
+        obj = obj[int(part)] if part.isdigit() else getattr(obj, part)
+    if callable(obj):
+        obj = obj(*src.args)
+    whole = np.asarray(obj, dtype=float)
+    return whole, (whole[src.index] if src.index else whole)
+
+
+class Num(LightText):
+    """A number on screen, formatted by :func:`attncore.fmt` and tagged with its source.
+
+    ``source=None`` is allowed only for constants of the design (the 0 and 1 of a colour
+    legend), which must say so with ``constant=True``.
+    """
+
+    def __init__(
+        self,
+        value: float,
+        decimals: int,
+        source: Source | None = None,
+        *,
+        constant: bool = False,
+        size: str = "cell",
+        color: str = ROLE["text"],
+        plus: bool = False,
+        **kwargs: Any,
+    ) -> None:
+        if source is None and not constant:
+            raise ValueError("a Num needs the trace source of its value (or constant=True)")
+        self.value = float(value)
+        self.decimals = decimals
+        self.source = source
+        self.constant = constant
+        super().__init__(fmt(value, decimals, plus=plus), font=MONO, font_size=SIZE[size], color=color, **kwargs)
+
+
+class ShapeLabel(LightText):
+    """A matrix shape such as ``5×4``, tagged with the trace array whose shape it states."""
+
+    def __init__(self, shape: tuple[int, ...], source: Source, *, size: str = "small",
+                 color: str = ROLE["muted"]) -> None:
+        self.shape = tuple(int(s) for s in shape)
+        self.source = source
+        super().__init__("×".join(str(s) for s in self.shape), font=MONO, font_size=SIZE[size], color=color)
+
+
+def row_total(context: int, row: int, stage: str = "simple") -> Source:
+    """The sum of one attention row (attncore's ``row_sums``): shown as the check that it is 1."""
+    return Source(context, "row_sums", (row,), (stage,))
+
+
+def number_cell_width(values: Any, decimals: int, size: str) -> float:
+    """The narrowest cell that shows every value of ``values`` at ``size`` without shrinking it."""
+    longest = max((fmt(v, decimals) for v in np.asarray(values, dtype=float).ravel()), key=len)
+    return float(Text(longest, font=MONO, font_size=SIZE[size]).width / 0.92 + 0.2)

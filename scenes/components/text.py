@@ -1,0 +1,154 @@
+"""Text: the lecture's label, baselines, the provenance line and captions in words.
+
+Every text is a :class:`LightText` (Manim's ``Text`` without the parsed SVG it never
+reads again). Words sit on a common baseline, not on their ink centres: see
+:func:`text_baseline`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from manim import Text
+
+from ..theme import FONT, MONO, ROLE, SIZE, Theme
+
+__all__ = [
+    "LightText", "label", "text_baseline", "centre_on_baseline", "cap_centre", "cap_height", "Provenance",
+    "describe_focus", "ORDINALS",
+]
+
+#: Ordinal words for panels and heads ("in the first sentence"): plain text holds no digit.
+ORDINALS = ("first", "second", "third", "fourth")
+
+
+class LightText(Text):
+    """Manim's ``Text`` without the parsed SVG path kept on every glyph.
+
+    Manim keeps each glyph's svgelements path after turning it into points and never
+    reads it again, yet ``Mobject.copy`` deep-copies it, and every animation copies what
+    it animates. Dropping it makes a copy about 8× faster (9 ms → 1 ms for a short
+    label), which is most of the time of a preview and a good part of a render.
+    The points, which are all Manim draws, are untouched.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for m in self.get_family():
+            m.__dict__.pop("path_obj", None)
+
+
+def label(text: str, size: str = "label", color: str = ROLE["text"], *, mono: bool = False,
+          weight: str = "NORMAL") -> LightText:
+    """Plain text in the lecture's font. Use :class:`~scenes.components.Num` for numbers, never this."""
+    return LightText(text, font=MONO if mono else FONT, font_size=SIZE[size], color=color, weight=weight)
+
+
+#: Characters whose glyph reaches below the baseline.
+_DESCENDERS = set("gjpqy,;()[]{}|Qµ")
+
+
+def _on_baseline(c: str) -> bool:
+    """Whether the glyph of ``c`` sits on the baseline: a letter or digit without a descender."""
+    return c.isalnum() and c not in _DESCENDERS
+
+
+def text_baseline(t: Text) -> float:
+    """The y of the baseline of ``t``: the bottom of its first letter or digit that sits on
+    the line (no descender; quote marks, signs and punctuation are skipped).
+
+    Manim centres a Text on its ink, so "and" and "mouse" centred in equal boxes sit at
+    different heights; aligning baselines instead makes a row of words read as a line,
+    and a formula beside a title sit on the title's line. A text of descenders only
+    ("Q", "gy") falls back to a fifth of its height above its bottom.
+    """
+    glyphs = [g for g in t.family_members_with_points() if g is not t]
+    chars = [c for c in t.text if not c.isspace()]
+    for g, c in zip(glyphs, chars):
+        if _on_baseline(c):
+            return float(g.get_bottom()[1])
+    return float(t.get_bottom()[1]) + 0.22 * t.height
+
+
+def cap_height(t: Text) -> float:
+    """The height of a capital "H" in the font and size of ``t``."""
+    return float(Text("H", font=t.font, font_size=t.font_size).height)
+
+
+def centre_on_baseline(t: Text, point: Any, cap: float | None = None) -> Text:
+    """Move ``t`` so that its baseline sits where a capital letter centred at ``point`` would.
+
+    ``cap``: the capital height to use (default: :func:`cap_height` of ``t``), so that
+    labels of one row share it.
+    """
+    c = cap if cap is not None else cap_height(t)
+    x = float(np.asarray(point)[0])
+    y = float(np.asarray(point)[1])
+    t.shift(np.array([x - t.get_center()[0], (y - c / 2) - text_baseline(t), 0.0]))
+    return t
+
+
+def cap_centre(name: Text | None) -> float:
+    """The y at which :func:`centre_on_baseline` put ``name`` (its capital-letter centre)."""
+    assert name is not None
+    return text_baseline(name) + cap_height(name) / 2
+
+
+class Provenance(LightText):
+    """The one honest line on how the projection weights were obtained.
+
+    Not a plain label: the line may contain digits (the seed), which is why it is a class
+    of its own that tests can recognise. ``.provenance`` holds the text as attncore
+    wrote it; the line is wrapped at word boundaries to ``max_width``.
+    """
+
+    def __init__(self, provenance: str, theme: Theme, *, max_width: float, size: str = "small") -> None:
+        self.provenance = provenance
+
+        def fits(line: str) -> bool:
+            return bool(Text(line, font=FONT, font_size=SIZE[size]).width <= max_width)
+
+        # One sentence a line when each fits; else wrap greedily at word boundaries.
+        sentences = [s.strip() + "." for s in provenance.rstrip(".").split(". ")]
+        if fits(provenance):
+            lines = [provenance]
+        elif all(fits(s) for s in sentences):
+            lines = sentences
+        else:
+            lines = []
+            for word in provenance.split():
+                trial = f"{lines[-1]} {word}" if lines else word
+                if lines and fits(trial):
+                    lines[-1] = trial
+                else:
+                    lines.append(word)
+        super().__init__("\n".join(lines), font=FONT, font_size=SIZE[size], color=theme["muted"], line_spacing=0.8)
+
+
+def describe_focus(tokens: Sequence[str], weights: Sequence[float], focus: int) -> str:
+    """A caption without digits naming where word ``focus`` looks most, from its weights.
+
+    "“mouse” looks mostly at itself, then at “cat”; the others barely count."
+    """
+    order = sorted(range(len(tokens)), key=lambda j: -weights[j])
+
+    def name(j: int) -> str:
+        return "itself" if j == focus else f"“{tokens[j]}”"
+
+    text = f"“{tokens[focus]}” looks mostly at {name(order[0])}"
+    if len(order) > 1 and weights[order[1]] >= 0.5 * weights[order[0]]:
+        text = f"“{tokens[focus]}” looks at {name(order[0])} and {name(order[1])} about as much"
+        rest = order[2:]
+    elif len(order) > 1:
+        text += f", then at {name(order[1])}"
+        rest = order[2:]
+    else:
+        rest = []
+    if rest:
+        small = max(weights[j] for j in rest) < 0.1
+        text += "; the others barely count." if small else "; the others count a little."
+    else:
+        text += "."
+    return text

@@ -1,0 +1,76 @@
+"""The words of a sentence in boxes: a token row, wrapped to a width, tinted by weights."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from manim import DOWN, RIGHT, RoundedRectangle, VGroup, VMobject
+
+from ..layout import ITEM_BUFF
+from ..theme import SIZE, Theme, on_bright_heat
+from .text import centre_on_baseline, label
+
+__all__ = ["TokenRow", "wrap_token_row", "tint_tokens"]
+
+
+class TokenRow(VGroup):
+    """The words of a sentence in boxes; the focus word is outlined in the accent colour.
+
+    Attributes: ``boxes`` and ``words`` (one each per token); the row's items are
+    ``VGroup(box, word)``.
+    """
+
+    def __init__(self, tokens: Sequence[str], theme: Theme, focus: int | None = None, size: str = "body") -> None:
+        super().__init__()
+        self.words = VGroup()
+        self.boxes = VGroup()
+        for k, tok in enumerate(tokens):
+            t = label(tok, size, theme["text"])
+            box = RoundedRectangle(
+                corner_radius=0.08, width=max(t.width + 0.3, 0.8), height=SIZE[size] / 48 + 0.18,
+                stroke_color=theme["accent"] if k == focus else theme["grid"], stroke_width=3 if k == focus else 1.5,
+                fill_color=theme["panel"], fill_opacity=1,
+            )
+            centre_on_baseline(t, box.get_center())
+            self.boxes.add(box)
+            self.words.add(t)
+            self.add(VGroup(box, t))
+        self.arrange(RIGHT, buff=ITEM_BUFF)
+
+
+def wrap_token_row(row: TokenRow, width: float, buff: float = ITEM_BUFF, line_buff: float = 0.16) -> TokenRow:
+    """Re-flow a :class:`TokenRow` onto as many centred lines as it needs to fit ``width``.
+
+    A long sentence in a narrow column keeps its font size instead of shrinking below
+    the readable minimum; only a single word wider than ``width`` scales the row down.
+    """
+    # first try one line with tighter spacing
+    items = list(row.submobjects)
+    one_line = sum(it.width for it in items) + (len(items) - 1) * 0.12
+    if one_line <= width:
+        row.arrange(RIGHT, buff=min(buff, (width - one_line) / max(len(items) - 1, 1) + 0.12))
+        return row
+    lines: list[list[VMobject]] = [[]]
+    used = 0.0
+    for item in row.submobjects:
+        w = item.width
+        if lines[-1] and used + buff + w > width:
+            lines.append([])
+            used = 0.0
+        used += (buff if lines[-1] else 0.0) + w
+        lines[-1].append(item)
+    VGroup(*(VGroup(*line).arrange(RIGHT, buff=buff) for line in lines)).arrange(DOWN, buff=line_buff)
+    if row.width > width:
+        row.scale_to_fit_width(width)
+    return row
+
+
+def tint_tokens(row: TokenRow, weights: Sequence[float], theme: Theme) -> list[object]:
+    """Animations: each word's box takes the heat colour of its weight (dark ink on bright
+    boxes, by :meth:`Theme.heat_ink`'s rule)."""
+    anims: list[object] = []
+    for box, word, w in zip(row.boxes, row.words, weights):
+        anims.append(box.animate.set_fill(theme.heat(w), opacity=1))
+        if on_bright_heat(w):
+            anims.append(word.animate.set_color(theme.heat_ink(w)))
+    return anims

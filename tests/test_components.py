@@ -1,0 +1,97 @@
+"""The layout frame and the shared builders: one content box, one stagger rule, one
+baseline rule, one heat-ink rule, and matrices drawn from a trace path."""
+
+from __future__ import annotations
+
+import numpy as np
+from conftest import built_scene
+
+from scenes.components import (
+    NumberGrid,
+    Tiles,
+    fit_numbers,
+    label,
+    stagger_levels,
+    text_baseline,
+    trace_grid,
+)
+from scenes.inspect import expected_text
+from scenes.layout import CONTENT, PANEL_AREA, WORD_MATRIX_AREA, Box
+from scenes.theme import DARK_INK_FROM, MAP_DARK_INK_FROM, Theme
+
+
+def test_content_box_is_the_one_the_scenes_used() -> None:
+    assert Box(-6.85, 6.85, -3.1, 2.45) == CONTENT
+    assert (CONTENT.width, CONTENT.centre_y) == (13.7, (2.45 + -3.1) / 2)
+    # The per-use insets give exactly the floats once typed in the scenes.
+    assert (WORD_MATRIX_AREA.top, WORD_MATRIX_AREA.bottom) == (2.35, -3.2)
+    assert (PANEL_AREA.top, PANEL_AREA.bottom) == (2.38, -3.12)
+
+
+def test_header_and_caption_stay_out_of_the_content_box() -> None:
+    from scenes.lecture import LECTURE
+
+    scene = built_scene(LECTURE[0])
+    assert scene.content == CONTENT
+    for m in (scene.title, scene.pipeline, scene.formula):
+        assert m is not None and m.get_bottom()[1] >= CONTENT.top
+    caption = scene.caption("A caption with descenders: gjpqy")
+    assert caption.get_top()[1] <= CONTENT.bottom
+
+
+def test_stagger_levels_pairwise_and_regular() -> None:
+    xs = [0.0, 1.0, 2.0, 3.0]
+    assert stagger_levels([0.5] * 4, xs) == 1
+    assert stagger_levels([0.5, 1.5, 0.5, 1.5], xs) == 2  # (0.5 + 1.5) / 2 + 0.1 > 1: neighbours touch
+    assert stagger_levels([0.95, 0.95, 0.95, 0.95], xs) == 2
+    assert stagger_levels([9.0] * 4, xs) == 4  # at most four lines
+    # Regular lines for grid columns: each label counts as wide as the widest, whatever their number.
+    assert stagger_levels([0.9], (), 0.08, most=None, pitch=1.0, fill=0.96) == 1
+    assert stagger_levels([0.97], (), 0.08, most=None, pitch=1.0, fill=0.96) == 2
+    assert stagger_levels([3.5], (), 0.08, most=None, pitch=1.0, fill=0.96) == 4
+
+
+def test_one_baseline_rule() -> None:
+    def glyphs(t: object) -> list:
+        return [g for g in t.family_members_with_points() if g is not t]
+
+    formula = label("Q = K = V = X", "formula")  # not the tail of the Q, nor the "=": the K
+    assert text_baseline(formula) == glyphs(formula)[2].get_bottom()[1]
+    word = label("mouse", "body")
+    assert text_baseline(word) == glyphs(word)[0].get_bottom()[1]
+
+
+def test_one_heat_ink_rule() -> None:
+    theme = Theme()
+    assert theme.heat_ink(DARK_INK_FROM) == theme["background"]
+    assert theme.heat_ink(DARK_INK_FROM - 0.01) == theme["text"]
+    assert theme.heat_ink(0.31, MAP_DARK_INK_FROM) == theme["background"]
+    assert theme.heat_ink(2.0) == theme["background"] and theme.heat_ink(-1.0) == theme["text"]
+
+
+def test_trace_grid_numbers_come_from_their_path() -> None:
+    from scenes.base import current_trace
+
+    trace = current_trace()
+    theme = Theme()
+    for path, heat in (("projected.W_Q", False), ("multi_head.heads.0.attention", True), ("embeddings", False)):
+        grid = trace_grid(trace, path, 2, theme, cell_w=1.0, cell_h=0.5, heat=heat)
+        assert isinstance(grid, NumberGrid)
+        for i in range(grid.n_rows):
+            for j in range(grid.n_cols):
+                num = grid.entry(i, j)
+                assert num.source is not None and num.source.name == path and num.source.index == (i, j)
+                assert num.text == expected_text(trace, num)
+    row = trace_grid(trace, "embeddings", 1, theme, cell_w=1.0, cell_h=0.5, row=2)
+    assert isinstance(row, NumberGrid) and row.n_rows == 1 and row.entry(0, 1).source.index == (2, 1)
+    tiles = trace_grid(trace, "projected.V", 2, theme, cell_w=0.2, cell_h=0.2, numbers=False, tiles=theme["value"])
+    assert isinstance(tiles, Tiles) and tiles.n_cols == trace.contexts[0].projected.V.shape[1]
+
+
+def test_fit_numbers_gives_up_numbers_in_order() -> None:
+    wide = np.full((2, 8), -12.345)
+    fit = fit_numbers([(wide, 3), (wide, 3)], [8, 8], room=6.0, fixed=0.5, give_up=[1, 0])
+    assert fit.size == "small" and not fit.numbers
+    assert [c.numbers for c in fit.cells] == [False, False] or [c.numbers for c in fit.cells] == [True, False]
+    roomy = fit_numbers([(np.ones((2, 2)), 1)], [2], room=13.0, fixed=0.5, give_up=[0])
+    assert roomy.size == "cell" and roomy.numbers
