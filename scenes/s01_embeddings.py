@@ -9,25 +9,134 @@ Shows from the attncore trace: ``embeddings`` (X) of every context, one row per 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+
 from manim import (
     DOWN,
     LEFT,
     RIGHT,
     UP,
+    Arrow,
     Create,
     FadeIn,
     FadeOut,
     GrowArrow,
     LaggedStart,
+    Mobject,
     SurroundingRectangle,
     VGroup,
     Write,
 )
 
-from attncore import decimals_needed
+from attncore import LessonTrace, decimals_needed
 from scenes.base import LessonScene
 from scenes.components import NumberGrid, Source, TokenRow, arrow
-from scenes.theme import TIME
+from scenes.layout import FRAME_X, ITEM_BUFF, SMALL_BUFF
+from scenes.theme import TIME, Theme
+
+# -- the table of word vectors (scene units) -----------------------------------------------
+#: The sentence sits this far under the title, the table this far under the sentence.
+SENTENCE_DROP, TABLE_DROP = 0.45, 0.55
+#: The room the table takes under the sentence besides its rows (the gap and the column
+#: names), and the lowest the table may reach: just above the caption (top at -3.35).
+TABLE_HEAD_ROOM, TABLE_BOTTOM = 0.9, -3.3
+#: A cell: wide enough for a signed number; rows at most CELL_H_MAX tall.
+CELL_W, CELL_H_MAX = 1.25, 0.5
+#: An outline hugs its row: a little closer than TINY_BUFF.
+ROW_BOX_BUFF = 0.04
+#: A value from which a word counts as strong in a dimension.
+STRONG = 1.5
+
+# -- one word, two meanings ----------------------------------------------------------------
+#: The table moves right, MOVED_BUFF from the frame's edge and centred a little below the
+#: middle; the sentences sit SENTENCE_GAP apart, ARROW_ROOM left of the table.
+MOVED_BUFF, MOVED_Y = 0.6, -0.3
+SENTENCE_GAP, ARROW_ROOM = 0.9, 1.2
+
+# -- pacing --------------------------------------------------------------------------------
+#: How far the words drift as they fade in or out: one item gap.
+DRIFT = ITEM_BUFF
+#: lag_ratio of the words of the sentence, of the table's rows, of the sentences and arrows.
+WORD_LAG, ROW_LAG, SENTENCE_LAG = 0.15, 0.2, 0.3
+
+
+# --- layout: pure functions that build and place, returning typed records -----------------
+
+
+@dataclass(frozen=True)
+class VocabRow:
+    """One distinct word of the lesson's sentences, where it first occurs."""
+
+    word: str
+    context: int  # index of the first sentence containing it
+    row: int  # its row in that sentence's embeddings
+
+
+def vocab_rows(trace: LessonTrace) -> list[VocabRow]:
+    """Each distinct word of the lesson's sentences once, in order of first appearance."""
+    seen: dict[str, VocabRow] = {}
+    for c, ctx in enumerate(trace.contexts):
+        for i, tok in enumerate(ctx.tokens):
+            seen.setdefault(tok, VocabRow(tok, c, i))
+    return list(seen.values())
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The first sentence under the title, and the table of every word's vector under it."""
+
+    sentence: TokenRow  # the words of context 0
+    table: NumberGrid  # (words, d) one row per distinct word, one column per named dimension
+    rows: tuple[VocabRow, ...]  # the word of each table row
+
+
+def vocabulary(trace: LessonTrace, title: Mobject, theme: Theme, dec: int) -> Vocabulary:
+    dims = list(trace.lesson.dimensions)
+    sentence = TokenRow(trace.contexts[0].tokens, theme).next_to(title, DOWN, buff=SENTENCE_DROP).set_x(0)
+    rows = vocab_rows(trace)
+    x_all = [trace.contexts[v.context].embeddings[v.row] for v in rows]
+    avail_h = sentence.get_bottom()[1] - TABLE_HEAD_ROOM - TABLE_BOTTOM
+    table = NumberGrid(
+        x_all, decimals_needed(x_all, dec), lambda r, k: Source(rows[r].context, "embeddings", (rows[r].row, k)), theme,
+        row_labels=[v.word for v in rows], col_labels=dims,
+        col_colours=[theme.dim(d) for d in dims], cell_w=CELL_W, cell_h=min(CELL_H_MAX, avail_h / (len(rows) + 1)),
+    )
+    table.next_to(sentence, DOWN, buff=TABLE_DROP)
+    table.shift(RIGHT * (0 - table.body().get_center()[0]))
+    return Vocabulary(sentence, table, tuple(rows))
+
+
+def strong_dims(table: NumberGrid, r: int, dims: Sequence[str]) -> list[str]:
+    """The dimensions in which the word of row ``r`` is strong."""
+    return [d for k, d in enumerate(dims) if table.entry(r, k).value >= STRONG]
+
+
+@dataclass(frozen=True)
+class SharedVector:
+    """Every sentence, the focus word outlined, an arrow from each to the one row they share."""
+
+    box: SurroundingRectangle  # around the focus word's row and its label
+    sentences: VGroup  # one TokenRow per context, stacked, left of the table
+    arrows: list[Arrow]  # one per sentence, to the row's label
+
+
+def shared_vector(trace: LessonTrace, table: NumberGrid, r: int, theme: Theme) -> SharedVector:
+    """Placed around ``table`` where it stands (right of the frame)."""
+    box = SurroundingRectangle(VGroup(table.row(r), table.row_labels[r]), color=theme["accent"], buff=ROW_BOX_BUFF)
+    sentences = VGroup(
+        *(TokenRow(c.tokens, theme, focus=c.focus_index, size="label") for c in trace.contexts)
+    ).arrange(DOWN, buff=SENTENCE_GAP, aligned_edge=LEFT)
+    frame_left = -(FRAME_X - SMALL_BUFF)  # the sentences may reach this close to the frame's edge
+    room = table.get_left()[0] - ARROW_ROOM - frame_left
+    if sentences.width > room:
+        sentences.scale_to_fit_width(room)
+    sentences.next_to(table, LEFT, buff=ARROW_ROOM).set_y(table.body().get_center()[1])
+    arrows = [arrow(s.get_right(), table.row_labels[r].get_left(), theme["accent"]) for s in sentences]
+    return SharedVector(box, sentences, arrows)
+
+
+# --- the scene ----------------------------------------------------------------------------
 
 
 class Embeddings(LessonScene):
@@ -40,88 +149,57 @@ class Embeddings(LessonScene):
         ("One word, two meanings", "one_word_two_meanings"),
     )
 
-    def _vocab_rows(self) -> list[tuple[str, int, int]]:
-        """Each distinct word of the lesson's sentences once: (word, context, row)."""
-        seen: dict[str, tuple[str, int, int]] = {}
-        for c, ctx in enumerate(self.trace.contexts):
-            for i, tok in enumerate(ctx.tokens):
-                seen.setdefault(tok, (tok, c, i))
-        return list(seen.values())
+    vocab: Vocabulary
 
     def words_become_vectors(self) -> None:
-        ctx = self.ctx(0)
         dims = list(self.lesson.dimensions)
         self.narrate(
             "To compute with words, a model turns every word into a vector of numbers. "
             f"In this lesson each column has a name: {', '.join(dims[:-1])} and {dims[-1]}, "
             "so we can read a vector like a profile."
         )
-        self.sentence = TokenRow(ctx.tokens, self.theme).next_to(self.title, DOWN, buff=0.45).set_x(0)
-        self.play(LaggedStart(*(FadeIn(w, shift=DOWN * 0.2) for w in self.sentence), lag_ratio=0.15))
-        rows = self._vocab_rows()
-        dims = list(self.lesson.dimensions)
-        x_all = [self.trace.contexts[c].embeddings[i] for _, c, i in rows]
-        dec = decimals_needed(x_all, self.dec)
-        avail_h = self.sentence.get_bottom()[1] - 0.9 - (-3.3)
-        cell_h = min(0.5, avail_h / (len(rows) + 1))
-        self.table = NumberGrid(
-            x_all, dec, lambda r, k: Source(rows[r][1], "embeddings", (rows[r][2], k)), self.theme,
-            row_labels=[w for w, _, _ in rows], col_labels=dims,
-            col_colours=[self.theme.dim(d) for d in dims], cell_w=1.25, cell_h=cell_h,
-        )
-        self.table.next_to(self.sentence, DOWN, buff=0.55)
-        self.table.shift(RIGHT * (0 - self.table.body().get_center()[0]))
-        self.rows = rows
-        self.play(FadeIn(self.table.cells), Write(self.table.col_labels), Write(self.table.row_labels), run_time=TIME.write)
-        self.play(LaggedStart(*(FadeIn(r) for r in [self.table.row_entries(i) for i in range(len(rows))]), lag_ratio=0.2))
+        lay = self.vocab = vocabulary(self.trace, self.title, self.theme, self.dec)
+        table = lay.table
+        self.play(LaggedStart(*(FadeIn(w, shift=DOWN * DRIFT) for w in lay.sentence), lag_ratio=WORD_LAG))
+        self.play(FadeIn(table.cells), Write(table.col_labels), Write(table.row_labels), run_time=TIME.write)
+        self.play(LaggedStart(*(FadeIn(table.row_entries(i)) for i in range(len(lay.rows))), lag_ratio=ROW_LAG))
         self.note = self.say("Each word is a row of numbers; each column is a named dimension.")
 
     def reading_a_vector(self) -> None:
         # The word that is strongest in the first dimension, e.g. "cat" for "animal".
         dims = list(self.lesson.dimensions)
-        first = max(range(len(self.rows)), key=lambda r: self.table.entry(r, 0).value - sum(abs(self.table.entry(r, k).value) for k in range(1, len(dims))))
-        word, top = self.rows[first][0], self.table.entry(first, 0)
+        table, rows = self.vocab.table, self.vocab.rows
+        first = max(range(len(rows)), key=lambda r: table.entry(r, 0).value
+                    - sum(abs(table.entry(r, k).value) for k in range(1, len(dims))))
+        word, top = rows[first].word, table.entry(first, 0)
         self.narrate(
             f"Take “{word}”: it has {top.text} in {dims[0]} and little anywhere else, "
             f"so its vector says: this word is about {dims[0]}."
         )
-        box = SurroundingRectangle(self.table.row(first), color=self.theme.dim(dims[0]), buff=0.04)
+        box = SurroundingRectangle(table.row(first), color=self.theme.dim(dims[0]), buff=ROW_BOX_BUFF)
         self.play(Create(box))
-        self.note = self.say(f"“{self.rows[first][0]}” is strong in {dims[0]} and weak elsewhere.", self.note)
+        self.note = self.say(f"“{rows[first].word}” is strong in {dims[0]} and weak elsewhere.", self.note)
         self.play(FadeOut(box), run_time=TIME.fade)
 
     def one_word_two_meanings(self) -> None:
         focus = self.ctx(0).focus
-        r = next(k for k, (w, _, _) in enumerate(self.rows) if w == focus)
-        strong_dims = [d for k, d in enumerate(self.lesson.dimensions) if self.table.entry(r, k).value >= 1.5]
+        table = self.vocab.table
+        r = next(k for k, v in enumerate(self.vocab.rows) if v.word == focus)
+        strong = strong_dims(table, r, self.lesson.dimensions)
         quoted = " and ".join(f"“{c.context.sentence}”" for c in self.trace.contexts)
         self.narrate(
-            f"Now look at “{focus}”. Its vector is strong in {' and '.join(strong_dims) or 'several dimensions'} at once. "
+            f"Now look at “{focus}”. Its vector is strong in {' and '.join(strong) or 'several dimensions'} at once. "
             f"The sentences {quoted} use exactly the same vector for it. "
             "On its own, the vector cannot tell which meaning is meant: the context has to decide."
         )
         # Table to the right, every sentence containing the focus word stacked on the left,
         # an arrow from each occurrence to the one row they share.
-        self.play(FadeOut(self.sentence, shift=UP * 0.2), run_time=TIME.fade)
-        self.play(self.table.animate.to_edge(RIGHT, buff=0.6).set_y(-0.3), run_time=TIME.transform)
-        box = SurroundingRectangle(VGroup(self.table.row(r), self.table.row_labels[r]), color=self.theme["accent"], buff=0.04)
-        self.play(Create(box))
-        sentences = VGroup(
-            *(TokenRow(c.tokens, self.theme, focus=c.focus_index, size="label") for c in self.trace.contexts)
-        ).arrange(DOWN, buff=0.9, aligned_edge=LEFT)
-        room = self.table.get_left()[0] - 1.2 - (-6.9)
-        if sentences.width > room:
-            sentences.scale_to_fit_width(room)
-        sentences.next_to(self.table, LEFT, buff=1.2).set_y(self.table.body().get_center()[1])
-        arrows = VGroup(
-            *(
-                arrow(s.get_right(), self.table.row_labels[r].get_left(), self.theme["accent"])
-                for s in sentences
-            )
-        )
-        self.play(LaggedStart(*(FadeIn(s) for s in sentences), lag_ratio=0.3))
-        self.play(LaggedStart(*(GrowArrow(a) for a in arrows), lag_ratio=0.3))
-        strong = [d for k, d in enumerate(self.lesson.dimensions) if self.table.entry(r, k).value >= 1.5]
+        self.play(FadeOut(self.vocab.sentence, shift=UP * DRIFT), run_time=TIME.fade)
+        self.play(table.animate.to_edge(RIGHT, buff=MOVED_BUFF).set_y(MOVED_Y), run_time=TIME.transform)
+        lay = shared_vector(self.trace, table, r, self.theme)
+        self.play(Create(lay.box))
+        self.play(LaggedStart(*(FadeIn(s) for s in lay.sentences), lag_ratio=SENTENCE_LAG))
+        self.play(LaggedStart(*(GrowArrow(a) for a in lay.arrows), lag_ratio=SENTENCE_LAG))
         both = " and ".join(strong) if strong else "several dimensions"
         self.note = self.say(f"“{focus}” has one vector, strong in {both}: which meaning is meant?", self.note)
         self.hold()
