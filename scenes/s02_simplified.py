@@ -9,6 +9,8 @@ Shows from the attncore trace: the tokens and ``embeddings`` (X) of the first co
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 from manim import (
     DOWN,
@@ -17,18 +19,113 @@ from manim import (
     UP,
     AnimationGroup,
     ArcBetweenPoints,
+    Arrow,
     Create,
     FadeIn,
     FadeOut,
     GrowArrow,
     LaggedStart,
+    Text,
     VGroup,
 )
 
-from attncore import decimals_needed
+from attncore import ContextTrace, decimals_needed
 from scenes.base import LessonScene
 from scenes.components import NumberGrid, Source, TokenRow, arrow, column_labels, label
-from scenes.theme import TIME
+from scenes.layout import FRAME_X, GROUP_BUFF, ITEM_BUFF, MED_SMALL_BUFF, SMALL_BUFF
+from scenes.theme import TIME, Theme
+
+# -- the arcs ------------------------------------------------------------------------------
+#: An arc to another word bends by ARC_ANGLE (radians); the loop of a word onto itself
+#: turns by LOOP_ANGLE, its feet MED_SMALL_BUFF either side of the word's top.
+ARC_ANGLE, LOOP_ANGLE = np.pi / 2.5, -np.pi * 1.2
+#: The arcs of the focus word are drawn 3 wide, those of the other words thinner.
+OTHER_ARC_W = 1.5
+
+# -- X and its three roles (scene units) ---------------------------------------------------
+#: The sentence under the title, and X under the sentence, are this far apart.
+ROW_GAP = 0.45
+#: X's cells: at most CELL_W wide and CELL_H tall; all its columns fit X_W, its rows and
+#: column names X_H.
+CELL_W, CELL_H, X_W, X_H = 1.1, 0.45, 5.2, 3.2
+#: X stands X_LEFT from the frame's left edge, the roles ARROW_ROOM right of X.
+X_LEFT, ARROW_ROOM = 1.4, 1.1
+
+# -- pacing --------------------------------------------------------------------------------
+#: How far things drift as they fade in: one item gap.
+DRIFT = ITEM_BUFF
+#: Drawing a set of arcs takes ARCS_WRITES × TIME.write.
+ARCS_WRITES = 1.5
+#: lag_ratio of the words, of the focus word's arcs, of the other words' arcs, of the roles.
+WORD_LAG, ARC_LAG, OTHER_LAG, ROLE_LAG = 0.12, 0.15, 0.1, 0.5
+
+
+def arcs(row: TokenRow, i: int, colour: str, width: float = 3) -> VGroup:
+    """Arcs from word ``i`` to every word of the row (a loop onto itself)."""
+    group = VGroup()
+    start = row.boxes[i].get_top()
+    for j, box in enumerate(row.boxes):
+        if j == i:
+            end = box.get_corner(UP) + RIGHT * MED_SMALL_BUFF
+            a = ArcBetweenPoints(start + LEFT * MED_SMALL_BUFF, end, angle=LOOP_ANGLE)
+        else:
+            a = ArcBetweenPoints(start, box.get_top(), angle=-ARC_ANGLE if j > i else ARC_ANGLE)
+        a.set_stroke(colour, width)
+        group.add(a)
+    return group
+
+
+@dataclass(frozen=True)
+class Role:
+    """One role X plays for now: "Q = X" over what it means."""
+
+    head: Text  # "Q = X", in the role's colour
+    group: VGroup  # head and meaning
+
+
+@dataclass(frozen=True)
+class Roles:
+    """X (the embeddings of context 0) on the left, its three roles right of it, arrows between."""
+
+    grid: NumberGrid  # (n, d) X: one row per word, one column per named dimension
+    x_name: Text  # "X", under the grid
+    roles: list[Role]  # query, key, value, stacked right of X
+    arrows: list[Arrow]  # from X to each role
+
+
+def x_and_roles(ctx: ContextTrace, dims: list[str], row: TokenRow, theme: Theme, dec: int) -> Roles:
+    """X under ``row`` (where it stands), near the left edge; the roles right of it, in the frame."""
+    grid = NumberGrid(
+        ctx.embeddings, decimals_needed(ctx.embeddings, dec), lambda r, k: Source(0, "embeddings", (r, k)), theme,
+        row_labels=list(ctx.tokens), cell_w=min(CELL_W, X_W / len(dims)), cell_h=min(CELL_H, X_H / (ctx.n + 1)),
+    )
+    # Dimension names that never shrink: staggered when the columns are narrow.
+    grid.add(column_labels(grid, dims, theme, [theme.dim(d) for d in dims]))
+    x_name = label("X", "formula", theme["text"], weight="BOLD")
+    grid.next_to(row, DOWN, buff=ROW_GAP).to_edge(LEFT, buff=X_LEFT)
+    x_name.next_to(grid.body(), DOWN, buff=ITEM_BUFF)
+    roles: list[Role] = []
+    for role, letter, meaning in (
+        ("query", "Q", "query: what a word looks for"),
+        ("key", "K", "key: what a word offers"),
+        ("value", "V", "value: what a word passes on"),
+    ):
+        head = label(f"{letter} = X", "formula", theme[role], weight="BOLD")
+        text = label(meaning, "label", theme["muted"])
+        roles.append(Role(head, VGroup(head, text).arrange(DOWN, aligned_edge=LEFT, buff=SMALL_BUFF)))
+    stack = VGroup(*(r.group for r in roles)).arrange(DOWN, aligned_edge=LEFT, buff=GROUP_BUFF)
+    stack.next_to(grid, RIGHT, buff=ARROW_ROOM).match_y(grid.body())
+    # Wide lessons (many dimensions): slide everything left to keep the roles inside.
+    overflow = stack.get_right()[0] - (FRAME_X - ITEM_BUFF)
+    if overflow > 0:
+        for m in (grid, x_name, stack):
+            m.shift(LEFT * overflow)
+    arrows = [arrow(grid.body().get_right(), r.head.get_left(), theme[k])
+              for r, k in zip(roles, ("query", "key", "value"))]
+    return Roles(grid, x_name, roles, arrows)
+
+
+# --- the scene ----------------------------------------------------------------------------
 
 
 class SimplifiedAttention(LessonScene):
@@ -40,19 +137,7 @@ class SimplifiedAttention(LessonScene):
         ("No learned weights yet", "no_weights_yet"),
     )
 
-    def _arcs(self, row: TokenRow, i: int, colour: str, width: float = 3.0) -> VGroup:
-        """Arcs from word ``i`` to every word of the row (a loop onto itself)."""
-        arcs = VGroup()
-        start = row.boxes[i].get_top()
-        for j, box in enumerate(row.boxes):
-            if j == i:
-                end = box.get_corner(UP) + np.array([0.25, 0, 0])
-                a = ArcBetweenPoints(start + np.array([-0.25, 0, 0]), end, angle=-np.pi * 1.2)
-            else:
-                a = ArcBetweenPoints(start, box.get_top(), angle=-np.pi / 2.5 if j > i else np.pi / 2.5)
-            a.set_stroke(colour, width)
-            arcs.add(a)
-        return arcs
+    row: TokenRow
 
     def every_word_looks(self) -> None:
         ctx = self.ctx(0)
@@ -62,13 +147,15 @@ class SimplifiedAttention(LessonScene):
             f"and decide how much each one matters to it. “{ctx.focus}” looks at "
             f"{', '.join(f'“{t}”' for t in ctx.tokens)}. And every other word does the same."
         )
-        self.row = TokenRow(ctx.tokens, self.theme, focus=i).move_to(DOWN * 0.2)
-        self.play(LaggedStart(*(FadeIn(w, shift=DOWN * 0.2) for w in self.row), lag_ratio=0.12))
-        arcs = self._arcs(self.row, i, self.theme["accent"])
-        self.play(LaggedStart(*(Create(a) for a in arcs), lag_ratio=0.15), run_time=TIME.write * 1.5)
+        # The sentence an item gap below the middle of the frame, the arcs over it.
+        self.row = TokenRow(ctx.tokens, self.theme, focus=i).move_to(DOWN * ITEM_BUFF)
+        mine = arcs(self.row, i, self.theme["accent"])
+        others = VGroup(*(arcs(self.row, k, self.theme["muted"], OTHER_ARC_W) for k in range(ctx.n) if k != i))
+        self.play(LaggedStart(*(FadeIn(w, shift=DOWN * DRIFT) for w in self.row), lag_ratio=WORD_LAG))
+        self.play(LaggedStart(*(Create(a) for a in mine), lag_ratio=ARC_LAG), run_time=TIME.write * ARCS_WRITES)
         self.note = self.say(f"“{ctx.focus}” looks at every word of its sentence, itself included.")
-        others = VGroup(*(self._arcs(self.row, k, self.theme["muted"], 1.5) for k in range(ctx.n) if k != i))
-        self.play(FadeOut(arcs), LaggedStart(*(Create(a) for a in others), lag_ratio=0.1), run_time=TIME.write * 1.5)
+        self.play(FadeOut(mine), LaggedStart(*(Create(a) for a in others), lag_ratio=OTHER_LAG),
+                  run_time=TIME.write * ARCS_WRITES)
         self.note = self.say("And so does every other word: attention compares all pairs.", self.note)
         self.play(FadeOut(others), run_time=TIME.fade)
 
@@ -80,39 +167,13 @@ class SimplifiedAttention(LessonScene):
             "are simply the embeddings X."
         )
         dims = list(self.lesson.dimensions)
-        dec = decimals_needed(ctx.embeddings, self.dec)
-        self.play(self.row.animate.next_to(self.title, DOWN, buff=0.45).set_x(0), run_time=TIME.transform)
+        self.play(self.row.animate.next_to(self.title, DOWN, buff=ROW_GAP).set_x(0), run_time=TIME.transform)
         # One X, and the three roles it plays for now.
-        cell_w = min(1.1, 5.2 / len(dims))
-        cell_h = min(0.45, 3.2 / (ctx.n + 1))
-        grid = NumberGrid(
-            ctx.embeddings, dec, lambda r, k: Source(0, "embeddings", (r, k)), self.theme,
-            row_labels=list(ctx.tokens), cell_w=cell_w, cell_h=cell_h,
-        )
-        # Dimension names that never shrink: staggered when the columns are narrow.
-        grid.add(column_labels(grid, dims, self.theme, [self.theme.dim(d) for d in dims]))
-        x_name = label("X", "formula", self.theme["text"], weight="BOLD")
-        grid.next_to(self.row, DOWN, buff=0.45).to_edge(LEFT, buff=1.4)
-        x_name.next_to(grid.body(), DOWN, buff=0.2)
-        roles = VGroup()
-        for role, letter, meaning in (
-            ("query", "Q", "query: what a word looks for"),
-            ("key", "K", "key: what a word offers"),
-            ("value", "V", "value: what a word passes on"),
-        ):
-            head = label(f"{letter} = X", "formula", self.theme[role], weight="BOLD")
-            text = label(meaning, "label", self.theme["muted"])
-            roles.add(VGroup(head, text).arrange(DOWN, aligned_edge=LEFT, buff=0.1))
-        roles.arrange(DOWN, aligned_edge=LEFT, buff=0.35)
-        roles.next_to(grid, RIGHT, buff=1.1).match_y(grid.body())
-        # Wide lessons (many dimensions): slide everything left to keep the roles inside.
-        overflow = roles.get_right()[0] - 6.8
-        if overflow > 0:
-            for m in (grid, x_name, roles):
-                m.shift(LEFT * overflow)
-        arrows = VGroup(*(arrow(grid.body().get_right(), r[0].get_left(), self.theme[k]) for r, k in zip(roles, ("query", "key", "value"))))
-        self.play(FadeIn(grid), FadeIn(x_name), run_time=TIME.write)
+        lay = x_and_roles(ctx, dims, self.row, self.theme, self.dec)
+        self.play(FadeIn(lay.grid), FadeIn(lay.x_name), run_time=TIME.write)
         self.hold(ctx.n * len(dims))
-        self.play(LaggedStart(*(AnimationGroup(GrowArrow(a), FadeIn(r, shift=RIGHT * 0.2)) for a, r in zip(arrows, roles)), lag_ratio=0.5), run_time=TIME.write * 2)
+        self.play(LaggedStart(*(AnimationGroup(GrowArrow(a), FadeIn(r.group, shift=RIGHT * DRIFT))
+                                for a, r in zip(lay.arrows, lay.roles)), lag_ratio=ROLE_LAG),
+                  run_time=TIME.write * 2)
         self.note = self.say("No learned weights yet: queries, keys and values are the embeddings themselves.", self.note)
         self.hold()
