@@ -17,7 +17,7 @@ import click
 
 from .errors import UserError, storage_error
 from .render_settings import QUALITIES
-from .voices import VoiceError, voice_from_spec
+from .voices import RATES, VoiceError, voice_engine, voice_from_spec, with_rate
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -105,7 +105,8 @@ def jobs_option(f: F) -> F:
 def _checked_voice(ctx: click.Context, param: click.Parameter, value: str) -> str:
     """An unknown voice is a bad option (exit 2); a recordings folder that is not there, a
     missing part of this machine (exit 1). Whether each recording is there is checked once
-    the scenes are known (:func:`attnvid.catalog.check_recordings`)."""
+    the scenes are known (:func:`attnvid.catalog.check_recordings`); whether espeak-ng or
+    Piper and its model are there, before rendering (:func:`attnvid.runtime.require_runtime`)."""
     if ctx.resilient_parsing:
         return value
     try:
@@ -116,5 +117,25 @@ def _checked_voice(ctx: click.Context, param: click.Parameter, value: str) -> st
 
 
 def voice_option(help: str) -> Callable[[F], F]:
-    return click.option("--voice", default="none", show_default=True, metavar="none|espeak|recorded:DIR",
+    return click.option("--voice", default="none", show_default=True, metavar="none|espeak|piper[:MODEL]|recorded:DIR",
                         callback=_checked_voice, help=help)
+
+
+def rate_option(f: F) -> F:
+    return click.option("--rate", type=click.IntRange(*RATES), default=None, metavar="WPM",
+                        help="Words per minute of a synthetic voice (espeak: its -s; piper: its length scale) "
+                             "[default: the voice's own pace]. Not for none or recorded voices.")(f)
+
+
+def spoken_voice(voice: str, rate: int | None) -> str:
+    """The voice name the scenes get: ``--voice`` carrying ``--rate`` (:func:`attnvid.voices.with_rate`).
+
+    A rate for a voice that has no pace to set (``none``, ``recorded:DIR``) is a usage
+    error (exit 2), not a warning: the video would not be what the command line asked for.
+    """
+    if rate is not None and voice_engine(voice) in ("none", "recorded"):
+        try:
+            voice_from_spec(with_rate(voice, rate))
+        except VoiceError as exc:
+            raise UserError(str(exc)) from None
+    return with_rate(voice, rate)

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from .errors import UserError, storage_error, storage_message
 from .paths import package_dir
+from .voices import PIPER_FIX, PiperVoice, VoiceError, voice_engine, voice_from_spec
 
 SETUP = "bash .ci/setup"
 #: The fonts of ``scenes.theme`` (FONT, MONO); the theme imports manim, which may be the missing part.
@@ -178,6 +179,36 @@ def check_espeak(needed: bool) -> Check:
     return Check("espeak-ng", True, f"{v.group() if v else 'found'}{why}")
 
 
+def check_piper(needed: bool) -> Check:
+    """Piper and onnxruntime (the ``attnvid[voice]`` extra) speak ``--voice piper``."""
+    why = "" if needed else " (needed only for --voice piper)"
+    try:
+        import onnxruntime
+        import piper  # noqa: F401  (its import is the check)
+    except Exception as exc:  # ImportError, or a broken install raising something else
+        return Check("piper", False, f"piper-tts cannot be imported ({exc}){why}", PIPER_FIX, needed=needed)
+    from importlib.metadata import version
+
+    return Check("piper", True, f"piper-tts {version('piper-tts')} with onnxruntime {onnxruntime.__version__}{why}")
+
+
+def check_piper_voice(voice: str) -> Check:
+    """The model ``--voice piper[:MODEL.onnx]`` speaks with, and its config beside it."""
+    needed = voice_engine(voice) == "piper"
+    why = "" if needed else " (needed only for --voice piper)"
+    try:
+        chosen = voice_from_spec(voice) if needed else None
+    except VoiceError:
+        chosen = None  # reported by the option that read --voice
+    piper_voice = chosen if isinstance(chosen, PiperVoice) else PiperVoice()
+    try:
+        model, _ = piper_voice.files()
+    except VoiceError as exc:
+        return Check("piper voice", False, exc.detail + why, exc.fix, needed=needed)
+    size = model.stat().st_size / 1e6
+    return Check("piper voice", True, f"{model.name.removesuffix('.onnx')} ({size:.0f} MB, {model.parent}){why}")
+
+
 def _existing(path: Path) -> Path:
     path = path.absolute()
     while not path.exists() and path != path.parent:
@@ -211,16 +242,21 @@ def check_media(media: Path) -> Check:
 
 
 def doctor_checks(voice: str, media: Path) -> list[Check]:
+    engine = voice_engine(voice)
     return [check_python(), check_manim(), check_cairo(), check_pango(), check_build_libs(), check_math(),
-            check_fonts(), check_espeak(voice == "espeak"), check_disk(media), check_media(media)]
+            check_fonts(), check_espeak(engine == "espeak"), check_piper(engine == "piper"), check_piper_voice(voice),
+            check_disk(media), check_media(media)]
 
 
 @functools.cache
 def require_runtime(voice: str = "none") -> None:
     """Stop with the doctor's line when a part a render needs at run time is missing."""
     checks = [check_manim(), check_cairo(), check_pango(), check_fonts(with_fontconfig=False)]
-    if voice == "espeak":
+    engine = voice_engine(voice)
+    if engine == "espeak":
         checks.append(check_espeak(True))
+    if engine == "piper":
+        checks += [check_piper(True), check_piper_voice(voice)]
     for c in checks:
         if not c.ok:
             raise UserError(c.message(), code=1)

@@ -9,7 +9,15 @@ import click
 from ..engine import run_jobs
 from ..jobs import default_jobs, plan
 from ..lessons import get_lesson, lesson_spec, output_root
-from ..options import jobs_option, lesson_option, media_option, quality_option, voice_option
+from ..options import (
+    jobs_option,
+    lesson_option,
+    media_option,
+    quality_option,
+    rate_option,
+    spoken_voice,
+    voice_option,
+)
 from ..outputs import claim_output
 from ..render_settings import FORMATS
 
@@ -22,14 +30,16 @@ from ..render_settings import FORMATS
 @jobs_option
 @lesson_option
 @voice_option("Narration voice; captions are written in every case.")
+@rate_option
 @media_option()
 def render(scenes: tuple[str, ...], quality: str, fmt: str, jobs: int | None, lesson_path: Path | None,
-           voice: str, media: Path) -> None:
+           voice: str, rate: int | None, media: Path) -> None:
     """Render SCENES (class or file names; all scenes when none are given).
 
     Prints the path of each video, in lecture order. Scenes whose inputs did not change
     since their last render are not rendered again.
     """
+    voice = spoken_voice(voice, rate)
     lesson = get_lesson(lesson_path)
     job_list = plan(lesson, lesson_spec(lesson_path), scenes, quality, fmt, media, voice)
     with claim_output(output_root(lesson, media)):
