@@ -174,7 +174,7 @@ def equation_cells(ctx: ContextTrace, dec: int, dec_x: int) -> Cells:
     texts += [fmt(v, dec) for v in ctx.weighted_values(ctx.focus_index).flat]
     widest = max(label(t, "cell", mono=True).width for t in texts)
     need = widest * MIN_SHRINK / CELL_FILL
-    in_place = min(MAX_CELL_W, room / (2 * d)) < need
+    in_place = bool(min(MAX_CELL_W, room / (2 * d)) < need)
     if in_place:
         room += SIGN_ROOM + EQ_BUFF  # no "=" and no second matrix
     width, height = fit_cells(ctx.n + 2, d if in_place else 2 * d, room, EQUATION_H, max_w=MAX_CELL_W)
