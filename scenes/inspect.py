@@ -61,7 +61,7 @@ def build(cls: type[LessonScene], *, frames: bool | frozenset[str] = False, mobj
 
 def resolve(trace: LessonTrace, src: Source) -> tuple[Any, Any]:
     """(the whole array or scalar named by ``src``, the value at ``src.index``)."""
-    obj: Any = trace.contexts[src.context]
+    obj: Any = trace if src.name.startswith("training.") else trace.contexts[src.context]
     for part in src.name.split("."):
         obj = obj[int(part)] if part.isdigit() else getattr(obj, part)
     if callable(obj):

@@ -12,6 +12,7 @@ from scenes.s05_softmax import Softmax
 from scenes.s06_reading import ReadingAttention
 from scenes.s07_mixing import MixingValues
 from scenes.s08_two_contexts import TwoContexts
+from scenes.s09_training import LearningTheWeights
 from scenes.s09_projections import LearnedProjections
 from scenes.s10_dimension import ChangingDimension
 from scenes.s11_multi_head import MultiHead
@@ -25,6 +26,7 @@ LECTURE: tuple[type[LessonScene], ...] = (
     ReadingAttention,
     MixingValues,
     TwoContexts,
+    LearningTheWeights,
     LearnedProjections,
     ChangingDimension,
     MultiHead,

@@ -1,0 +1,608 @@
+"""How the weights are learned: a task, a falling loss, an attention row that moves.
+
+After this scene the viewer knows where the projection weights of the next steps come
+from. They are trained on one question the lesson itself asks: *which sense does the
+focus word have in this sentence?* ("mouse" next to "cat", "mouse" next to "keyboard").
+The answer is read off the focus word's output (the dimension where it is largest);
+the loss says how far that guess is from the right sense, and it falls as training
+changes W_Q, W_K, W_V and W_O. While it falls, the focus word's attention row moves
+toward the word that carries the sense, and ends sharper than in the simplified step.
+When the lesson's weights were not trained, the scene says so plainly (the provenance
+line) and shows only the simplified row and the row of the weights used.
+
+Shows from the attncore trace: ``trace.training.task``, a few ``training.examples``;
+the curve of ``training.loss`` with its first and last values and ``snapshot_steps``;
+the focus row at every snapshot, ``training.snapshots[c]`` (rows rounded to one); the
+focus row of the simplified ``attention`` and of ``projected.attention`` per context;
+the share of attention on the words that carry the sense, ``training.claims[i].simple``
+and ``.trained``; ``claims_hold`` and ``reason`` decide what is said;
+``trace.weights.provenance`` as its own text element.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    Arrow,
+    Create,
+    FadeIn,
+    GrowArrow,
+    LaggedStart,
+    SurroundingRectangle,
+    Text,
+    VGroup,
+    Write,
+)
+
+from attncore import LessonTrace, TrainingTrace, fmt, round_rows_to_one
+from attncore.training import ATTENTION_CLAIM, SenseClaim
+from scenes.base import LessonScene
+from scenes.components import (
+    Grid,
+    LossCurve,
+    Num,
+    Provenance,
+    Source,
+    TokenRow,
+    arrow,
+    column_labels,
+    column_labels_height,
+    fit_numbers,
+    label,
+    label_width,
+    number_cell_width,
+    trace_grid,
+    wrap_token_row,
+)
+from scenes.layout import GROUP_BUFF, ITEM_BUFF, LABEL_BUFF, MED_LARGE_BUFF, SMALL_BUFF, Box
+from scenes.theme import TIME, Theme
+
+#: The arrow from a sentence to its sense.
+ARROW_LENGTH = MED_LARGE_BUFF + ITEM_BUFF
+#: The share of attention the training claim asks for, in words (a caption holds no digit).
+SHARE_WORDS = {0.5: "half", 0.25: "a quarter", 1 / 3: "a third"}
+
+# -- reading the trace ----------------------------------------------------------------------
+
+
+def history(trace: LessonTrace) -> TrainingTrace | None:
+    """The training record when there is a history to show (a loss curve), else None:
+    seeded random weights, or trained weights asked for by a lesson that states no sense."""
+    t = trace.training
+    return t if t is not None and len(t.loss) >= 2 and t.snapshots else None
+
+
+def quoted(words: Sequence[str]) -> str:
+    """“cat”, “cat” and “dog”, “a”, “b” and “c”."""
+    q = [f"“{w}”" for w in words]
+    if len(q) < 2:
+        return "".join(q)
+    return ", ".join(q[:-1]) + " and " + q[-1]
+
+
+def sense_positions(trace: LessonTrace, c: int) -> tuple[int, ...]:
+    """The other words of context ``c`` that carry its sense (its ``leans``), as the trace has them."""
+    return trace.contexts[c].causal.mask_cost.sense_positions
+
+
+def claim_of(trace: LessonTrace, c: int) -> tuple[int, SenseClaim] | None:
+    """(index in ``training.claims``, claim) of context ``c``; None without training or ``leans``."""
+    t = trace.training
+    if t is None or trace.contexts[c].context.leans is None:
+        return None
+    k = [i for i, ctx in enumerate(trace.contexts) if ctx.context.leans is not None].index(c)
+    return (k, t.claims[k]) if k < len(t.claims) else None
+
+
+def shown_share(rows: np.ndarray, k: int, cols: Sequence[int], dec: int) -> float:
+    """The sum of row ``k``'s weights on ``cols`` as the screen shows them (rows rounded to one)."""
+    shown = round_rows_to_one(rows, dec)
+    return float(sum(shown[k, j] for j in cols))
+
+
+def focus_words(trace: LessonTrace) -> str:
+    """The focus word(s) of the lesson, quoted once each."""
+    return quoted(list(dict.fromkeys(c.focus for c in trace.contexts)))
+
+
+def widest_word(trace: LessonTrace, least: float) -> float:
+    """A column width that holds every word of the lesson's sentences as a column label, or ``least``."""
+    return max(least, max(label_width(c.tokens, "small") for c in trace.contexts) + SMALL_BUFF)
+
+
+def mark_sense(trace: LessonTrace, c: int, theme: Theme, words: VGroup, columns: Callable[[int], VGroup]) -> VGroup:
+    """Outlines of the columns (``columns(j)``) of the words that carry context ``c``'s sense, on
+    the cells' edges so that no neighbouring number is covered; those words take the sense's colour."""
+    leans = trace.contexts[c].context.leans
+    colour = theme.dim(leans) if leans else theme["accent"]
+    marks = VGroup()
+    for j in sense_positions(trace, c):
+        words[j].set_color(colour)
+        marks.add(SurroundingRectangle(columns(j), color=colour, buff=0, stroke_width=5))
+    return marks
+
+
+def wrapped(text: str, size: str, colour: str, width: float) -> VGroup:
+    """``text`` on as few lines of ``size`` as fit ``width``, broken between words, left aligned."""
+    lines: list[str] = []
+    for word in text.split():
+        trial = f"{lines[-1]} {word}" if lines else word
+        if lines and label(trial, size).width <= width:
+            lines[-1] = trial
+        else:
+            lines.append(word)
+    return VGroup(*(label(line, size, colour) for line in lines)).arrange(DOWN, buff=SMALL_BUFF, aligned_edge=LEFT)
+
+
+@dataclass(frozen=True)
+class Cells:
+    """The cells of a group of grids: their size, and numbers (at ``size``) or colour tiles."""
+
+    width: float
+    height: float
+    numbers: bool
+    size: str
+
+
+# -- 1: the task --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SenseRow:
+    """A sentence, an arrow, the sense it states."""
+
+    words: TokenRow
+    to: Arrow
+    sense: Text
+
+
+@dataclass(frozen=True)
+class TaskLayout:
+    """The question, one row per labelled sentence (words → sense), a few generated examples."""
+
+    question: VGroup  # the task, wrapped
+    rows: tuple[SenseRow, ...]
+    examples: VGroup  # a heading and a few generated sentences with their targets; empty without training
+    note: VGroup  # the provenance line when the weights were not trained; else empty
+
+
+def question_text(trace: LessonTrace) -> tuple[str, str]:
+    """(the question, how it is answered): the training task's two sentences, or the same
+    question asked of the lesson's sentences when nothing was trained."""
+    t = history(trace)
+    if t is not None:
+        question, _, rule = t.task.partition("? ")
+        return question + "?", rule
+    return f"Which sense does {focus_words(trace)} have in each sentence?", ""
+
+
+def sense_rows(trace: LessonTrace, theme: Theme, width: float) -> tuple[SenseRow, ...]:
+    """One row per sentence that states a sense (every sentence when none does): its words,
+    the focus word outlined, → the sense (``?`` when not stated); the arrows in one column."""
+    cs = [c for c, ctx in enumerate(trace.contexts) if ctx.context.leans is not None] or range(len(trace.contexts))
+    senses = []
+    for c in cs:
+        leans = trace.contexts[c].context.leans
+        senses.append(label(leans or "?", "body", theme.dim(leans) if leans else theme["muted"], weight="BOLD"))
+    room = width - max(s.width for s in senses) - 2 * ITEM_BUFF - ARROW_LENGTH
+    words = [wrap_token_row(TokenRow(trace.contexts[c].tokens, theme, focus=trace.contexts[c].focus_index,
+                                     size="label"), room) for c in cs]
+    VGroup(*words).arrange(DOWN, buff=ITEM_BUFF, aligned_edge=LEFT)
+    right = max(w.get_right()[0] for w in words)
+    rows = []
+    for w, sense in zip(words, senses, strict=True):
+        start = np.array([right + ITEM_BUFF, w.get_center()[1], 0.0])
+        to = arrow(start, start + RIGHT * ARROW_LENGTH, theme["muted"], buff=0)
+        rows.append(SenseRow(w, to, sense.next_to(to, RIGHT, buff=ITEM_BUFF)))
+    return tuple(rows)
+
+
+def example_lines(trace: LessonTrace, theme: Theme) -> VGroup:
+    """Two generated training sentences: the shortest with one sense, the first without a clue."""
+    t = history(trace)
+    if t is None:
+        return VGroup()
+    one = [e for e in t.examples if " or " not in e.label]
+    none = [e for e in t.examples if " or " in e.label]
+    picked = ([min(one, key=lambda e: len(e.tokens))] if one else []) + none[:1]
+    head = label("and sentences generated from them, e.g.", "small", theme["muted"])
+    lines = [label(f"{e.sentence}  →  {e.label}", "small", theme["text"]) for e in picked]
+    return VGroup(head, *lines).arrange(DOWN, buff=SMALL_BUFF, aligned_edge=LEFT)
+
+
+def task_layout(trace: LessonTrace, theme: Theme, box: Box) -> TaskLayout:
+    question, rule = question_text(trace)
+    q = VGroup(wrapped(question, "body", theme["text"], box.width))
+    if rule:
+        q.add(wrapped(rule, "label", theme["muted"], box.width))
+    q.arrange(DOWN, buff=SMALL_BUFF, aligned_edge=LEFT)
+    rows = sense_rows(trace, theme, box.width)
+    examples = example_lines(trace, theme)
+    note = VGroup()
+    if trace.training is None or history(trace) is None:
+        note.add(Provenance(trace.weights.provenance, theme, max_width=box.width))
+    parts = [q, VGroup(*(VGroup(r.words, r.to, r.sense) for r in rows))]
+    parts += [m for m in (examples, note) if len(m)]
+    whole = VGroup(*parts).arrange(DOWN, buff=GROUP_BUFF, aligned_edge=LEFT)
+    if whole.height > box.height:
+        whole.scale_to_fit_height(box.height)
+    whole.move_to(box.centre)
+    return TaskLayout(q, rows, examples, note)
+
+
+# -- 2: the loss ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LossLayout:
+    """The loss curve with its axis titles, the first and last step and the first and last loss."""
+
+    chart: LossCurve
+    titles: VGroup
+    steps: VGroup  # Num: first and last step, under the x axis
+    values: VGroup  # Num: loss at the first step (left of the y axis) and at the last (over the point)
+
+
+def loss_layout(trace: LessonTrace, t: TrainingTrace, theme: Theme, box: Box, dec: int) -> LossLayout:
+    last = len(t.loss) - 1
+    k_last = len(t.snapshot_steps) - 1
+    first_v = Num(t.loss[0], dec, Source(0, "training.loss", (0,)), size="label")
+    last_v = Num(t.loss[last], dec, Source(0, "training.loss", (last,)), size="label")
+    steps = VGroup(
+        Num(t.snapshot_steps[0], 0, Source(0, "training.snapshot_steps", (0,)), size="small", color=theme["muted"]),
+        Num(t.snapshot_steps[k_last], 0, Source(0, "training.snapshot_steps", (k_last,)), size="small",
+            color=theme["muted"]),
+    )
+    x_title = label("training step", "small", theme["muted"])
+    y_title = label("loss: how far the answer is from the right sense", "small", theme["muted"])
+    side = first_v.width + ITEM_BUFF + MED_LARGE_BUFF
+    height = box.height - y_title.height - x_title.height - steps.height - 2 * GROUP_BUFF - LABEL_BUFF
+    chart = LossCurve(t.loss, theme, width=box.width - 2 * side, height=height,
+                      marks=[s for s in t.snapshot_steps if s <= last])
+    titles = chart.label_axis(x_title, y_title)
+    chart.label_step(steps[0], t.snapshot_steps[0])
+    chart.label_step(steps[1], t.snapshot_steps[k_last])
+    first_v.next_to(chart.axes.c2p(0, t.loss[0]), LEFT, buff=ITEM_BUFF)
+    chart.label_value(last_v, last, UP)
+    whole = VGroup(chart, titles, steps, first_v, last_v)
+    whole.move_to(box.centre)
+    box.keep_inside(whole)
+    return LossLayout(chart, titles, steps, VGroup(first_v, last_v))
+
+
+# -- 3: the row during training ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HistoryLayout:
+    """Per context, the focus word's row at every snapshot (one grid row per snapshot)."""
+
+    grids: tuple[Grid, ...]  # (k, n) heat grids, rows rounded to one
+    words: tuple[VGroup, ...]  # the sentence over each grid's columns
+    steps: VGroup  # Num: the step of each snapshot, left of the first grid
+    heads: VGroup  # "step" over the column of steps
+    marks: tuple[VGroup, ...]  # outlines of the columns of the words that carry the sense
+
+
+def history_cells(trace: LessonTrace, t: TrainingTrace, box: Box, steps_w: float, dec: int) -> Cells:
+    """The cells of the snapshot grids, side by side in ``box`` right of the steps."""
+    m, k = len(trace.contexts), len(t.snapshot_steps)
+    cols = [c.n for c in trace.contexts]
+    overhang = label_width([trace.contexts[-1].tokens[-1]], "small") / 2  # the last word, centred on the last column
+    fixed = steps_w + LABEL_BUFF + (m - 1) * MED_LARGE_BUFF + overhang
+    fit = fit_numbers([(s, dec) for s in t.snapshots], cols, box.width, fixed, give_up=list(range(m)))
+    cell_w = max(fit[0].width, min(widest_word(trace, 1.0), (box.width - fixed) / sum(cols)))
+    words_h = max(column_labels_height(c.tokens, cell_w, "small") for c in trace.contexts)
+    cell_h = min(0.5, (box.height - words_h - 2 * GROUP_BUFF) / k)
+    return Cells(cell_w, cell_h, fit.numbers, fit.size)
+
+
+def history_layout(trace: LessonTrace, t: TrainingTrace, theme: Theme, box: Box, dec: int) -> HistoryLayout:
+    steps = VGroup(*(Num(s, 0, Source(0, "training.snapshot_steps", (i,)), size="small", color=theme["muted"])
+                     for i, s in enumerate(t.snapshot_steps)))
+    step_head = label("step", "small", theme["muted"])
+    steps_w = max(steps.width, step_head.width)
+    cells = history_cells(trace, t, box, steps_w, dec)
+    grids = [trace_grid(trace, f"training.snapshots.{c}", dec, theme, cell_w=cells.width, cell_h=cells.height,
+                        context=c, heat=True, numbers=cells.numbers, size=cells.size)
+             for c in range(len(trace.contexts))]
+    VGroup(*grids).arrange(RIGHT, buff=MED_LARGE_BUFF, aligned_edge=UP)
+    words = tuple(column_labels(g, ctx.tokens, theme, [theme["key"]] * ctx.n)
+                  for g, ctx in zip(grids, trace.contexts))
+    for i, s in enumerate(steps):  # right-aligned, as numbers in a column are
+        s.next_to(grids[0].row(i), LEFT, buff=LABEL_BUFF)
+    top = max(w.get_top()[1] for w in words)
+    step_head.next_to(steps, UP, buff=LABEL_BUFF).align_to(steps, RIGHT).set_y(top - step_head.height / 2)
+    heads = VGroup(step_head)
+    marks = [mark_sense(trace, c, theme, w, g.column) for c, (g, w) in enumerate(zip(grids, words))]
+    whole = VGroup(*grids, *words, steps, heads, *marks)
+    whole.move_to(box.centre)
+    box.keep_inside(whole)
+    return HistoryLayout(tuple(grids), words, steps, heads, tuple(marks))
+
+
+# -- 4: trained against simplified ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CompareBlock:
+    """One context: the focus row of the simplified step over the row of the weights used."""
+
+    simple: Grid  # 1×n, rows rounded to one, row label "simplified"
+    learned: Grid  # 1×n, row label "trained" (or what the weights are)
+    words: VGroup  # the sentence over the columns
+    shares: VGroup  # Num: share on the sense words, simplified then trained; empty without a claim
+    mark: VGroup  # outlines of the sense words' columns
+
+
+@dataclass(frozen=True)
+class CompareLayout:
+    blocks: tuple[CompareBlock, ...]
+    share_head: VGroup  # the title over the shares (empty when no block has them)
+
+
+def compare_cells(trace: LessonTrace, box: Box, fixed: float, dec: int) -> Cells:
+    """The cells of the strips, stacked in ``box`` beside ``fixed`` (row labels, shares)."""
+    n = max(c.n for c in trace.contexts)
+    cell_w = min(widest_word(trace, 1.1), (box.width - fixed) / n)
+    rows = [c.attention[c.focus_index] for c in trace.contexts] + [c.projected.attention[c.focus_index]
+                                                                   for c in trace.contexts]
+    size = next((s for s in ("cell", "small") if max(number_cell_width(r, dec, s) for r in rows) <= cell_w), "")
+    m = len(trace.contexts)
+    words_h = max(column_labels_height(c.tokens, cell_w, "small") for c in trace.contexts)
+    cell_h = min(0.5, (box.height - m * words_h - (m - 1) * GROUP_BUFF) / (2 * m))
+    return Cells(cell_w, cell_h, bool(size), size or "small")
+
+
+def compare_block(trace: LessonTrace, c: int, names: tuple[str, str], cells: Cells, theme: Theme,
+                  dec: int) -> CompareBlock:
+    ctx = trace.contexts[c]
+    grids = [trace_grid(trace, path, dec, theme, cell_w=cells.width, cell_h=cells.height, context=c, heat=True,
+                        row=ctx.focus_index, numbers=cells.numbers, size=cells.size, row_labels=[name])
+             for path, name in zip(("attention", "projected.attention"), names)]
+    grids[1].shift(grids[0].cell(0, 0).get_bottom() - grids[1].cell(0, 0).get_top())  # cell under cell
+    words = column_labels(grids[0], ctx.tokens, theme, [theme["key"]] * ctx.n)
+    shares = VGroup()
+    claim = claim_of(trace, c)
+    if claim is not None and claim[1].sense_words:
+        for g, part in zip(grids, ("simple", "trained")):
+            v = getattr(claim[1], part)
+            shares.add(Num(v, dec, Source(c, f"training.claims.{claim[0]}.{part}"), size="cell").next_to(
+                g.body(), RIGHT, buff=MED_LARGE_BUFF))
+    mark = mark_sense(trace, c, theme, words, lambda j: VGroup(grids[0].column(j), grids[1].column(j)))
+    return CompareBlock(grids[0], grids[1], words, shares, mark)
+
+
+def compare_layout(trace: LessonTrace, theme: Theme, box: Box, dec: int, learned_name: str) -> CompareLayout:
+    names = ("simplified", learned_name)
+    share_head = VGroup()
+    claims = [claim_of(trace, c) for c in range(len(trace.contexts))]
+    if any(cl is not None and cl[1].sense_words for cl in claims):
+        share_head.add(label("on the sense words", "small", theme["muted"]))
+    fixed = label_width(names, "label") + LABEL_BUFF + (share_head.width + MED_LARGE_BUFF if len(share_head) else 0)
+    cells = compare_cells(trace, box, fixed, dec)
+    blocks = [compare_block(trace, c, names, cells, theme, dec) for c in range(len(trace.contexts))]
+    groups = [VGroup(b.words, b.simple, b.learned, b.shares, b.mark) for b in blocks]
+    VGroup(*groups).arrange(DOWN, buff=GROUP_BUFF)
+    for g, b in zip(groups, blocks):  # the cells of every block in one column
+        g.shift(RIGHT * (blocks[0].simple.body().get_left()[0] - b.simple.body().get_left()[0]))
+    shares = [b.shares for b in blocks if len(b.shares)]
+    if shares:
+        col_x = max(s.get_left()[0] for s in shares)
+        for s in shares:
+            s.align_to(np.array([col_x, 0.0, 0.0]), LEFT)
+        share_head.next_to(shares[0], UP, buff=LABEL_BUFF).align_to(shares[0], LEFT)
+        share_head.set_y(blocks[0].words.get_y())
+    whole = VGroup(*groups, share_head)
+    whole.move_to(box.centre)
+    box.keep_inside(whole)
+    return CompareLayout(tuple(blocks), share_head)
+
+
+def shortfall(t: TrainingTrace, least: str) -> str:
+    """The first claim that fails, in words without digits (the reason's numbers are said, not shown)."""
+    for cl in t.claims:
+        words = quoted(cl.sense_words)
+        if not cl.sense_words:
+            return f"no other word carries the sense {cl.sense}"
+        if cl.trained < ATTENTION_CLAIM:
+            return f"less than {least} of the attention goes to {words}"
+        if cl.trained <= cl.simple:
+            return f"{words} gets no more attention than in the simplified step"
+        if not any(a >= ATTENTION_CLAIM and a > cl.simple for a in cl.heads):
+            return f"no head gives {least} of its attention to {words}"
+        if cl.readout != cl.sense or cl.readout_heads != cl.sense:
+            return f"the output does not lean {cl.sense}"
+    return "the loss did not fall far enough"
+
+
+# -- the scene ------------------------------------------------------------------------------
+
+
+class LearningTheWeights(LessonScene):
+    TITLE = "9 · How the weights are learned"
+    STAGE = 5
+    FORMULA = "p = softmax(output)"
+    #: The loss compares the prediction p with the right sense (KL divergence, 0 when right).
+    LOSS_FORMULA = "loss = KL(target ‖ p)"
+    SECTIONS = (
+        ("Which sense is it?", "the_task"),
+        ("The loss, step by step", "the_loss"),
+        ("The attention row moves", "row_moves"),
+        ("Trained row against the simplified one", "trained_vs_simplified"),
+    )
+
+    # -- 1 ------------------------------------------------------------------------------
+    def _task_words(self) -> str:
+        t = history(self.trace)
+        labelled = [c for c, ctx in enumerate(self.trace.contexts) if ctx.context.leans is not None]
+        pairs = [f"{self.ctx(c).context.leans} next to {quoted([self.ctx(c).tokens[j] for j in sense_positions(self.trace, c)])}"
+                 for c in labelled if sense_positions(self.trace, c)]
+        said = f"Which sense does {focus_words(self.trace)} have in each sentence"
+        said += f": {', or '.join(pairs)}?" if pairs else "?"
+        if t is None:
+            return (f"How are weights like these learned? A model is given a task. {said} "
+                    f"This lesson's weights were not trained. {self.trace.weights.provenance}")
+        return (f"How are the weights learned? On a task the lesson itself asks. {said} "
+                f"The answer is read off the output of {focus_words(self.trace)}: the dimension where it is largest. "
+                f"Training uses {len(t.examples)} sentences generated from the lesson's own.")
+
+    def the_task(self) -> None:
+        self.narrate(self._task_words())
+        lay = task_layout(self.trace, self.theme, self.content)
+        self.play(FadeIn(lay.question, shift=DOWN * 0.2), run_time=TIME.write)
+        for row in lay.rows:
+            self.play(FadeIn(row.words), run_time=TIME.fade)
+            self.play(GrowArrow(row.to), FadeIn(row.sense, shift=RIGHT * 0.2), run_time=TIME.fade)
+        if len(lay.examples):
+            self.play(FadeIn(lay.examples), run_time=TIME.fade)
+        if len(lay.note):
+            self.play(Write(lay.note), run_time=TIME.write)
+        focus = {c.focus for c in self.trace.contexts}
+        who = focus_words(self.trace) if len(focus) == 1 else "the outlined word"
+        text = f"The task: which sense does {who} have here?"
+        if history(self.trace) is None:
+            text = "These weights were not trained: no task was learned."
+        self.note: Text | None = self.say(text)
+
+    # -- 2 ------------------------------------------------------------------------------
+    def _loss_words(self, t: TrainingTrace) -> str:
+        names = ", ".join(t.trained[:-1]) + " and " + t.trained[-1] if len(t.trained) > 1 else "".join(t.trained)
+        names = names or "no matrix (all are set by hand)"
+        more = f", and {t.rounding_steps} more so that the rounded weights still answer right" if t.rounding_steps else ""
+        verb = "falls" if t.loss[-1] < t.loss[0] else "goes"
+        return (f"Training starts from the simplified attention: {names} begin as the identity plus a little noise. "
+                f"Then come {t.steps} steps of Adam{more}. After each step the loss says how far the answers are "
+                f"from the right senses. It {verb} from {fmt(t.loss[0], self.dec)} to {fmt(t.loss[-1], self.dec)}.")
+
+    def the_loss(self) -> None:
+        t = history(self.trace)
+        if t is None:
+            self.narrate("A trained model would lower a loss step by step. "
+                         "These weights were not trained, so there is no loss to show.")
+            self.note = self.say("Not trained: there is no loss curve to show.", self.note)
+            return
+        self.narrate(self._loss_words(t))
+        lay = loss_layout(self.trace, t, self.theme, self.content, self.dec)
+        self._clear()
+        self.play(self.light_formula("loss", self.LOSS_FORMULA), run_time=TIME.fade)
+        self.play(Create(lay.chart.axes), FadeIn(lay.titles), FadeIn(lay.steps), run_time=TIME.fade)
+        self.play(FadeIn(lay.values[0]), run_time=TIME.fade)
+        self.play(Create(lay.chart.line), run_time=2 * TIME.transform)
+        self.play(FadeIn(lay.values[1]), run_time=TIME.fade)
+        self.play(LaggedStart(*(FadeIn(d, scale=1.5) for d in lay.chart.dots), lag_ratio=0.2), run_time=TIME.fade)
+        fell = "falls" if t.loss[-1] < t.loss[0] else "does not fall"
+        self.note = self.say(f"The loss {fell} as the weights change; the dots mark the steps shown next.", self.note)
+        self.loss = lay
+
+    # -- 3 ------------------------------------------------------------------------------
+    def _moves_words(self, t: TrainingTrace) -> tuple[str, str]:
+        """(narration, caption) from the first and last snapshot of every context with sense words."""
+        said: list[str] = []
+        shown: list[tuple[bool, str]] = []
+        for c, ctx in enumerate(self.trace.contexts):
+            cols = sense_positions(self.trace, c)
+            if not cols:
+                continue
+            first = shown_share(t.snapshots[c], 0, cols, self.dec)
+            last = shown_share(t.snapshots[c], len(t.snapshot_steps) - 1, cols, self.dec)
+            who = quoted([ctx.tokens[j] for j in cols])
+            said.append(f"to {who}, {fmt(first, self.dec)} at the start and {fmt(last, self.dec)} at the end")
+            shown.append((last > first, who))
+        if not said:
+            moved = any((round_rows_to_one(s, self.dec)[0] != round_rows_to_one(s, self.dec)[-1]).any()
+                        for s in t.snapshots)
+            return ("Each row is the attention of the focus word at one step of training. "
+                    "No other word of these sentences carries the sense, so there is no column to follow.",
+                    "The row changes as the weights change." if moved else "The row stays as it was.")
+        text = (f"Each row is the attention of {focus_words(self.trace)} at one step of training. "
+                f"Its weight on the word that carries the sense moves: {'; '.join(said)}.")
+        if all(up for up, _ in shown):
+            return text, f"Step by step, {focus_words(self.trace)} looks more and more at " + " and at ".join(
+                who for _, who in shown) + "."
+        return text, f"Step by step, {focus_words(self.trace)} looks " + ", ".join(
+            f"{'more' if up else 'no more'} at {who}" for up, who in shown) + "."
+
+    def row_moves(self) -> None:
+        t = history(self.trace)
+        if t is None:
+            self._simplified_only()
+            return
+        words, caption = self._moves_words(t)
+        self.narrate(words)
+        lay = history_layout(self.trace, t, self.theme, self.content, self.dec)
+        self._clear()
+        self.play(*(FadeIn(w) for w in lay.words), FadeIn(lay.heads), run_time=TIME.fade)
+        for i in range(len(t.snapshot_steps)):
+            row = [VGroup(g.row(i), g.row_entries(i)) for g in lay.grids]
+            self.play(*(FadeIn(r, shift=DOWN * 0.1) for r in row), FadeIn(lay.steps[i]), run_time=TIME.fade)
+        self.play(*(Create(m) for m in lay.marks), run_time=TIME.fade)
+        self.note = self.say(caption, self.note)
+
+    def _simplified_only(self) -> None:
+        """Without a history: the simplified row, from which a trained model would start."""
+        self.narrate("Training would start from the simplified attention of the steps before. "
+                     "Here is that row for every sentence.")
+        self.compare = compare_layout(self.trace, self.theme, self.content, self.dec, self._learned_name())
+        self._clear()
+        for b in self.compare.blocks:
+            self.play(FadeIn(b.words), FadeIn(b.simple), run_time=TIME.fade)
+        self.note = self.say("Training would start here, from the simplified attention.", self.note)
+
+    # -- 4 ------------------------------------------------------------------------------
+    def _learned_name(self) -> str:
+        """What the second row's weights are: trained, set by hand (W_Q, W_K, W_V given) or untrained."""
+        if history(self.trace) is not None:
+            return "trained"
+        given = all(self.lesson.projections.matrix(nm) is not None for nm in ("W_Q", "W_K", "W_V"))
+        return "set by hand" if given else "untrained"
+
+    def _clear(self) -> None:
+        """Fade out the content and the caption (the next caption comes in on its own)."""
+        self.clear_content()
+        self.note = None
+
+    def _verdict(self) -> tuple[str, str]:
+        """(narration, caption): the claim when training says it holds, else plainly what happened."""
+        t, focus = self.trace.training, focus_words(self.trace)
+        if t is None or history(self.trace) is None:
+            why = f" {t.reason}." if t is not None and t.reason else ""
+            return (f"These weights were not trained, so the second row is arbitrary.{why} "
+                    "The next steps use them as they are.", "Not trained: this row is arbitrary.")
+        parts = []
+        for c, ctx in enumerate(self.trace.contexts):
+            claim = claim_of(self.trace, c)
+            if claim is not None and claim[1].sense_words:
+                cl = claim[1]
+                parts.append(f"“{ctx.focus}” gives {fmt(cl.trained, self.dec)} to {quoted(cl.sense_words)}, "
+                             f"against {fmt(cl.simple, self.dec)} in the simplified step")
+        what = "After training, " + "; and ".join(parts) + "." if parts else ""
+        least = SHARE_WORDS.get(ATTENTION_CLAIM, "most")
+        if t.claims_hold:
+            words = " and ".join(quoted(cl.sense_words) for cl in t.claims)
+            who = focus if len({c.focus for c in self.trace.contexts}) == 1 else "each focus word"
+            return (f"{what} At least {least} of its attention, and more sharply than before.",
+                    f"Trained, {who} gives at least {least} of its attention to {words}.")
+        return (f"{what} Training did not get there: {t.reason}.", f"Not reached: {shortfall(t, least)}.")
+
+    def trained_vs_simplified(self) -> None:
+        words, caption = self._verdict()
+        self.narrate(words)
+        if history(self.trace) is not None:
+            self.compare = compare_layout(self.trace, self.theme, self.content, self.dec, self._learned_name())
+            self._clear()
+            self.play(*(FadeIn(VGroup(b.words, b.simple)) for b in self.compare.blocks), run_time=TIME.fade)
+        self.play(*(FadeIn(b.learned, shift=DOWN * 0.1) for b in self.compare.blocks), run_time=TIME.transform)
+        shares = [b.shares for b in self.compare.blocks if len(b.shares)]
+        if shares:
+            self.play(FadeIn(self.compare.share_head), *(FadeIn(s) for s in shares), run_time=TIME.fade)
+        self.play(*(Create(b.mark) for b in self.compare.blocks), run_time=TIME.fade)
+        self.note = self.say(caption, self.note)
+        self.hold()
