@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from manim import Mobject, Text, config, tempconfig
+from manim import DL, UR, Mobject, Text, config, tempconfig
 from manim.renderer.cairo_renderer import CairoRenderer
 
 from attncore import ContextTrace, LessonTrace, fmt, round_rows_to_one
@@ -100,7 +100,7 @@ def visible_texts(cp: Checkpoint) -> list[Shown]:
                 seen.add(id(m))
                 if m.get_fill_opacity() < 0.05 or len(m.points) == 0 and not m.family_members_with_points():
                     continue
-                (lo_x, b, _), (r, t, _) = m.get_corner([-1, -1, 0]), m.get_corner([1, 1, 0])
+                (lo_x, b, _), (r, t, _) = m.get_corner(DL), m.get_corner(UR)
                 out.append(Shown(m, lo_x, r, b, t))
     return out
 
