@@ -1,9 +1,13 @@
-"""Assembling the lecture folder: one MP4 with chapters, WebVTT chapters, posters, workbook, manifest.
+"""Assembling the lecture folder: one MP4 with chapters, WebVTT chapters, posters, section
+clips, the deck, the handout, the workbook, the manifest and the page.
 
 Joining uses PyAV's stream copy (packets are re-timed, never re-encoded): the scenes
 come from the same encoder settings, so their H.264 streams can follow each other.
 The MP4 is written with ``movflags=+faststart`` (moov before mdat) so that a browser
 starts playing before the whole file has arrived, and with one chapter per section.
+Every section is also cut into a clip of its own (:mod:`attnvid.clips`, stream copy
+too), which the deck (:mod:`attnvid.deck`) plays and whose last frame the handout
+(:mod:`attnvid.handout`) prints.
 """
 
 from __future__ import annotations
@@ -25,9 +29,13 @@ from av.video.stream import VideoStream
 from attncore import Lesson, trace_lesson
 
 from .captions import Cue, compose_srt, compose_vtt, vtt_time
+from .clips import SectionClip, last_frame, write_section_clips
+from .deck import DECK_NAME, write_deck
+from .handout import HANDOUT_NAME, write_handout
 from .jobs import Job, Result
 from .outputs import atomic_path, write_atomic
 from .page import lecture_page
+from .voices import voice_engine
 from .workbook import WORKBOOK_NAME, write_workbook
 
 
@@ -173,17 +181,7 @@ def chapters_vtt(chapters: Sequence[Chapter]) -> str:
 
 def poster(video: Path, out: Path) -> None:
     """The last frame of ``video`` as a PNG (the scene's finished state)."""
-    with av.open(str(video)) as c:
-        st = c.streams.video[0]
-        if st.duration:
-            c.seek(max(0, st.duration - int(2 / _time_base(st))), stream=st, backward=True)
-        last = None
-        for frame in c.decode(st):
-            last = frame
-    if last is None:
-        raise RuntimeError(f"{video} has no frame")
-    with atomic_path(out) as tmp:
-        last.to_image().save(tmp, format="PNG")  # type: ignore[no-untyped-call]  # PyAV leaves it untyped
+    last_frame(video, out)
 
 
 def write_manifest(folder: Path, manifest: dict[str, Any]) -> None:
@@ -191,7 +189,7 @@ def write_manifest(folder: Path, manifest: dict[str, Any]) -> None:
 
 
 def lecture_manifest(lesson: Lesson, quality: str, duration: float, chapters: Sequence[Chapter], posters: list[str],
-                     voice: str) -> dict[str, Any]:
+                     voice: str, sections: Sequence[SectionClip] = ()) -> dict[str, Any]:
     """The lecture folder's ``manifest.json`` (paths relative to the folder)."""
     return {
         "title": lesson.title,
@@ -208,7 +206,10 @@ def lecture_manifest(lesson: Lesson, quality: str, duration: float, chapters: Se
         ],
         "narration": "narration.md",
         "workbook": WORKBOOK_NAME,
-        "voice": voice if voice in ("none", "espeak") else "recorded",
+        "slides": DECK_NAME,
+        "handout": HANDOUT_NAME,
+        "sections": [s.manifest() for s in sections],
+        "voice": voice_engine(voice),
     }
 
 
@@ -239,7 +240,10 @@ def assemble_lecture(folder: Path, lesson: Lesson, jobs: Sequence[Job], results:
     write_atomic(folder / "captions.vtt", compose_vtt(cues).encode())
     write_atomic(folder / "narration.md", narration_markdown(lesson.title, results, titles).encode())
     write_workbook(folder / WORKBOOK_NAME, trace_lesson(lesson))  # the lecture's numbers as live formulas
-    manifest = lecture_manifest(lesson, quality, duration, chapters, posters, voice)
+    sections = write_section_clips(folder, jobs, results, titles)
+    write_deck(folder / DECK_NAME, folder, lesson.title, sections)
+    write_handout(folder / HANDOUT_NAME, folder, lesson, sections, duration)
+    manifest = lecture_manifest(lesson, quality, duration, chapters, posters, voice, sections)
     write_manifest(folder, manifest)
     page_cues = [{"start": c.start, "end": c.end, "text": c.text} for c in cues]
     write_atomic(folder / "index.html", lecture_page(manifest, lesson.title, page_cues).encode())

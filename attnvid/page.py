@@ -3,7 +3,8 @@
 The manifest is embedded in the page (browsers refuse ``fetch`` from ``file://``), so
 double-clicking ``index.html`` works. Presenter mode pauses at the end of every section
 and waits for the lecturer (space, →, ↓, Page Down or a click go on; ←, ↑, Page Up step
-back a section), which is what a live presentation needs.
+back a section), which is what a live presentation needs. The header links the lecture's
+other files: the slides, the handout and the workbook (:data:`LINKS`).
 """
 
 from __future__ import annotations
@@ -40,10 +41,13 @@ _PAGE = """<!doctype html>
                 padding: 6px 12px; font: inherit; cursor: pointer; }
   .bar button[aria-pressed="true"] { border-color: var(--accent); color: var(--accent); }
   #status { color: var(--muted); }
+  .files { display: flex; gap: 14px; margin-left: auto; }
+  .files a { color: var(--accent); text-decoration: none; }
+  .files a:hover { text-decoration: underline; }
 </style>
 </head>
 <body>
-<header><h1>__TITLE__</h1><span class="muted" id="meta"></span></header>
+<header><h1>__TITLE__</h1><span class="muted" id="meta"></span>__LINKS__</header>
 <main>
   <section>
     <video id="video" controls preload="auto" playsinline poster="__POSTER__">
@@ -164,6 +168,20 @@ mark();
 """
 
 
+#: The lecture folder's other files the page links, by manifest key: (label, what it is).
+LINKS = (
+    ("slides", "Slides", "one slide per section, its video playing by itself (PowerPoint, LibreOffice Impress)"),
+    ("handout", "Handout", "one page per section: its last frame and its narration (PDF)"),
+    ("workbook", "Workbook", "every number of the lecture as a live spreadsheet formula"),
+)
+
+
+def _links(manifest: dict[str, Any]) -> str:
+    items = [f'<a href="{html.escape(manifest[key])}" title="{html.escape(what)}">{label}</a>'
+             for key, label, what in LINKS if manifest.get(key)]
+    return f'<nav class="files" aria-label="Lecture files">{"".join(items)}</nav>' if items else ""
+
+
 def lecture_page(manifest: dict[str, Any], title: str, cues: list[dict[str, Any]] | None = None) -> str:
     """The page for a lecture folder whose ``manifest`` is given (paths relative to it).
 
@@ -177,5 +195,6 @@ def lecture_page(manifest: dict[str, Any], title: str, cues: list[dict[str, Any]
         .replace("__VIDEO__", html.escape(manifest["video"]))
         .replace("__POSTER__", html.escape(posters[0]))
         .replace("__TRACKS__", "")
+        .replace("__LINKS__", _links(manifest))
         .replace("__MANIFEST__", data)
     )

@@ -11,7 +11,15 @@ from ..catalog import resolve_scene
 from ..engine import run_jobs
 from ..jobs import default_jobs, plan
 from ..lessons import get_lesson, lesson_spec, output_root
-from ..options import jobs_option, lesson_option, media_option, quality_option, voice_option
+from ..options import (
+    jobs_option,
+    lesson_option,
+    media_option,
+    quality_option,
+    rate_option,
+    spoken_voice,
+    voice_option,
+)
 from ..outputs import claim_output
 
 
@@ -19,17 +27,22 @@ from ..outputs import claim_output
 @quality_option
 @jobs_option
 @lesson_option
-@voice_option("Narration voice (espeak-ng offline, or your recordings); captions are written in every case.")
+@voice_option("Narration voice (espeak-ng or Piper, offline, or your recordings); captions are written in every case.")
+@rate_option
 @media_option()
-def lecture(quality: str, jobs: int | None, lesson_path: Path | None, voice: str, media: Path) -> None:
+def lecture(quality: str, jobs: int | None, lesson_path: Path | None, voice: str, rate: int | None,
+            media: Path) -> None:
     """Render every scene and assemble the lecture folder.
 
     The folder (media/lecture/<quality>/ for the built-in lesson, media/<lesson>/lecture/
     <quality>/ for others) holds lecture.mp4 (faststart, one chapter per section),
-    chapters.vtt, one poster PNG per scene, index.html (offline player with chapters and
-    presenter mode), workbook.xlsx (every number as a live formula) and manifest.json.
-    Its path is the last line printed.
+    chapters.vtt, one poster PNG per scene, every section as its own MP4 (sections/),
+    lecture.pptx (one slide per section, its video playing by itself, the narration in
+    the notes), handout.pdf (each section's last frame and narration), index.html
+    (offline player with chapters and presenter mode), workbook.xlsx (every number as a
+    live formula) and manifest.json. Its path is the last line printed.
     """
+    voice = spoken_voice(voice, rate)
     lesson = get_lesson(lesson_path)
     job_list = plan(lesson, lesson_spec(lesson_path), (), quality, "mp4", media, voice)
     root = output_root(lesson, media)
