@@ -12,10 +12,10 @@ from ..runtime import doctor_checks
 
 
 @click.command("doctor")
-@voice_option("The voice you will render with (espeak-ng is needed only for espeak).")
+@voice_option("The voice you will render with (espeak-ng is needed only for espeak, Piper and its model only for piper).")
 @media_option("The folder renders will write to.")
 def doctor(voice: str, media: Path) -> None:
-    """Check Python, Manim, cairo/Pango, fonts, espeak-ng, disk and media/; print how to fix what is missing.
+    """Check Python, Manim, cairo/Pango, fonts, espeak-ng, Piper, disk and media/; print how to fix what is missing.
 
     Exit status 0 only when every needed part is present (warnings do not count).
     """
