@@ -242,4 +242,6 @@ def test_render_the_trained_scene_at_low_quality(lessons: dict[str, str], tmp_pa
         assert v.codec_context.name == "h264"
         assert (v.codec_context.width, v.codec_context.height) == (854, 480)
         frames = sum(1 for _ in container.decode(video=0))
-    assert abs(frames - round(expected_s * 15)) <= 1, (frames, expected_s)
+    # frames are whole and the build's times are not: each section's wait for its words may
+    # round to a frame either way (one frame per section at most, measured: 2 of 4)
+    assert abs(frames - round(expected_s * 15)) <= len(LearningTheWeights.SECTIONS), (frames, expected_s)
