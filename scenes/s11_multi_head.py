@@ -15,6 +15,7 @@ for every head k (rows rounded to one), ``multi_head.heads.k.output``,
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -32,42 +33,307 @@ from manim import (
     SurroundingRectangle,
     TransformFromCopy,
     VGroup,
+    VMobject,
 )
 
-from attncore import decimals_needed, round_rows_to_one
+from attncore import ContextTrace, LessonTrace, decimals_needed, round_rows_to_one
 from scenes.base import LessonScene
 from scenes.components import (
-    EQ_BUFF,
+    BLOCK_LABELS_H,
+    CELL_H_MAX,
+    PICTURE_H,
+    TITLE_RISE,
+    WIDEN,
     Grid,
     MatrixBlock,
     NumberGrid,
+    Picture,
     ShapeLabel,
     Source,
     TileFill,
     Tiles,
     arrange_equation,
+    cell_height,
     centre_on_baseline,
     column_labels,
     column_labels_height,
+    fit_cells,
     fit_numbers,
     label,
-    label_width,
     named_block,
     number_cell_width,
     operator,
+    operators_width,
+    picture,
     role_fill,
+    row_labels_width,
     row_transfer,
     trace_grid,
 )
-from scenes.theme import TIME
+from scenes.layout import GROUP_BUFF, ITEM_BUFF, LABEL_BUFF, MED_LARGE_BUFF, TINY_BUFF, Box
+from scenes.theme import TIME, Theme
 
 #: Head names without digits (plain labels may not contain any); LIMITS allows 1-4 heads.
 HEAD_NAMES = ("first head", "second head", "third head", "fourth head")
 ROLES = (("Q", "query"), ("K", "key"), ("V", "value"))
 
+# -- head colours ----------------------------------------------------------------------------
+#: Tiles fade from TILE_FLOOR opacity (a zero) to 1 (the largest |value|): W_O's and the heads'.
+TILE_FLOOR = 0.15
+#: A numeric cell tinted with its head's colour: faint, so that its number still reads.
+HEAD_TINT = 0.28
+#: A head's bar runs BAR_DROP under its column block, clear of the cells' outline, BAR_W wide.
+BAR_DROP, BAR_W = 0.09, 6
+
+# -- the split (scene units) -----------------------------------------------------------------
+#: Between Q, K and V: room for their names; their cells (when tiles) are at most TILE_W_MAX wide.
+BLOCK_GAP, TILE_W_MAX = 0.6, 0.6
+#: Between things side by side that belong apart: the legend's entries, the heads' maps.
+SIDE_GAP = 0.55
+#: The split's cells are between SPLIT_CELL_H (least, most) tall; names and shapes take SPLIT_LABELS_H.
+SPLIT_CELL_H, SPLIT_LABELS_H = (0.28, 0.45), 1.2
+#: The shapes sit a little lower than in other rows: the head bars run between them and the cells.
+SHAPE_GAP = 0.32
+
+# -- the heads (scene units) -----------------------------------------------------------------
+#: Q, K and V shrink into a strip of pictures at the top: each at most STRIP_W wide (and
+#: PICTURE_H tall), its tiles at most STRIP_TILE; STRIP_GAP between them, HEADS_DROP above the maps.
+STRIP_W, STRIP_TILE, STRIP_GAP, HEADS_DROP = 1.4, (0.22, 0.15), 0.7, 0.4
+#: The heads' names over their maps, and the gaps around them, take TITLES_H.
+TITLES_H = 0.7
+
+# -- pacing ----------------------------------------------------------------------------------
+#: How far W_O drifts as it fades in: one item gap.
+DRIFT = ITEM_BUFF
+#: lag_ratio of Q, K, V coming in and of the head bars.
+BLOCK_LAG, BAR_LAG = 0.25, 0.2
+
 
 def head_name(k: int, h: int) -> str:
     return "one head" if h == 1 else HEAD_NAMES[k]
+
+
+def n_heads(ctx: ContextTrace) -> int:
+    return len(ctx.multi_head.heads)
+
+
+# -- colour by head --------------------------------------------------------------------------
+def head_fill(values: np.ndarray, theme: Theme, h: int) -> TileFill:
+    """Tile fill of a (n, d) matrix: column block k in head k's colour, stronger for larger |value|."""
+    d_h = values.shape[1] // h
+    strength = role_fill(values, theme["text"], TILE_FLOOR)
+    return lambda i, j: (theme.head(j // d_h), strength(i, j)[1])
+
+
+def head_tiles(values: np.ndarray, theme: Theme, h: int, cell_w: float, cell_h: float,
+               rows: Sequence[str] | None = None) -> Tiles:
+    """A (n, d) matrix as tiles whose column blocks take their head's colour."""
+    n_rows, n_cols = values.shape
+    return Tiles(n_rows, n_cols, head_fill(values, theme, h), theme, cell_w=cell_w, cell_h=cell_h, row_labels=rows,
+                 label_size="label")
+
+
+def tint_heads(grid: NumberGrid, theme: Theme, h: int) -> None:
+    """Tint the column blocks of a numeric (n, d) grid with their head's colour."""
+    d_h = grid.n_cols // h
+    for i in range(grid.n_rows):
+        for j in range(grid.n_cols):
+            grid.cell(i, j).set_fill(theme.head(j // d_h), opacity=HEAD_TINT)
+
+
+def head_bars(grid: Grid, theme: Theme, h: int) -> VGroup:
+    """A coloured bar under each head's column block."""
+    d_h = grid.n_cols // h
+    y = grid.body().get_bottom()[1] - BAR_DROP
+    bars = VGroup()
+    for k in range(h):
+        left = grid.cell(0, k * d_h).get_left()[0] + TINY_BUFF
+        right = grid.cell(0, (k + 1) * d_h - 1).get_right()[0] - TINY_BUFF
+        bars.add(Line((left, y, 0), (right, y, 0), color=theme.head(k), stroke_width=BAR_W))
+    return bars
+
+
+# -- section 1: the split --------------------------------------------------------------------
+@dataclass(frozen=True)
+class Split:
+    """Q, K and V side by side, their columns in head blocks, and a legend of the heads under them."""
+
+    blocks: list[MatrixBlock]  # Q, K, V (n, d): numbers tinted by head, or head-coloured tiles
+    bars: VGroup  # under each matrix, one bar per head's column block
+    legend: VGroup  # a swatch and name per head, and what each head receives
+
+
+def head_legend(theme: Theme, h: int, room: float) -> VGroup:
+    """One swatch (an item gap either side of its centre) and name per head, then what each receives."""
+    items = VGroup()
+    for k in range(h):
+        swatch = Line(LEFT * ITEM_BUFF, RIGHT * ITEM_BUFF, color=theme.head(k), stroke_width=BAR_W)
+        name = label(head_name(k, h), "label", theme.head(k))
+        items.add(VGroup(swatch, name).arrange(RIGHT, buff=LABEL_BUFF))
+    items.arrange(RIGHT, buff=SIDE_GAP)
+    note = label("each: d/h columns of Q, K and V", "label", theme["muted"])
+    legend = VGroup(items, note).arrange(RIGHT, buff=SIDE_GAP)
+    if legend.width > room:
+        legend.arrange(DOWN, buff=LABEL_BUFF)
+    return legend
+
+
+def split_layout(trace: LessonTrace, theme: Theme, box: Box, dec: int) -> Split:
+    """Q, K, V as large as the box allows over the legend, the pair centred in the box."""
+    ctx = trace.contexts[0]
+    n, d, h = ctx.n, ctx.d, n_heads(ctx)
+    mats = [getattr(ctx.projected, r) for r, _ in ROLES]
+    rows_w = row_labels_width(ctx.tokens)
+    room = box.width
+    gaps = 2 * BLOCK_GAP
+    fit = fit_numbers([(np.vstack(mats), dec)] * 3, [d] * 3, room, rows_w + gaps, give_up=[2, 1, 0],
+                      sizes=("small",))
+    numbers = fit.numbers
+    legend = head_legend(theme, h, room)
+    legend_h = legend.height + GROUP_BUFF
+    ch = cell_height(box.height - SPLIT_LABELS_H - legend_h, n, *SPLIT_CELL_H)
+    blocks: list[MatrixBlock] = []
+    for k, ((role, colour_name), m) in enumerate(zip(ROLES, mats)):
+        cw = fit[k].width if numbers else min(TILE_W_MAX, (room - rows_w - gaps) / (3 * d))
+        grid = trace_grid(trace, f"projected.{role}", dec, theme, numbers=numbers, tiles=head_fill(m, theme, h),
+                          cell_w=cw, cell_h=ch, size="small", row_labels=ctx.tokens if k == 0 else None)
+        if isinstance(grid, NumberGrid):
+            tint_heads(grid, theme, h)
+        blocks.append(named_block(grid, role, theme[colour_name], m.shape, Source(0, f"projected.{role}"),
+                                  "n×d", theme, outline=False))
+    row = arrange_equation(blocks, buff=BLOCK_GAP, shape_gap=SHAPE_GAP)
+    row.move_to((0, (box.top + box.bottom + legend_h) / 2, 0))
+    bars = VGroup(*(head_bars(b.grid, theme, h) for b in blocks))
+    legend.next_to(row, DOWN, buff=GROUP_BUFF)
+    return Split(blocks, bars, legend)
+
+
+# -- section 2: one attention per head -------------------------------------------------------
+@dataclass(frozen=True)
+class Heads:
+    """Q, K, V as a strip of small tiles at the top; under it one heat map per head."""
+
+    strip: VGroup  # the three pictures, side by side
+    small: list[Picture]  # Q, K, V: (n, d) head-coloured tiles, named
+    maps: list[Grid]  # (n, n) attention of each head, rows rounded to one
+    cols: list[VGroup]  # the words over each map's columns
+    titles: VGroup  # each head's name over its map
+    frames: VGroup  # an outline in each head's colour around each map
+
+    def extras(self) -> VGroup:
+        """Everything of the maps but the maps."""
+        return VGroup(*self.cols, self.titles, self.frames)
+
+
+def qkv_strip(ctx: ContextTrace, theme: Theme, box: Box) -> tuple[VGroup, list[Picture]]:
+    """Q, K and V as small head-coloured pictures in a row at the top of ``box``."""
+    tw, th = fit_cells(ctx.n, ctx.d, STRIP_W, PICTURE_H, max_w=STRIP_TILE[0], max_h=STRIP_TILE[1])
+    small = [picture(head_tiles(getattr(ctx.projected, role), theme, n_heads(ctx), tw, th), role, theme[colour])
+             for role, colour in ROLES]
+    strip = VGroup(*(p.group for p in small))
+    strip.arrange(RIGHT, buff=STRIP_GAP).move_to((0, box.top - strip.height / 2 - TINY_BUFF, 0))
+    return strip, small
+
+
+def heads_layout(trace: LessonTrace, theme: Theme, box: Box, dec: int) -> Heads:
+    """The strip at the top; the heads' maps side by side, centred in the room under it."""
+    ctx = trace.contexts[0]
+    n, h = ctx.n, n_heads(ctx)
+    strip, small = qkv_strip(ctx, theme, box)
+    rows_w = row_labels_width(ctx.tokens)
+    room = box.width
+    attn = [hd.attention for hd in ctx.multi_head.heads]
+    need = number_cell_width(np.vstack(attn), dec, "cell")
+    fit = fit_numbers([(np.vstack(attn), dec)] * h, [n] * h, room, rows_w + SIDE_GAP * (h - 1),
+                      give_up=list(range(h)), sizes=("cell",), tile_max=TILE_W_MAX)
+    numbers = fit.numbers
+    # Spare room widens the cells, so that word labels fit above them.
+    spare = (room - rows_w - SIDE_GAP * (h - 1)) / (n * h)
+    cw = min(need * WIDEN, spare) if numbers else min(c.width for c in fit.cells)
+    top = strip.get_bottom()[1] - HEADS_DROP
+    ch = cell_height(top - box.bottom - TITLES_H - column_labels_height(ctx.tokens, cw), n)
+    maps = [trace_grid(trace, f"multi_head.heads.{k}.attention", dec, theme, heat=True, numbers=numbers, cell_w=cw,
+                       cell_h=ch, row_labels=ctx.tokens if k == 0 else None, size="cell") for k in range(h)]
+    for k in range(1, h):
+        maps[k].next_to(maps[k - 1].body(), RIGHT, buff=SIDE_GAP).align_to(maps[0].body(), UP)
+    cols = [column_labels(g, ctx.tokens, theme) for g in maps]
+    names = [label(head_name(k, h), "label", theme.head(k), weight="BOLD") for k in range(h)]
+    titles = VGroup(*names)
+    grid_all = VGroup(*maps, *cols)
+    title_y = grid_all.get_top()[1] + TITLE_RISE
+    for g, t in zip(maps, names):
+        centre_on_baseline(t, (g.body().get_center()[0], title_y, 0))
+    everything = VGroup(grid_all, titles)
+    everything.shift(RIGHT * -(everything.get_left()[0] + everything.get_right()[0]) / 2)
+    everything.shift(UP * ((top + box.bottom) / 2 - everything.get_center()[1]))
+    frames = VGroup(*(SurroundingRectangle(g.body(), color=theme.head(k), buff=TINY_BUFF) for k, g in enumerate(maps)))
+    return Heads(strip, small, maps, cols, titles, frames)
+
+
+# -- section 3: concatenate and project ------------------------------------------------------
+@dataclass(frozen=True)
+class Joined:
+    """The heads' outputs where their maps were; the product concat · W_O = output in their place."""
+
+    outs: list[MatrixBlock]  # each head's (n, d/h) output, cells tinted in its colour
+    concat: MatrixBlock  # (n, d) the outputs side by side, as head-coloured tiles
+    w_o: MatrixBlock  # (d, d) W_O
+    output: MatrixBlock  # (n, d) concat · W_O
+    dot: VMobject
+    eq: VMobject
+
+
+def head_outputs(trace: LessonTrace, theme: Theme, room: float, dec: int, cell_h: float) -> list[MatrixBlock]:
+    """Each head's output, tinted in its colour, named, with its shape n×d/h."""
+    ctx = trace.contexts[0]
+    mh, h = ctx.multi_head, n_heads(ctx)
+    rows_w = row_labels_width(ctx.tokens)
+    need_h = number_cell_width(np.vstack([hd.output for hd in mh.heads]), dec, "small")
+    cw_h = min(need_h, (room - rows_w - MED_LARGE_BUFF * (h - 1)) / ctx.d)
+    outs: list[MatrixBlock] = []
+    for k, hd in enumerate(mh.heads):
+        g = trace_grid(trace, f"multi_head.heads.{k}.output", dec, theme, cell_w=cw_h, cell_h=cell_h, size="small")
+        for rect in g.cells:
+            rect.set_fill(theme.head(k), opacity=HEAD_TINT)
+        outs.append(MatrixBlock(g, label(head_name(k, h), "label", theme.head(k), weight="BOLD"),
+                                ShapeLabel(hd.output.shape, Source(0, f"multi_head.heads.{k}.output")),
+                                label("n×d/h", "small", theme["muted"])))
+    return outs
+
+
+def joined_layout(trace: LessonTrace, theme: Theme, box: Box, dec: int) -> Joined:
+    """concat · W_O = output across the box, a little above its centre; the heads' outputs on the same line."""
+    ctx = trace.contexts[0]
+    mh, n, d, h = ctx.multi_head, ctx.n, ctx.d, n_heads(ctx)
+    dec_o = decimals_needed(mh.W_O, dec)
+    room = box.width
+    fixed = row_labels_width(ctx.tokens) + operators_width(theme)
+    ch = cell_height(box.height - BLOCK_LABELS_H, max(n, d))
+    # concat as head-coloured tiles (its numbers were just shown per head), no wider than the tallest cell.
+    cw_c = min(CELL_H_MAX, room / (4 * d))
+    fit = fit_numbers([(mh.W_O, dec_o), (mh.output, dec)], [d, d], room, fixed + d * cw_c, give_up=[0, 1],
+                      sizes=("small",))
+    concat = MatrixBlock(head_tiles(mh.concat, theme, h, cw_c, ch, ctx.tokens),
+                         label("concat", "label", theme["text"], weight="BOLD"),
+                         ShapeLabel(mh.concat.shape, Source(0, "multi_head.concat")), label("n×d", "small", theme["muted"]))
+    w_grid = trace_grid(trace, "multi_head.W_O", dec_o, theme, numbers=fit[0].numbers,
+                        tiles=role_fill(mh.W_O, theme["weight"], floor=TILE_FLOOR), cell_w=fit[0].width, cell_h=ch,
+                        size="small")
+    w_o = named_block(w_grid, "W_O", theme["weight"], mh.W_O.shape, Source(0, "multi_head.W_O"), "d×d", theme)
+    out_grid = trace_grid(trace, "multi_head.output", dec, theme, numbers=fit[1].numbers,
+                          tiles=head_fill(mh.output, theme, h), cell_w=fit[1].width, cell_h=ch, size="small")
+    output = named_block(out_grid, "output", theme["output"], mh.output.shape, Source(0, "multi_head.output"), "n×d",
+                         theme)
+    dot, eq = operator("·", theme), operator("=", theme)
+    row = arrange_equation([concat, dot, w_o, eq, output])
+    factor = min(1, room / row.width)
+    if factor < 1:
+        row.scale(factor)
+    # A little above the centre: the two shape lines under the row take more room than the names over it.
+    row.move_to((0, box.centre_y + ITEM_BUFF, 0))
+    outs = head_outputs(trace, theme, room, dec, ch)
+    arrange_equation(outs, buff=MED_LARGE_BUFF).move_to(row).set_x(0)
+    return Joined(outs, concat, w_o, output, dot, eq)
 
 
 class MultiHead(LessonScene):
@@ -80,189 +346,78 @@ class MultiHead(LessonScene):
         ("Concatenate and project", "concat_and_project"),
     )
 
-    # -- helpers --------------------------------------------------------------------------
+    split: Split
+    heads: Heads
+
     @property
     def h(self) -> int:
-        return len(self.ctx(0).multi_head.heads)
-
-    def _head_of(self, j: int) -> int:
-        """The head that owns column j of a (n, d) matrix."""
-        return j // (self.ctx(0).d // self.h)
-
-    def _head_fill(self, values: np.ndarray) -> TileFill:
-        """Tile fill of a (n, d) matrix whose column blocks take their head's colour."""
-        m = float(np.max(np.abs(values))) or 1.0
-        return lambda i, j: (self.theme.head(self._head_of(j)), 0.15 + 0.85 * abs(float(values[i, j])) / m)
-
-    def _head_tiles(self, values: np.ndarray, cw: float, ch: float, rows: Sequence[str] | None = None) -> Tiles:
-        """A (n, d) matrix as tiles whose column blocks take their head's colour."""
-        n_rows, n_cols = values.shape
-        return Tiles(n_rows, n_cols, self._head_fill(values), self.theme, cell_w=cw, cell_h=ch, row_labels=rows,
-                     label_size="label")
-
-    def _tint_heads(self, grid: NumberGrid) -> None:
-        """Tint the column blocks of a numeric (n, d) grid with their head's colour."""
-        for i in range(grid.n_rows):
-            for j in range(grid.n_cols):
-                grid.cell(i, j).set_fill(self.theme.head(self._head_of(j)), opacity=0.28)
-
-    def _head_bars(self, grid: Grid) -> VGroup:
-        """A coloured bar under each head's column block."""
-        d_h = grid.n_cols // self.h
-        y = grid.body().get_bottom()[1] - 0.09
-        bars = VGroup()
-        for k in range(self.h):
-            left = grid.cell(0, k * d_h).get_left()[0] + 0.05
-            right = grid.cell(0, (k + 1) * d_h - 1).get_right()[0] - 0.05
-            bars.add(Line([left, y, 0], [right, y, 0], color=self.theme.head(k), stroke_width=6))
-        return bars
+        return n_heads(self.ctx(0))
 
     # -- section 1 ------------------------------------------------------------------------
-    def split_into_heads(self) -> None:
-        ctx = self.ctx(0)
-        p = ctx.projected
+    def _split_words(self) -> str:
         if self.h > 1:
-            self.narrate(
-                "Multi-head attention splits Q, K and V by columns: "
-                "each head gets its own smaller subspace of d over h dimensions."
-            )
-        else:
-            self.narrate(
-                "Multi-head attention splits Q, K and V by columns, one block per head. "
-                "With a single head, the block is all d columns."
-            )
-        n, d = ctx.n, ctx.d
-        mats = [getattr(p, r) for r, _ in ROLES]
-        rows_w = label_width(ctx.tokens, "label") + 0.2
-        room = self.content.width
-        gaps = 2 * 0.6
-        fit = fit_numbers([(np.vstack(mats), self.dec)] * 3, [d] * 3, room, rows_w + gaps, give_up=[2, 1, 0],
-                          sizes=("small",))
-        numbers = fit.numbers
-        items = VGroup()
-        for k in range(self.h):
-            swatch = Line(LEFT * 0.2, RIGHT * 0.2, color=self.theme.head(k), stroke_width=6)
-            name = label(head_name(k, self.h), "label", self.theme.head(k))
-            items.add(VGroup(swatch, name).arrange(RIGHT, buff=0.15))
-        items.arrange(RIGHT, buff=0.55)
-        note = label("each: d/h columns of Q, K and V", "label", self.theme["muted"])
-        legend = VGroup(items, note).arrange(RIGHT, buff=0.55)
-        if legend.width > room:
-            legend.arrange(DOWN, buff=0.15)
-        legend_h = legend.height + 0.35
-        ch = min(0.45, max(0.28, (self.content.height - 1.2 - legend_h) / n))
-        blocks: list[MatrixBlock] = []
-        for k, ((role, colour_name), m) in enumerate(zip(ROLES, mats)):
-            rows = ctx.tokens if k == 0 else None
-            cw = fit[k].width if numbers else min(0.6, (room - rows_w - gaps) / (3 * d))
-            grid = trace_grid(self.trace, f"projected.{role}", self.dec, self.theme, numbers=numbers,
-                              tiles=self._head_fill(m), cell_w=cw, cell_h=ch, size="small", row_labels=rows)
-            if isinstance(grid, NumberGrid):
-                self._tint_heads(grid)
-            blocks.append(named_block(grid, role, self.theme[colour_name], m.shape, Source(0, f"projected.{role}"),
-                                      "n×d", self.theme, outline=False))
-        row = arrange_equation(blocks, buff=0.6, shape_gap=0.32)
-        row.move_to([0, (self.content.top + self.content.bottom + legend_h) / 2, 0])
-        bars = VGroup(*(self._head_bars(b.grid) for b in blocks))
-        # Legend under the row: one swatch and name per head, and what each head receives.
-        legend.next_to(row, DOWN, buff=0.35)
+            return ("Multi-head attention splits Q, K and V by columns: "
+                    "each head gets its own smaller subspace of d over h dimensions.")
+        return ("Multi-head attention splits Q, K and V by columns, one block per head. "
+                "With a single head, the block is all d columns.")
 
-        self.play(LaggedStart(*(FadeIn(b) for b in blocks), lag_ratio=0.25), run_time=TIME.write)
+    def split_into_heads(self) -> None:
+        self.narrate(self._split_words())
+        lay = split_layout(self.trace, self.theme, self.content, self.dec)
+        self.play(LaggedStart(*(FadeIn(b) for b in lay.blocks), lag_ratio=BLOCK_LAG), run_time=TIME.write)
         self.note = self.say("The same Q, K and V as before, one row per word.")
-        self.play(LaggedStart(*(Create(b) for b in bars), lag_ratio=0.2), FadeIn(legend), run_time=TIME.transform)
+        self.play(LaggedStart(*(Create(b) for b in lay.bars), lag_ratio=BAR_LAG), FadeIn(lay.legend),
+                  run_time=TIME.transform)
         self.note = self.say("Each head takes its own block of columns: h heads, d/h columns each.", self.note)
-        self.blocks, self.bars, self.legend = blocks, bars, legend
+        self.split = lay
 
     # -- section 2 ------------------------------------------------------------------------
     def attention_per_head(self) -> None:
-        ctx = self.ctx(0)
-        n, h = ctx.n, self.h
-        d_h = ctx.d // h
-        heads = ctx.multi_head.heads
-        # A thin strip on top keeps Q, K, V in view; the heat maps fill the rest.
-        th = min(0.15, 0.9 / n)
-        tw = min(0.22, 1.4 / ctx.d)
-        strip = VGroup()
-        small: list[Tiles] = []
-        for role, colour_name in ROLES:
-            m = getattr(ctx.projected, role)
-            t = self._head_tiles(m, tw, th)
-            name = label(role, "label", self.theme[colour_name], weight="BOLD")
-            small.append(t)
-            strip.add(VGroup(name, t))
-        for item in strip:
-            centre_on_baseline(item[0], item[1].get_center()).next_to(item[1], LEFT, buff=0.15, coor_mask=np.array([1, 0, 0]))
-        strip.arrange(RIGHT, buff=0.7).move_to([0, self.content.top - strip.height / 2 - 0.05, 0])
-
-        rows_w = label_width(ctx.tokens, "label") + 0.2
-        room = self.content.width
-        gap = 0.55
-        attn = [hd.attention for hd in heads]
-        need = number_cell_width(np.vstack(attn), self.dec, "cell")
-        fit = fit_numbers([(np.vstack(attn), self.dec)] * h, [n] * h, room, rows_w + gap * (h - 1),
-                          give_up=list(range(h)), sizes=("cell",), tile_max=0.6)
-        numbers = fit.numbers
-        # Spare room widens the cells (up to a quarter), so that word labels fit above them.
-        spare = (room - rows_w - gap * (h - 1)) / (n * h)
-        cw = min(need * 1.25, spare) if numbers else min(c.width for c in fit.cells)
-        top = strip.get_bottom()[1] - 0.4
-        ch_min = 0.3  # row labels need it
-        ch_guess = min(0.5, max(ch_min, (top - self.content.bottom - 0.7 - column_labels_height(ctx.tokens, cw)) / n))
-        maps: list[Grid] = []
-        for k in range(h):
-            g = trace_grid(self.trace, f"multi_head.heads.{k}.attention", self.dec, self.theme, heat=True,
-                           numbers=numbers, cell_w=cw, cell_h=ch_guess, row_labels=ctx.tokens if k == 0 else None,
-                           size="cell")
-            maps.append(g)
-        for k in range(1, h):
-            maps[k].next_to(maps[k - 1].body(), RIGHT, buff=gap).align_to(maps[0].body(), UP)
-        cols = [column_labels(g, ctx.tokens, self.theme) for g in maps]
-        titles = VGroup(*(label(head_name(k, h), "label", self.theme.head(k), weight="BOLD") for k in range(h)))
-        grid_all = VGroup(*maps, *cols)
-        title_y = grid_all.get_top()[1] + 0.3
-        for k, t in enumerate(titles):
-            centre_on_baseline(t, [maps[k].body().get_center()[0], title_y, 0])
-        everything = VGroup(grid_all, titles)
-        everything.shift(RIGHT * -(everything.get_left()[0] + everything.get_right()[0]) / 2)
-        everything.shift(UP * ((top + self.content.bottom) / 2 - everything.get_center()[1]))
-        frames = VGroup(*(SurroundingRectangle(g.body(), color=self.theme.head(k), buff=0.05) for k, g in enumerate(maps)))
-        self.narrate(self._per_head_words(maps))
-
-        # Q, K, V move up into the strip; their big versions and labels leave.
-        self.play(
-            *(ReplacementTransform(b.grid.cells, s.cells) for b, s in zip(self.blocks, small)),
-            *(FadeIn(item[0]) for item in strip),
-            *(FadeOut(VGroup(b.labels(), b.grid.entries)) for b in self.blocks),
-            *(FadeOut(b.grid.row_labels) for b in self.blocks[:1]),
-            FadeOut(self.bars), FadeOut(self.legend),
-            run_time=TIME.transform,
-        )
-        self.remove(*self.blocks, *(s.cells for s in small))
-        self.add(strip)
-        # Every head at once: its Q and K column blocks become its attention matrix.
-        q_small, k_small = small[0], small[1]
-        anims: list[Any] = []
-        for k in range(h):
-            block = VGroup(*(q_small.column(j) for j in range(k * d_h, (k + 1) * d_h)),
-                           *(k_small.column(j) for j in range(k * d_h, (k + 1) * d_h)))
-            anims.append(TransformFromCopy(block, maps[k].cells))
-        self.play(*anims, *(FadeIn(t) for t in titles), run_time=TIME.transform)
-        self.play(
-            *(FadeIn(VGroup(g.entries, c)) for g, c in zip(maps, cols)),
-            FadeIn(maps[0].row_labels), *(Create(f) for f in frames),
-            run_time=TIME.fade,
-        )
-        self.remove(*(g.cells for g in maps), *(g.entries for g in maps), maps[0].row_labels)
-        self.add(*maps)
-        self.hold(n * h)
+        lay = heads_layout(self.trace, self.theme, self.content, self.dec)
+        self.narrate(self._per_head_words(lay.maps))
+        self._shrink_to_strip(lay)
+        self._heads_in_parallel(lay)
+        self.hold(self.ctx(0).n * self.h)
         self.note = self.say("Every head runs the same attention in its own columns, all at the same time.", self.note)
-        if h > 1:
+        if self.h > 1:
             self.note = self.say("Different heads, different patterns of who attends to whom.", self.note)
         else:
             self.note = self.say("With one head, this is the attention of the learned projections.", self.note)
-        self.strip, self.maps, self.map_extras = strip, maps, VGroup(*cols, titles, frames)
+        self.heads = lay
 
-    def _per_head_words(self, maps: Sequence[Grid]) -> str:
+    def _shrink_to_strip(self, lay: Heads) -> None:
+        """Q, K, V move up into the strip; their big versions and labels leave."""
+        blocks = self.split.blocks
+        self.play(
+            *(ReplacementTransform(b.grid.cells, s.tiles.cells) for b, s in zip(blocks, lay.small)),
+            *(FadeIn(s.name) for s in lay.small),
+            *(FadeOut(VGroup(b.labels(), b.grid.entries)) for b in blocks),
+            *(FadeOut(b.grid.row_labels) for b in blocks[:1]),
+            FadeOut(self.split.bars), FadeOut(self.split.legend),
+            run_time=TIME.transform,
+        )
+        self.remove(*blocks, *(s.tiles.cells for s in lay.small))
+        self.add(lay.strip)
+
+    def _heads_in_parallel(self, lay: Heads) -> None:
+        """Every head at once: its Q and K column blocks become its attention matrix."""
+        d_h = self.ctx(0).d // self.h
+        q_small, k_small = lay.small[0].tiles, lay.small[1].tiles
+        anims: list[Any] = []
+        for k, g in enumerate(lay.maps):
+            block = VGroup(*(q_small.column(j) for j in range(k * d_h, (k + 1) * d_h)),
+                           *(k_small.column(j) for j in range(k * d_h, (k + 1) * d_h)))
+            anims.append(TransformFromCopy(block, g.cells))
+        self.play(*anims, *(FadeIn(t) for t in lay.titles), run_time=TIME.transform)
+        self.play(
+            *(FadeIn(VGroup(g.entries, c)) for g, c in zip(lay.maps, lay.cols)),
+            FadeIn(lay.maps[0].row_labels), *(Create(f) for f in lay.frames),
+            run_time=TIME.fade,
+        )
+        self.remove(*(g.cells for g in lay.maps), *(g.entries for g in lay.maps), lay.maps[0].row_labels)
+        self.add(*lay.maps)
+
+    def _per_head_words(self, maps: list[Grid]) -> str:
         """Every head in parallel; where the focus word looks most in the first two heads."""
         ctx = self.ctx(0)
         f, heads = ctx.focus_index, ctx.multi_head.heads
@@ -273,7 +428,8 @@ class MultiHead(LessonScene):
         top: list[tuple[int, str]] = []
         for k in range(2):
             j = int(np.argmax(round_rows_to_one(heads[k].attention, self.dec)[f]))
-            top.append((j, maps[k].entry(f, j).text if isinstance(maps[k], NumberGrid) else ""))
+            g = maps[k]
+            top.append((j, g.entry(f, j).text if isinstance(g, NumberGrid) else ""))
         (j0, a0), (j1, a1) = top
         who = ["itself" if j == f else f"“{ctx.tokens[j]}”" for j in (j0, j1)]
         if not (a0 and a1):
@@ -283,8 +439,7 @@ class MultiHead(LessonScene):
         return text + f"“{ctx.focus}” gives {a0} to {who[0]} in the {head_name(0, self.h)}, {a1} to {who[1]} in the second."
 
     # -- section 3 ------------------------------------------------------------------------
-    def concat_and_project(self) -> None:
-        ctx = self.ctx(0)
+    def _joined_words(self) -> str:
         joined = (
             "Each head mixes its own columns of V. The outputs are concatenated, back to d columns, "
             "and one more weight matrix, W_O, mixes the heads. "
@@ -292,70 +447,32 @@ class MultiHead(LessonScene):
             "The head mixes the columns of V. With one head there is nothing to join, "
             "but one more weight matrix, W_O, still mixes the result. "
         )
-        self.narrate(joined + "Attention mixes information across words, and reshapes the space it lives in.")
-        mh = ctx.multi_head
-        n, d, h = ctx.n, ctx.d, self.h
-        dec_o = decimals_needed(mh.W_O, self.dec)
-        rows_w = label_width(ctx.tokens, "label") + 0.2
-        room = self.content.width
-        fixed = rows_w + 2 * (operator("=", self.theme).width + 2 * EQ_BUFF)
-        ch = min(0.5, max(0.3, (self.content.height - 1.6) / max(n, d)))
-        # Row: concat (head-coloured tiles: its numbers were just shown per head) · W_O = output.
-        cw_c = min(0.5, room / (4 * d))
-        fit = fit_numbers([(mh.W_O, dec_o), (mh.output, self.dec)], [d, d], room, fixed + d * cw_c, give_up=[0, 1],
-                          sizes=("small",))
-        concat = self._head_tiles(mh.concat, cw_c, ch, ctx.tokens)
-        c_block = MatrixBlock(concat, label("concat", "label", self.theme["text"], weight="BOLD"),
-                              ShapeLabel(mh.concat.shape, Source(0, "multi_head.concat")),
-                              label("n×d", "small", self.theme["muted"]))
-        w_grid = trace_grid(self.trace, "multi_head.W_O", dec_o, self.theme, numbers=fit[0].numbers,
-                            tiles=role_fill(mh.W_O, self.theme["weight"], floor=0.15), cell_w=fit[0].width, cell_h=ch,
-                            size="small")
-        w_block = named_block(w_grid, "W_O", self.theme["weight"], mh.W_O.shape, Source(0, "multi_head.W_O"), "d×d",
-                              self.theme)
-        out_grid = trace_grid(self.trace, "multi_head.output", self.dec, self.theme, numbers=fit[1].numbers,
-                              tiles=self._head_fill(mh.output), cell_w=fit[1].width, cell_h=ch, size="small")
-        o_block = named_block(out_grid, "output", self.theme["output"], mh.output.shape, Source(0, "multi_head.output"),
-                              "n×d", self.theme)
-        dot, eq = operator("·", self.theme), operator("=", self.theme)
-        row = arrange_equation([c_block, dot, w_block, eq, o_block])
-        factor = min(1.0, room / row.width)
-        if factor < 1.0:
-            row.scale(factor)
-        row.move_to([0, self.content.centre_y + 0.2, 0])
+        return joined + "Attention mixes information across words, and reshapes the space it lives in."
 
-        # Per-head outputs, first where the heat maps were, side by side with a gap.
-        outs: list[MatrixBlock] = []
-        need_h = number_cell_width(np.vstack([hd.output for hd in mh.heads]), self.dec, "small")
-        cw_h = min(need_h, (room - rows_w - 0.5 * (h - 1)) / d)
-        for k, hd in enumerate(mh.heads):
-            g = trace_grid(self.trace, f"multi_head.heads.{k}.output", self.dec, self.theme, cell_w=cw_h, cell_h=ch,
-                           size="small")
-            for rect in g.cells:
-                rect.set_fill(self.theme.head(k), opacity=0.28)
-            outs.append(MatrixBlock(g, label(head_name(k, h), "label", self.theme.head(k), weight="BOLD"),
-                                    ShapeLabel(hd.output.shape, Source(0, f"multi_head.heads.{k}.output")),
-                                    label("n×d/h", "small", self.theme["muted"])))
-        out_row = arrange_equation(outs, buff=0.5)
-        out_row.move_to(row).set_x(0)
-
-        self.play(FadeOut(self.strip), FadeOut(self.map_extras), run_time=TIME.fade)
-        self.play(*(ReplacementTransform(m, o.grid) for m, o in zip(self.maps, outs)),
-                  *(FadeIn(o.labels()) for o in outs), run_time=TIME.transform)
+    def concat_and_project(self) -> None:
+        self.narrate(self._joined_words())
+        lay = joined_layout(self.trace, self.theme, self.content, self.dec)
+        self.play(FadeOut(self.heads.strip), FadeOut(self.heads.extras()), run_time=TIME.fade)
+        self.play(*(ReplacementTransform(m, o.grid) for m, o in zip(self.heads.maps, lay.outs)),
+                  *(FadeIn(o.labels()) for o in lay.outs), run_time=TIME.transform)
         self.note = self.say("Each head mixes its own d/h columns of V: an output of size d/h.", self.note)
-        self.play(
-            ReplacementTransform(VGroup(*(o.grid.cells for o in outs)), concat.cells),
-            FadeOut(VGroup(*(o.grid.entries for o in outs))),
-            FadeIn(concat.row_labels),
-            ReplacementTransform(VGroup(*(o.labels() for o in outs)), c_block.labels()),
-            run_time=TIME.transform,
-        )
-        self.remove(*outs, concat.cells, concat.row_labels, c_block.labels())
-        self.add(c_block)
+        self._join(lay)
         self.note = self.say("Side by side, the head outputs form one matrix of size n×d again.", self.note)
-        self.play(FadeIn(dot), FadeIn(w_block, shift=LEFT * 0.2), run_time=TIME.fade)
-        self.play(FadeIn(eq), row_transfer(concat, out_grid), FadeIn(o_block.labels()))
-        self.hold(n * d // 2)
+        self.play(FadeIn(lay.dot), FadeIn(lay.w_o, shift=LEFT * DRIFT), run_time=TIME.fade)
+        self.play(FadeIn(lay.eq), row_transfer(lay.concat.grid, lay.output.grid), FadeIn(lay.output.labels()))
+        self.hold(self.ctx(0).n * self.ctx(0).d // 2)
         self.note = self.say("Attention mixes information across words and reshapes the space it lives in.", self.note)
         self.hold()
 
+    def _join(self, lay: Joined) -> None:
+        """The heads' outputs slide together into one n×d matrix, concat."""
+        concat, outs = lay.concat, lay.outs
+        self.play(
+            ReplacementTransform(VGroup(*(o.grid.cells for o in outs)), concat.grid.cells),
+            FadeOut(VGroup(*(o.grid.entries for o in outs))),
+            FadeIn(concat.grid.row_labels),
+            ReplacementTransform(VGroup(*(o.labels() for o in outs)), concat.labels()),
+            run_time=TIME.transform,
+        )
+        self.remove(*outs, concat.grid.cells, concat.grid.row_labels, concat.labels())
+        self.add(concat)

@@ -16,7 +16,9 @@
 - :mod:`~scenes.components.comparisons`: ``CompareRow``, ``compare_rows``, ``cell_outline``;
 - :mod:`~scenes.components.definitions`: ``Definition``, ``POSITIONAL_ENCODING``;
 - :mod:`~scenes.components.inbox`: ``at_top``, ``below``, ``centre_in`` (placing in a layout ``Box``);
-- :mod:`~scenes.components.wording`: ``listed``, ``quoted``, ``which_sentence`` (words for narration).
+- :mod:`~scenes.components.wording`: ``listed``, ``quoted``, ``which_sentence`` (words for narration);
+- :mod:`~scenes.components.sizing`: ``cell_height``, ``row_labels_width``, ``operators_width`` (a row of matrices);
+- :mod:`~scenes.components.pictures`: ``Picture``, ``picture`` (a matrix as named tiles).
 
 Everything Manim already has (Text, Rectangle, Arrow, SurroundingRectangle, animations)
 is Manim's own. ``from scenes.components import X`` works for every name below.
@@ -63,7 +65,18 @@ from .matrices import (
     trace_grid,
 )
 from .numbers import Num, ShapeLabel, Source, number_cell_width, resolve, row_total
+from .pictures import PICTURE_H, Picture, picture
 from .placement import STAGGER_GAP, boxes_touch, keep_inside, stagger_levels, stagger_names
+from .sizing import (
+    BLOCK_LABELS_H,
+    CELL_H_MAX,
+    CELL_H_MIN,
+    TITLE_RISE,
+    WIDEN,
+    cell_height,
+    operators_width,
+    row_labels_width,
+)
 from .text import (
     ORDINALS,
     LightText,
@@ -105,4 +118,7 @@ __all__ = [
     # masks, comparisons, definitions
     "MaskedCell", "MaskOver", "mask_edge", "lift_entries", "CompareRow", "compare_rows", "cell_outline", "Definition",
     "POSITIONAL_ENCODING", "at_top", "below", "centre_in", "listed", "quoted", "which_sentence",
+    # sizing, pictures
+    "CELL_H_MIN", "CELL_H_MAX", "BLOCK_LABELS_H", "TITLE_RISE", "WIDEN", "cell_height", "row_labels_width", "operators_width",
+    "PICTURE_H", "Picture", "picture",
 ]

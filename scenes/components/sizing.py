@@ -1,0 +1,48 @@
+"""Sizes of a row of matrices in the content box: the room its labels and operators take,
+and the range its cell height keeps to.
+
+A product written on one line, ``M0 · M1 = M2`` (steps 9 to 11), shares one cell height
+between its matrices; the first matrix has the words as row labels, and two operators
+with their gaps stand between the matrices. :func:`~scenes.components.fit_numbers`
+then decides the cell widths.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..layout import ITEM_BUFF
+from ..theme import Theme
+from .equations import EQ_BUFF, operator
+from .grids import label_width
+
+__all__ = ["CELL_H_MIN", "CELL_H_MAX", "BLOCK_LABELS_H", "TITLE_RISE", "WIDEN", "row_labels_width", "operators_width", "cell_height"]
+
+#: A cell is at least CELL_H_MIN tall (a word still fits beside it as a row label) and at
+#: most CELL_H_MAX (a few rows should not fill the frame).
+CELL_H_MIN, CELL_H_MAX = 0.3, 0.5
+#: The height a row of named blocks takes beyond its cells: the names above, the numeric
+#: and symbolic shapes below.
+BLOCK_LABELS_H = 1.6
+#: A title over a matrix has its cap centre TITLE_RISE above the top of what it names (the
+#: words over the matrix's columns, or its tiles).
+TITLE_RISE = 0.3
+#: Spare room widens the cells of a heat map by up to this factor (a quarter), so that the
+#: words above its columns fit.
+WIDEN = 1.25
+
+
+def row_labels_width(tokens: Sequence[str], size: str = "label") -> float:
+    """The room the words take as row labels left of a matrix, with their gap."""
+    return label_width(tokens, size) + ITEM_BUFF
+
+
+def operators_width(theme: Theme, count: int = 2) -> float:
+    """The room ``count`` operators (``·``, ``=``) take between matrices, each counted as
+    wide as ``=`` with an :data:`~scenes.components.EQ_BUFF` either side."""
+    return count * (operator("=", theme).width + 2 * EQ_BUFF)
+
+
+def cell_height(height: float, rows: int, low: float = CELL_H_MIN, high: float = CELL_H_MAX) -> float:
+    """The cell height that fits ``rows`` rows into ``height``, kept between ``low`` and ``high``."""
+    return min(high, max(low, height / rows))
