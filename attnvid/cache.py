@@ -22,12 +22,15 @@ from pathlib import Path
 
 from .paths import package_dir
 
-CACHE_VERSION = "attnvid-cache-2"  # 2: x264 single-threaded (ENCODER_OPTIONS), so the bytes changed
+#: 2: x264 single-threaded; 3: x264 without its macroblock tree, preset veryfast, Manim's
+#: cache off (see render_settings.X264_OPTIONS): the bytes changed.
+CACHE_VERSION = "attnvid-cache-3"
 #: Packages whose every module can change a frame.
 FRAME_PACKAGES = ("scenes", "attncore")
 #: The attnvid modules that run inside a render and change what it writes: the
-#: environment names, narration timing and captions the scenes import, Manim's settings.
-FRAME_MODULES = ("__init__.py", "env.py", "voices.py", "captions.py", "render_settings.py")
+#: environment names, narration timing and captions the scenes import, Manim's settings,
+#: the segment encoder.
+FRAME_MODULES = ("__init__.py", "env.py", "voices.py", "captions.py", "render_settings.py", "encoder.py")
 #: A scene file: its own key covers it, other scenes' keys do not.
 SCENE_FILE = re.compile(r"s\d\d_\w*\.py")
 

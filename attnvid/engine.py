@@ -8,16 +8,15 @@ and the section times. A scene whose cache key did not change is not rendered ag
 
 Reliability (what a killed, interrupted or failed run leaves behind): see
 :mod:`attnvid.outputs` (complete files or none, one run per folder) and
-:mod:`attnvid.workers` (no orphaned render process). x264 runs single-threaded (see
-:data:`attnvid.render_settings.ENCODER_OPTIONS`), so the same lesson, quality and
-versions give the same decoded frames, and the same MP4 bytes whatever the machine's
-number of cores, with one exception. At ``low`` quality the picture is 854 pixels
-wide, not a multiple of 16: x264 codes 10 more columns, which every decoder crops, and
-the row padding of the yuv420p frame PyAV hands it there is left uninitialised. Now
-and then (one segment encode in 80 in our runs; identical frames at widths 848 and 864
-never differed) one packet differs in a few bytes near its end, while every decoded
-frame stays identical. The ``medium`` (1280), ``high`` (1920) and ``4k`` (3840) widths
-are multiples of 16 and have no such columns.
+:mod:`attnvid.workers` (no orphaned render process). Determinism: the same lesson,
+quality and versions give the same decoded frames and the same MP4 bytes on any machine
+(see :data:`attnvid.render_settings.X264_OPTIONS` for why).
+
+Speed: every core renders a scene, the longest first (:mod:`attnvid.schedule`), with
+Manim's own per-animation cache off and each distinct frame converted to yuv420p once
+(:mod:`attnvid.encoder`). Where the scenes render is a parameter of
+:func:`render_many`: worker processes here by default, a Dask cluster for
+``attnvid batch --cluster`` (:mod:`attnvid.cluster`).
 """
 
 from __future__ import annotations
@@ -39,7 +38,15 @@ from .jobs import Job, Result
 from .outputs import move_into_place, write_atomic
 from .progress import SceneProgress
 from .render_settings import manim_settings
+from .schedule import longest_first, remember_times
 from .workers import Workers, started_queue
+
+#: Called with a job's label, and where it renders ("" for this machine), when its render begins.
+OnStart = Callable[[str, str], None]
+#: Called with a job and its result when it is done (rendered, or unchanged).
+OnDone = Callable[[Job, Result], None]
+#: Renders jobs that are not cached (on up to ``n`` processes), reporting as they start and end.
+Backend = Callable[[Sequence[Job], int, OnStart, OnDone], list[Result]]
 
 
 def cached_result(job: Job) -> Result | None:
@@ -70,9 +77,11 @@ def _run_manim(job: Job, cls: Any) -> tuple[Any, Path]:
     """Render ``cls`` with Manim in the job's work folder: the scene, and the file (or folder) it made."""
     from manim import tempconfig
 
+    from .encoder import renderer
+
     shutil.rmtree(job.work, ignore_errors=True)  # leftovers of an interrupted run
     with tempconfig(manim_settings(job.scene, job.quality, job.fmt, str(job.work))):
-        scene = cls()
+        scene = cls(renderer=renderer())
         scene.render()
         if job.fmt == "png":
             produced = Path(scene.renderer.file_writer.image_sequence_directory)
@@ -105,7 +114,7 @@ def _record(job: Job, scene: Any, seconds: float) -> Result:
 def render_job(job: Job, started: Any = None) -> Result:
     """Render one scene (in this process). ``started`` is an optional queue told when we begin."""
     if started is not None:
-        started.put(job.scene)
+        started.put(job.label)
     cls = _scene_class(job)
     t0 = time.perf_counter()
     scene, produced = _run_manim(job, cls)
@@ -142,49 +151,56 @@ def _collect(future: Future[Result]) -> Result:
                         "run again, with fewer --jobs if memory is short", code=1) from None
 
 
-def _render_todo(todo: Sequence[Job], n_jobs: int, on_start: Callable[[str], None],
-                 on_done: Callable[[Result], None]) -> list[Result]:
-    """Render ``todo`` on up to ``n_jobs`` worker processes, reporting as they start and end."""
+def render_locally(todo: Sequence[Job], n_jobs: int, on_start: OnStart, on_done: OnDone) -> list[Result]:
+    """Render ``todo`` on up to ``n_jobs`` worker processes of this machine (the default backend)."""
     out = []
     with Workers(min(n_jobs, len(todo))) as workers:
-        pending: set[Future[Result]] = set(workers.submit_all(_render_in_worker, [(j,) for j in todo]))
+        futures = {f: j for f, j in zip(workers.submit_all(_render_in_worker, [(j,) for j in todo]), todo, strict=True)}
+        pending: set[Future[Result]] = set(futures)
         while pending:
             done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
-            for scene in workers.started_scenes():
-                on_start(scene)
+            for label in workers.started_scenes():
+                on_start(label, "")
             for f in done:
                 r = _collect(f)
                 out.append(r)
-                on_done(r)
+                on_done(futures[f], r)
     return out
 
 
 def render_many(
     jobs: Sequence[Job],
     n_jobs: int,
-    on_start: Callable[[str], None] = lambda s: None,
-    on_done: Callable[[Result], None] = lambda r: None,
+    on_start: OnStart = lambda label, where: None,
+    on_done: OnDone = lambda job, r: None,
+    backend: Backend = render_locally,
 ) -> list[Result]:
-    """Render ``jobs`` (skipping cached ones) on up to ``n_jobs`` processes, in lecture order.
+    """Render ``jobs`` (skipping cached ones) with ``backend``; the results in the order of ``jobs``.
 
-    Scenes always render in worker processes, even one scene: the parent then never
-    runs Manim, so a Ctrl-C or SIGTERM reaching it is handled in one place.
+    The jobs to render go longest first (by their last render's time, see
+    :mod:`attnvid.schedule`), so that no core idles at the end while one long scene
+    finishes. Locally, scenes always render in worker processes, even one scene: the
+    parent then never runs Manim, so a Ctrl-C or SIGTERM reaching it is handled in one
+    place.
     """
-    results: dict[str, Result] = {}
+    results: dict[Job, Result] = {}
     todo = []
     for job in jobs:
         hit = cached_result(job)
         if hit is not None:
-            results[job.scene] = hit
-            on_done(hit)
+            results[job] = hit
+            on_done(job, hit)
         else:
             todo.append(job)
     if todo:
-        results.update((r.scene, r) for r in _render_todo(todo, n_jobs, on_start, on_done))
-    return [results[j.scene] for j in jobs]
+        by_path = {str(j.final): j for j in todo}
+        rendered = backend(longest_first(todo), n_jobs, on_start, on_done)
+        results.update((by_path[r.path], r) for r in rendered)
+        remember_times([(by_path[r.path], r) for r in rendered])
+    return [results[j] for j in jobs]
 
 
 def run_jobs(jobs: list[Job], n_jobs: int) -> list[Result]:
     """:func:`render_many` with a line per scene on stderr while it works."""
-    with SceneProgress([j.scene for j in jobs]) as progress:
+    with SceneProgress([j.label for j in jobs]) as progress:
         return render_many(jobs, n_jobs, on_start=progress.start, on_done=progress.done)

@@ -35,6 +35,12 @@ class Job:
     root: str  # output root for this lesson (media/ or media/<slug>/)
     key: str
     voice: str = "none"  # none, espeak or recorded:FOLDER
+    tag: str = ""  # what the progress display puts before the scene (a batch: the lesson's name)
+
+    @property
+    def label(self) -> str:
+        """How the progress display names this job: ``Softmax``, or ``bank/Softmax`` in a batch."""
+        return f"{self.tag}/{self.scene}" if self.tag else self.scene
 
     @property
     def stem(self) -> str:

@@ -9,16 +9,22 @@ from rich.console import Console
 from rich.live import Live
 from rich.table import Table
 
-from .jobs import Result
+from .jobs import Job, Result
 
 
 class SceneProgress:
-    """One line per scene: waiting, rendering (with elapsed time), done or cached."""
+    """One line per job (labelled ``Scene``, or ``lesson/Scene`` in a batch): waiting,
+    rendering (with elapsed time), done or cached.
 
-    def __init__(self, scenes: list[str]) -> None:
+    Not on a terminal, a line is printed as each job ends (``Softmax: rendered in ...``)
+    and, with ``announce_starts``, as each begins (``bank/Softmax: rendering on tcp://...``).
+    """
+
+    def __init__(self, labels: list[str], announce_starts: bool = False) -> None:
         self.console = Console(stderr=True, highlight=False)
-        self.scenes = scenes
-        self.state: dict[str, str] = {s: "waiting" for s in scenes}
+        self.labels = labels
+        self.announce_starts = announce_starts
+        self.state: dict[str, str] = {s: "waiting" for s in labels}
         self.began: dict[str, float] = {}
         self.live: Live | None = None
 
@@ -36,7 +42,7 @@ class SceneProgress:
     def _table(self) -> Table:
         t = Table.grid(padding=(0, 2))
         now = time.perf_counter()
-        for s in self.scenes:
+        for s in self.labels:
             st = self.state[s]
             if st == "rendering":
                 st = f"[yellow]rendering[/] {now - self.began[s]:.0f} s"
@@ -47,16 +53,24 @@ class SceneProgress:
         if self.live is not None:
             self.live.update(self._table())
 
-    def start(self, scene: str) -> None:
-        self.state[scene] = "rendering"
-        self.began[scene] = time.perf_counter()
+    def note(self, text: str) -> None:
+        """A line of its own above the display (a finished lesson, in a batch)."""
+        self.console.print(text)
+
+    def start(self, label: str, where: str = "") -> None:
+        """``label`` begins rendering (``where``: on which cluster worker; "" for here)."""
+        self.state[label] = "rendering"
+        self.began[label] = time.perf_counter()
+        if self.live is None and self.announce_starts:
+            self.console.print(f"{label}: rendering" + (f" on {where}" if where else ""))
         self._update()
 
-    def done(self, r: Result) -> None:
+    def done(self, job: Job, r: Result) -> None:
+        label = job.label
         if r.cached:
-            self.state[r.scene] = "[dim]unchanged, not rendered[/]"
+            self.state[label] = "[dim]unchanged, not rendered[/]"
         else:
-            self.state[r.scene] = f"[green]rendered[/] in {r.seconds:.1f} s ({r.duration:.1f} s of video)"
+            self.state[label] = f"[green]rendered[/] in {r.seconds:.1f} s ({r.duration:.1f} s of video)"
         if self.live is None:
-            self.console.print(f"{r.scene}: " + self.state[r.scene].replace("[green]", "").replace("[/]", "").replace("[dim]", ""))
+            self.console.print(f"{label}: " + self.state[label].replace("[green]", "").replace("[/]", "").replace("[dim]", ""))
         self._update()

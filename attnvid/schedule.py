@@ -1,0 +1,78 @@
+"""Which scene renders first: the longest, judged by how long it took last time.
+
+With a pool of ``n`` processes, the run lasts until its last scene is done. Scenes taken
+in lecture order can leave one long scene to start last and render alone while the other
+cores idle; taking the longest first (the classic LPT rule) ends the run with short
+scenes, which fill the cores to the end.
+
+How long a scene takes is known from its last render in the same output root at the
+same quality and format: ``scenes/.render-times.json`` there, ``{"low/mp4": {"Softmax":
+9.1, ...}}``, written by the parent process after a run (a hidden file: no command
+lists it, and losing it only loses the ordering). A scene never rendered there borrows
+its time from another lesson's root of the same run; one with no time at all goes
+first, in lecture order, since it may be long.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from .jobs import Job, Result
+from .outputs import write_atomic
+
+TIMES_NAME = ".render-times.json"
+
+
+def _times_file(job: Job) -> Path:
+    return Path(job.root) / "scenes" / TIMES_NAME
+
+
+def _read(path: Path) -> dict[str, dict[str, float]]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _kind(job: Job) -> str:
+    return f"{job.quality}/{job.fmt}"
+
+
+def estimates(jobs: Sequence[Job]) -> dict[Job, float | None]:
+    """The last render time (s) of each job's scene, or None when never measured."""
+    files = {p: _read(p) for p in {_times_file(j) for j in jobs}}
+    own = {j: files[_times_file(j)].get(_kind(j), {}).get(j.scene) for j in jobs}
+    borrowed: dict[tuple[str, str], float] = {}
+    for j, t in own.items():
+        if isinstance(t, (int, float)):
+            borrowed.setdefault((_kind(j), j.scene), float(t))
+    return {j: float(t) if isinstance(t, (int, float)) else borrowed.get((_kind(j), j.scene)) for j, t in own.items()}
+
+
+def longest_first(jobs: Sequence[Job]) -> list[Job]:
+    """``jobs`` with the unmeasured ones first (in their order), then the longest first."""
+    est = estimates(jobs)
+    unknown = [j for j in jobs if est[j] is None]
+    known = sorted((j for j in jobs if est[j] is not None), key=lambda j: -(est[j] or 0.0))
+    return unknown + known
+
+
+def remember_times(done: Iterable[tuple[Job, Result]]) -> None:
+    """Record how long each rendered job took, for the next run's :func:`longest_first`.
+
+    Best effort: a file that cannot be written only costs the next run its ordering.
+    """
+    by_file: dict[Path, list[tuple[Job, Result]]] = {}
+    for job, r in done:
+        if not r.cached:
+            by_file.setdefault(_times_file(job), []).append((job, r))
+    for path, items in by_file.items():
+        data = _read(path)
+        for job, r in items:
+            data.setdefault(_kind(job), {})[job.scene] = round(r.seconds, 2)
+        with contextlib.suppress(OSError):
+            write_atomic(path, json.dumps(data, indent=1, sort_keys=True).encode())

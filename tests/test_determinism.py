@@ -1,0 +1,134 @@
+"""Two clean renders give the same decoded frames and the same MP4 bytes, at every quality.
+
+The cause of the differences we used to see (attnvid.render_settings.X264_OPTIONS): x264's
+macroblock tree read memory nothing had written. Which bytes such memory holds depends on
+what the process did before, so the failure came and went. These tests make it come every
+time: glibc's ``MALLOC_PERTURB_`` fills freshly allocated memory with a byte of our
+choice, and each encode runs in its own process with another byte. Same output with
+every byte: the encoder reads nothing uninitialised.
+
+``determinism/caption_rises.png`` holds the nine frames that used to differ (bottom 96
+rows of 10_ChangingDimension at 480p, frames 121-129: a caption rising at the picture's
+bottom edge), stacked one above the other.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import av
+import numpy as np
+import pytest
+from conftest import ATTNVID
+
+from attnvid.render_settings import X264_OPTIONS
+
+FRAMES = Path(__file__).parent / "determinism" / "caption_rises.png"
+N_FRAMES = 9
+PERTURB = ("7", "200")
+
+ENCODE = r"""
+import hashlib, json, sys, tempfile
+from fractions import Fraction
+from pathlib import Path
+import numpy as np
+from PIL import Image
+from manim._config.video_encoder import VideoEncoderSpec
+from attnvid.encoder import SegmentEncoder
+
+strip = np.asarray(Image.open(sys.argv[1]).convert("RGBA"))
+frames = strip.reshape(int(sys.argv[2]), -1, strip.shape[1], 4)
+opts = json.loads(sys.argv[3])
+with tempfile.TemporaryDirectory() as d:
+    spec = VideoEncoderSpec("mp4", "libx264", "yuv420p", frames.shape[2], frames.shape[1], Fraction(15),
+                            tuple(sorted(opts.items())))
+    enc = SegmentEncoder(target=Path(d) / "s.mp4", spec=spec)
+    for f in frames:
+        enc.write_frame(np.ascontiguousarray(f))
+    enc.finish()
+    print(hashlib.sha256((Path(d) / "s.mp4").read_bytes()).hexdigest())
+"""
+
+
+def encode_in_fresh_process(options: dict[str, str], perturb: str) -> str:
+    """sha256 of the nine frames encoded with ``options``, fresh memory filled with ``perturb``."""
+    env = dict(os.environ, MALLOC_PERTURB_=perturb)
+    r = subprocess.run([sys.executable, "-c", ENCODE, str(FRAMES), str(N_FRAMES), json.dumps(options)],
+                       capture_output=True, text=True, timeout=120, env=env)
+    assert r.returncode == 0, r.stderr[-2000:]
+    return r.stdout.strip()
+
+
+def test_our_x264_options_give_the_same_bytes_whatever_fresh_memory_holds() -> None:
+    digests = {p: encode_in_fresh_process(X264_OPTIONS, p) for p in PERTURB}
+    assert len(set(digests.values())) == 1, digests
+
+
+def test_with_the_macroblock_tree_those_frames_depend_on_uninitialised_memory() -> None:
+    """Why mbtree=0: the same nine frames with Manim's options (x264's medium preset) differ.
+
+    If this fails, the x264 that PyAV ships no longer reads uninitialised memory here, and
+    X264_OPTIONS may let the macroblock tree back (with a test like the one above).
+    """
+    digests = {p: encode_in_fresh_process({"crf": "23", "threads": "1"}, p) for p in PERTURB}
+    assert len(set(digests.values())) > 1, digests
+
+
+def test_segment_encoder_writes_the_bytes_manims_encoder_writes(tmp_path: Path) -> None:
+    """Converting a held frame once (attnvid.encoder) changes nothing in the file."""
+    from fractions import Fraction
+
+    from manim._config.video_encoder import VideoEncoderSpec
+    from manim.scene.video_segment_encoder import VideoSegmentEncoder
+
+    from attnvid.encoder import SegmentEncoder
+
+    rng = np.random.default_rng(1)
+    frames = []
+    for k in range(6):
+        f = np.zeros((480, 854, 4), np.uint8)
+        f[..., 3] = 255
+        f[100:200, 50 + 60 * k:150 + 60 * k, :3] = rng.integers(0, 255, 3, dtype=np.uint8)
+        f[300:310, :, :3] = rng.integers(0, 255, (10, 854, 3), dtype=np.uint8)
+        frames.append((f, 1 + 4 * (k % 2)))
+    spec = VideoEncoderSpec("mp4", "libx264", "yuv420p", 854, 480, Fraction(15), tuple(sorted(X264_OPTIONS.items())))
+    outputs = []
+    for cls in (VideoSegmentEncoder, SegmentEncoder):
+        enc = cls(target=tmp_path / f"{cls.__name__}.mp4", spec=spec)
+        for f, repeat in frames:
+            enc.write_frame(f.copy(), repeat=repeat)
+        enc.finish()
+        outputs.append((tmp_path / f"{cls.__name__}.mp4").read_bytes())
+    assert outputs[0] == outputs[1]
+
+
+def frame_hashes(video: Path) -> list[str]:
+    with av.open(str(video)) as c:
+        return [hashlib.sha256(f.to_ndarray().tobytes()).hexdigest() for f in c.decode(video=0)]
+
+
+@pytest.mark.render
+def test_two_clean_renders_at_low_quality_give_identical_frames_and_bytes(tmp_path: Path) -> None:
+    """Low quality (854x480, the width that is not a multiple of 16) through the real CLI,
+    each run with other bytes in fresh memory. ChangingDimension is the scene that
+    differed; SimplifiedAttention is short."""
+    scenes = ["SimplifiedAttention", "ChangingDimension"]
+    runs = []
+    for k, perturb in enumerate(("7", "200")):
+        media = tmp_path / f"run{k}" / "media"
+        media.parent.mkdir()
+        r = subprocess.run([ATTNVID, "render", *scenes, "--quality", "low", "--jobs", "2", "--media", str(media)],
+                           cwd=media.parent, capture_output=True, text=True, timeout=900,
+                           env=dict(os.environ, MALLOC_PERTURB_=perturb))
+        assert r.returncode == 0, r.stderr[-3000:]
+        runs.append(sorted((media / "scenes" / "low").glob("*.mp4")))
+    assert [p.stem.split("_", 1)[1] for p in runs[0]] == scenes
+    for a, b in zip(*runs, strict=True):
+        fa, fb = frame_hashes(a), frame_hashes(b)
+        assert len(fa) > 100 and fa == fb, a.name
+        assert a.read_bytes() == b.read_bytes(), a.name
