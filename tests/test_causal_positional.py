@@ -13,7 +13,7 @@
 
 from __future__ import annotations
 
-import importlib.util
+import contextlib
 import math
 import random
 import warnings
@@ -29,6 +29,7 @@ from test_training import sense_lesson
 from attncore import (
     ContextTrace,
     Lesson,
+    LessonError,
     LessonTrace,
     builtin_lesson,
     causal_attention,
@@ -88,15 +89,21 @@ def random_lesson(seed: int) -> Lesson:
     values = [x / 2 for x in range(-4, 7)]
     vocab = {w: [rng.choice(values) for _ in range(d)] for w in words}
     contexts: list[dict[str, str]] = []
+    wants_leans = []
     for c in range(n_ctx):
         toks = [rng.choice(words) for _ in range(n_tok)]
-        ctx = {"name": f"ctx{c}", "sentence": " ".join(toks), "focus": rng.choice(toks)}
-        if rng.random() < 0.75:
-            ctx["leans"] = rng.choice(dims)
-        contexts.append(ctx)
+        contexts.append({"name": f"ctx{c}", "sentence": " ".join(toks), "focus": rng.choice(toks)})
+        wants_leans.append(rng.random() < 0.75)
     data = {"title": f"Random {seed}", "dimensions": dims, "decimals": rng.randint(0, 3), "vocabulary": vocab,
             "contexts": contexts, "projections": {"weights": "random", "seed": seed, "d_v": 3},
             "heads": {"count": 1}}
+    # A lesson's `leans` must agree with the focus word's output (the validator checks
+    # it), so the claim is the output's clear strongest dimension, where it has one.
+    unclaimed = trace_lesson(parse_lesson(data, f"random-{seed}.toml"))
+    for ctx, wants, c in zip(contexts, wants_leans, unclaimed.contexts, strict=True):
+        out = np.sort(c.output[c.focus_index])[::-1]
+        if wants and (len(out) < 2 or out[0] - out[1] > 0.5):
+            ctx["leans"] = dims[int(np.argmax(c.output[c.focus_index]))]
     return parse_lesson(data, f"random-{seed}.toml")
 
 
@@ -105,7 +112,20 @@ def generated_lessons() -> list[Lesson]:
     sense, before or after the focus word), with seeded random weights (no training)."""
     sense = [sense_lesson(n_ctx, n_tok, d, 1, seed).with_weights("random")
              for seed, (n_ctx, n_tok, d) in enumerate([(1, 2, 2), (3, 8, 8), (2, 5, 4), (3, 3, 6), (2, 8, 3)])]
-    return [random_lesson(seed) for seed in range(40)] + sense
+    return valid_random_lessons(40) + sense
+
+
+def valid_random_lessons(count: int) -> list[Lesson]:
+    """The first ``count`` random lessons the validator accepts (some draws exceed its
+    bound on the exponentials the softmax scene shows; those are not lessons)."""
+    out: list[Lesson] = []
+    seed = 0
+    while len(out) < count:
+        with contextlib.suppress(LessonError):
+            out.append(random_lesson(seed))
+        seed += 1
+    assert seed < 2 * count, "the generator should mostly make valid lessons"
+    return out
 
 
 def traced(lesson: Lesson) -> LessonTrace:
@@ -191,21 +211,6 @@ def test_masked_softmax_is_softmax_over_the_unmasked_keys(data: st.DataObject, n
         assert np.all(a[i, ~mask[i]] == 0.0)
     # without a mask, exactly the ordinary softmax
     assert np.array_equal(masked_softmax(s), softmax(s))
-
-
-@pytest.mark.skipif(importlib.util.find_spec("torch") is None,
-                    reason="torch is not installed here (not a dependency); the plain-Python reference is the check")
-def test_causal_attention_matches_torch() -> None:  # pragma: no cover - only where torch is installed
-    import torch
-    import torch.nn.functional as F  # noqa: N812
-
-    rng = np.random.default_rng(15)
-    for n in range(1, 9):
-        for d in range(1, 9):
-            x = rng.uniform(-2, 2, (n, d))
-            t = torch.tensor(x, dtype=torch.float64)[None, None]  # (batch 1, head 1, n, d)
-            expected = F.scaled_dot_product_attention(t, t, t, is_causal=True)[0, 0].numpy()
-            assert np.max(np.abs(causal_attention(x, x, x).output - expected)) <= TOL
 
 
 # --------------------------------------------------------------------------------------
