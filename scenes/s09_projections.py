@@ -16,6 +16,7 @@ the simplified ``attention``; ``trace.weights.provenance`` as its own text eleme
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -24,6 +25,7 @@ from manim import (
     LEFT,
     RIGHT,
     UP,
+    Arrow,
     Create,
     DashedLine,
     FadeIn,
@@ -33,45 +35,364 @@ from manim import (
     ReplacementTransform,
     RoundedRectangle,
     SurroundingRectangle,
+    Text,
     VGroup,
+    VMobject,
     Write,
 )
 
-from attncore import decimals_needed, round_rows_to_one
+from attncore import ContextTrace, LessonTrace, decimals_needed, round_rows_to_one
 from scenes.base import LessonScene
 from scenes.components import (
-    EQ_BUFF,
+    BLOCK_LABELS_H,
+    CELL_H_MIN,
+    PICTURE_H,
+    TITLE_RISE,
+    WIDEN,
     Grid,
     MatrixBlock,
     NumberGrid,
+    Picture,
     Provenance,
+    RowFit,
     ShapeLabel,
     Source,
     Tiles,
     arrange_equation,
     arrow,
     cap_centre,
+    cell_height,
     centre_on_baseline,
     column_labels,
     column_labels_height,
+    fit_cells,
     fit_numbers,
     fit_row,
     heat_fill,
     label,
-    label_width,
     named_block,
     number_cell_width,
     operator,
+    operators_width,
+    picture,
     role_fill,
+    row_labels_width,
+    row_outline,
     row_transfer,
     trace_grid,
 )
-from scenes.theme import TIME
-
-# --- the scene ---------------------------------------------------------------------------
+from scenes.layout import GROUP_BUFF, ITEM_BUFF, LABEL_BUFF, MED_LARGE_BUFF, SMALL_BUFF, TINY_BUFF, Box
+from scenes.theme import TIME, Theme
 
 ROLES = ("Q", "K", "V")
 ROLE_NAME = {"Q": "query", "K": "key", "V": "value"}
+
+# -- the product row and the shelf (scene units) ---------------------------------------------
+#: A finished product waits on the shelf as a picture: tiles at most SHELF_TILE (wide, tall),
+#: all its columns at most SHELF_PICTURE_W wide, its name SHELF_NAME_W beside it, thin outlines.
+SHELF_TILE, SHELF_PICTURE_W, SHELF_NAME_W, SHELF_STROKE = (0.2, 0.17), 1, 0.45, 0.8
+#: The strip under the row (provenance and shelf) is at least STRIP_MIN_H tall.
+STRIP_MIN_H = 0.6
+#: W_Q swells by this factor when it is pointed at.
+INDICATE_SCALE = 1.03
+
+# -- the diagram of what is learned and what is fixed (scene units) ---------------------------
+#: Its pictures: all columns at most DIAGRAM_W wide, all rows DIAGRAM_H tall; tiles at most
+#: DIAGRAM_TILE (wide, tall), A's at most A_TILE_W wide.
+DIAGRAM_W, DIAGRAM_H, DIAGRAM_TILE, A_TILE_W = 1.3, 1.2, (0.28, 0.22), 0.24
+#: Its plan: the learned projections in the column at LEARNED_X, left of the dashed divider
+#: at DIVIDER_X; the fixed mechanism right of it, its heading at FIXED_X, in the columns
+#: COMPARE_X, A_X and OUT_X; everything on two lines, TOP_Y and BOTTOM_Y.
+LEARNED_X, DIVIDER_X, FIXED_X = -5, -2.75, 1.5
+COMPARE_X, A_X, OUT_X = -0.75, 2.35, 5.35
+TOP_Y, BOTTOM_Y = 0.75, -1.75
+#: The divider stops DIVIDER_FOOT above the content box's bottom (clear of the caption).
+DIVIDER_FOOT = 0.4
+#: The frame around Q and K is rounded by FRAME_CORNER; the lines in a mechanism's box are LINE_GAP apart.
+FRAME_CORNER, LINE_GAP = 0.08, 0.12
+
+# -- the two maps (scene units) --------------------------------------------------------------
+#: Between the learned map and the simplified one.
+MAPS_GAP = 0.9
+#: The learned map's cells: CELL_PAD wider than their numbers, at most MAP_CELL_H tall;
+#: the simplified map's tiles at most SMALL_TILE_W wide. Their titles take MAP_TITLES_H.
+CELL_PAD, MAP_CELL_H, SMALL_TILE_W, MAP_TITLES_H = 0.06, 0.55, 0.4, 0.8
+
+# -- pacing ----------------------------------------------------------------------------------
+#: How far W_Q drifts as it fades in, and the simplified map.
+DRIFT, MAP_DRIFT = ITEM_BUFF, 0.3
+
+
+def role_colour(theme: Theme, role: str) -> str:
+    return theme[ROLE_NAME[role]]
+
+
+# -- section 1: the product row --------------------------------------------------------------
+@dataclass(frozen=True)
+class Sizes:
+    """Cell sizes of the product row X · W = R, and of the shelf's pictures under it."""
+
+    dec_x: int  # decimals of X
+    dec_w: int  # decimals of the three W
+    fit: RowFit  # X, W, R: cell width and numbers or tiles
+    cell_h: float  # one height for the row
+    tile_w: float  # a shelf picture's tiles
+    tile_h: float
+    item_w: float  # one shelf item: its name and its tiles
+    shelf_w: float  # the three items with their gaps
+
+
+def product_sizes(ctx: ContextTrace, theme: Theme, box: Box, dec: int) -> Sizes:
+    """The row's cells as large as ``box`` allows over the strip of provenance and shelf."""
+    p = ctx.projected
+    n, d = ctx.n, ctx.d
+    dec_x = decimals_needed(ctx.embeddings, dec)
+    dec_w = decimals_needed(np.vstack([p.W_Q, p.W_K, p.W_V]), dec)
+    results = np.vstack([p.Q, p.K, p.V])
+    tile_w, tile_h = fit_cells(n, d, SHELF_PICTURE_W, PICTURE_H, max_w=SHELF_TILE[0], max_h=SHELF_TILE[1])
+    item_w = SHELF_NAME_W + d * tile_w
+    shelf_w = 3 * item_w + 2 * GROUP_BUFF
+    fixed = row_labels_width(ctx.tokens) + operators_width(theme)
+    mats = [(ctx.embeddings, dec_x), (np.vstack([p.W_Q, p.W_K, p.W_V]), dec_w), (results, dec)]
+    fit = fit_numbers(mats, [d, d, d], box.width, fixed, give_up=[0, 1])
+    # Names, shapes and the gap to the strip; then the strip.
+    overhead = BLOCK_LABELS_H + max(STRIP_MIN_H, n * tile_h)
+    cell_h = cell_height(box.height - overhead, max(n, d))
+    return Sizes(dec_x, dec_w, fit, cell_h, tile_w, tile_h, item_w, shelf_w)
+
+
+@dataclass(frozen=True)
+class Products:
+    """X · W_Q = Q across the top, the provenance under it on the left; W_K, K and W_V, V
+    where W_Q and Q stand, waiting to replace them."""
+
+    x: MatrixBlock  # (n, d) X, the words as row labels
+    dot: VMobject
+    eq: VMobject
+    ws: dict[str, MatrixBlock]  # W_Q, W_K, W_V (d, d)
+    rs: dict[str, MatrixBlock]  # Q, K, V (n, d)
+    provenance: Provenance  # how the weights were obtained
+    shelf_y: float  # the centre line of the strip (provenance and shelf)
+
+
+def product_blocks(trace: LessonTrace, theme: Theme, s: Sizes, dec: int) -> tuple[
+        MatrixBlock, dict[str, MatrixBlock], dict[str, MatrixBlock]]:
+    """X, the three W and the three products, each numbers or tiles in its role colour."""
+    ctx = trace.contexts[0]
+
+    def grid(path: str, dec: int, k: int, colour: str, rows: Sequence[str] | None = None) -> Grid:
+        cw, numbers = s.fit[k]
+        return trace_grid(trace, path, dec, theme, cell_w=cw, cell_h=s.cell_h, numbers=numbers, tiles=colour,
+                          size=s.fit.size, row_labels=rows)
+
+    x = MatrixBlock(grid("embeddings", s.dec_x, 0, theme["text"], ctx.tokens),
+                    label("X", "label", theme["text"], weight="BOLD"),
+                    ShapeLabel(ctx.embeddings.shape, Source(0, "embeddings")), label("n×d", "small", theme["muted"]))
+    ws: dict[str, MatrixBlock] = {}
+    rs: dict[str, MatrixBlock] = {}
+    for role in ROLES:
+        colour = role_colour(theme, role)
+        w, r = f"projected.W_{role}", f"projected.{role}"
+        ws[role] = named_block(grid(w, s.dec_w, 1, colour), f"W_{role}", colour,
+                               getattr(ctx.projected, "W_" + role).shape, Source(0, w), "d×d", theme)
+        rs[role] = named_block(grid(r, dec, 2, colour), role, colour,
+                               getattr(ctx.projected, role).shape, Source(0, r), "n×d", theme)
+    return x, ws, rs
+
+
+def products_layout(trace: LessonTrace, theme: Theme, box: Box, s: Sizes, dec: int) -> Products:
+    """The row on top and the strip under it, centred together in ``box`` (shrunk only when too big)."""
+    x, ws, rs = product_blocks(trace, theme, s, dec)
+    dot, eq = operator("·", theme), operator("=", theme)
+    row = arrange_equation([x, dot, ws["Q"], eq, rs["Q"]])
+    # Provenance sits under the row, in the room left of the shelf.
+    provenance = Provenance(trace.weights.provenance, theme, max_width=box.width - s.shelf_w - MED_LARGE_BUFF)
+    strip_h = max(provenance.height, trace.contexts[0].n * s.tile_h)
+    factor = min(1, (box.height - GROUP_BUFF - strip_h) / row.height, box.width / row.width)
+    if factor < 1:
+        row.scale(factor)
+    top = box.centre_y + (row.height + GROUP_BUFF + strip_h) / 2
+    row.move_to((0, top - row.height / 2, 0))
+    strip_top = row.get_bottom()[1] - GROUP_BUFF
+    shelf_y = strip_top - strip_h / 2
+    provenance.move_to((0, shelf_y, 0)).align_to((box.left, 0, 0), LEFT)
+    for role in ("K", "V"):  # the later products take the same places
+        for new, old in ((ws[role], ws["Q"]), (rs[role], rs["Q"])):
+            assert old.shape is not None
+            new.scale(factor)
+            new.shift(old.body().get_center() - new.body().get_center())
+            new.place_labels(cap_centre(old.title), old.shape.get_center()[1])
+    return Products(x, dot, eq, ws, rs, provenance, shelf_y)
+
+
+def shelf_item(values: np.ndarray, role: str, slot: int, s: Sizes, theme: Theme, box: Box, shelf_y: float) -> Picture:
+    """Product ``role`` as a picture on the shelf, in place ``slot`` (0, 1, 2) of the three at the right."""
+    colour = role_colour(theme, role)
+    n_rows, n_cols = values.shape
+    tiles = Tiles(n_rows, n_cols, role_fill(values, colour), theme, cell_w=s.tile_w, cell_h=s.tile_h,
+                  stroke_width=SHELF_STROKE)
+    right = box.right - (len(ROLES) - 1 - slot) * (s.item_w + GROUP_BUFF)
+    tiles.move_to((right - tiles.width / 2, shelf_y, 0))
+    return picture(tiles, role, colour)
+
+
+# -- section 2: what is learned, what is fixed -----------------------------------------------
+@dataclass(frozen=True)
+class Learned:
+    """Q and K framed together over V, in the column of the learned projections."""
+
+    tiles: dict[str, Tiles]  # Q, K, V (n, d) as tiles in their role colour
+    names: dict[str, Text]  # over each
+    frame: SurroundingRectangle  # around Q and K
+    compare_note: Text  # under the frame: what Q and K decide
+    pass_note: Text  # under V: what V decides
+
+
+@dataclass(frozen=True)
+class Diagram:
+    """The learned projections left of a divider; the fixed mechanism right of it, arrows between."""
+
+    learned: Learned
+    headings: tuple[Text, Text]  # "learned", "fixed"
+    divider: DashedLine
+    compare: VGroup  # a box: dot products, scaling, softmax
+    a_tiles: Tiles  # (n, n) projected.attention, rows rounded to one, as heat tiles
+    a_name: Text
+    mixing: VGroup  # a box: mixing, A·V
+    out_tiles: Tiles  # (n, d) projected.output
+    out_name: Text
+    arrows: list[Arrow]  # learned → compare → A → mixing ← V; mixing → output
+
+    def everything(self) -> VGroup:
+        lr = self.learned
+        return VGroup(
+            lr.frame, lr.compare_note, lr.pass_note, *self.headings, self.divider, self.compare, self.a_name,
+            self.mixing, self.out_tiles, self.out_name, *self.arrows, *lr.tiles.values(), *lr.names.values(),
+        )
+
+
+def name_over(tiles: Tiles, name: str, colour: str) -> Text:
+    """``name`` in bold, its cap centre TITLE_RISE above ``tiles``."""
+    lab = label(name, "label", colour, weight="BOLD")
+    centre_on_baseline(lab, tiles.get_top() + UP * TITLE_RISE)
+    return lab
+
+
+def mechanism_box(lines: Sequence[str], centre: Any, theme: Theme) -> VGroup:
+    """The steps of the mechanism, one a line, in a rounded panel."""
+    text = VGroup(*(label(t, "small", theme["muted"]) for t in lines)).arrange(DOWN, buff=LINE_GAP)
+    frame = RoundedRectangle(corner_radius=SMALL_BUFF, width=text.width + MED_LARGE_BUFF, height=text.height + GROUP_BUFF,
+                             stroke_color=theme["muted"], stroke_width=2, fill_color=theme["panel"], fill_opacity=1)
+    return VGroup(frame, text.move_to(frame)).move_to(centre)
+
+
+def learned_layout(ctx: ContextTrace, theme: Theme, tw: float, th: float) -> Learned:
+    """Q and K side by side on the top line, V under them, in the learned column."""
+    n, d = ctx.n, ctx.d
+    tiles = {r: Tiles(n, d, role_fill(getattr(ctx.projected, r), role_colour(theme, r)), theme, cell_w=tw, cell_h=th)
+             for r in ROLES}
+    tiles["Q"].move_to((LEARNED_X - ITEM_BUFF - d * tw / 2 - TINY_BUFF, TOP_Y, 0))
+    tiles["K"].move_to((LEARNED_X + ITEM_BUFF + d * tw / 2 + TINY_BUFF, TOP_Y, 0))
+    tiles["V"].move_to((LEARNED_X, BOTTOM_Y, 0))
+    names = {r: name_over(tiles[r], r, role_colour(theme, r)) for r in ROLES}
+    qk = VGroup(tiles["Q"], tiles["K"], names["Q"], names["K"])
+    frame = SurroundingRectangle(qk, color=theme["grid"], buff=LABEL_BUFF, corner_radius=FRAME_CORNER)
+    compare_note = label("decide what is compared", "small", theme["text"]).next_to(frame, DOWN, buff=LABEL_BUFF)
+    pass_note = label("decides what is passed on", "small", theme["text"]).next_to(tiles["V"], DOWN, buff=ITEM_BUFF)
+    return Learned(tiles, names, frame, compare_note, pass_note)
+
+
+def diagram_layout(ctx: ContextTrace, theme: Theme, box: Box, dec: int) -> Diagram:
+    """The diagram on its plan (see the constants above)."""
+    n, d = ctx.n, ctx.d
+    tw, th = fit_cells(n, d, DIAGRAM_W, DIAGRAM_H, max_w=DIAGRAM_TILE[0], max_h=DIAGRAM_TILE[1])
+    lr = learned_layout(ctx, theme, tw, th)
+    learned = label("learned", "label", theme["accent"], weight="BOLD")
+    centre_on_baseline(learned, (LEARNED_X, box.top - ITEM_BUFF, 0))
+    fixed = label("fixed", "label", theme["muted"], weight="BOLD")
+    centre_on_baseline(fixed, (FIXED_X, box.top - ITEM_BUFF, 0))
+    divider = DashedLine((DIVIDER_X, box.top - TINY_BUFF, 0), (DIVIDER_X, box.bottom + DIVIDER_FOOT, 0),
+                         color=theme["grid"])
+    compare = mechanism_box(["dot products", "scaling", "softmax"], (COMPARE_X, TOP_Y, 0), theme)
+    shown = round_rows_to_one(ctx.projected.attention, dec)
+    a_tiles = Tiles(n, n, heat_fill(shown, theme), theme, cell_w=min(A_TILE_W, DIAGRAM_W / n), cell_h=th)
+    a_tiles.move_to((A_X, TOP_Y, 0))
+    a_name = name_over(a_tiles, "A", theme["accent"])
+    mixing = mechanism_box(["mixing", "A·V"], (A_X, BOTTOM_Y, 0), theme)
+    out_tiles = Tiles(n, d, role_fill(ctx.projected.output, theme["output"]), theme, cell_w=tw, cell_h=th)
+    out_tiles.move_to((OUT_X, BOTTOM_Y, 0))
+    out_name = name_over(out_tiles, "output", theme["output"])
+    arrows = [
+        arrow((lr.frame.get_right()[0], TOP_Y, 0), compare.get_left(), theme["muted"]),
+        arrow(compare.get_right(), a_tiles.get_left(), theme["muted"]),
+        arrow(a_tiles.get_bottom(), mixing.get_top(), theme["muted"]),
+        arrow(lr.tiles["V"].get_right(), mixing.get_left(), theme["muted"]),
+        arrow(mixing.get_right(), out_tiles.get_left(), theme["muted"]),
+    ]
+    return Diagram(lr, (learned, fixed), divider, compare, a_tiles, a_name, mixing, out_tiles, out_name, arrows)
+
+
+# -- section 3: a new attention pattern ------------------------------------------------------
+@dataclass(frozen=True)
+class Maps:
+    """The attention with learned projections (large, numbers) beside the simplified one."""
+
+    big: Grid  # (n, n) projected.attention, rows rounded to one, the words as row labels
+    small: Grid  # (n, n) attention (Q = K = X), the same rows
+    big_cols: VGroup  # the words over the columns
+    small_cols: VGroup
+    title_big: Text
+    title_small: Text
+
+
+def map_cells(ctx: ContextTrace, box: Box, dec: int) -> tuple[tuple[float, bool], tuple[float, bool], float]:
+    """(width, numbers) of the big map's and of the small map's cells, and their one height."""
+    n = ctx.n
+    room = box.width - row_labels_width(ctx.tokens) - MAPS_GAP
+    need_big = number_cell_width(ctx.projected.attention, dec, "cell") + CELL_PAD
+    need_small = number_cell_width(ctx.attention, dec, "small")
+    (big_w, big_nums), (small_w, small_nums) = fit_row([need_big, need_small], [n, n], room, 0, give_up=[1, 0])
+    if not small_nums:
+        small_w = min(SMALL_TILE_W, room / n - big_w) if big_nums else small_w
+    if big_nums:  # spare room widens the big map (up to a quarter), so word labels fit above it
+        big_w = max(big_w, min(need_big * WIDEN, room / n - small_w))
+    overhead = MAP_TITLES_H + max(column_labels_height(ctx.tokens, big_w), column_labels_height(ctx.tokens, small_w))
+    ch = cell_height(box.height - overhead, n, CELL_H_MIN, MAP_CELL_H)
+    return (big_w, big_nums), (small_w, small_nums), ch
+
+
+def maps_layout(trace: LessonTrace, theme: Theme, box: Box, dec: int) -> Maps:
+    """The two maps side by side with their titles, centred in ``box``."""
+    ctx = trace.contexts[0]
+    (big_w, big_nums), (small_w, small_nums), ch = map_cells(ctx, box, dec)
+    big = trace_grid(trace, "projected.attention", dec, theme, heat=True, numbers=big_nums,
+                     cell_w=big_w, cell_h=ch, row_labels=ctx.tokens)
+    small = trace_grid(trace, "attention", dec, theme, heat=True, numbers=small_nums,
+                       cell_w=small_w, cell_h=ch, size="small")
+    small.next_to(big.body(), RIGHT, buff=MAPS_GAP).align_to(big.body(), UP)
+    big_cols = column_labels(big, ctx.tokens, theme)
+    small_cols = column_labels(small, ctx.tokens, theme)
+    maps = VGroup(big, small, big_cols, small_cols)
+    title_big = label("with learned projections", "label", theme["accent"])
+    title_small = label("simplified, Q = K = X", "label", theme["muted"])
+    cap_y = max(big_cols.get_top()[1], small_cols.get_top()[1]) + TITLE_RISE
+    # Centre everything in the content box (maps first, then titles above their columns).
+    maps_top = cap_y + ITEM_BUFF
+    group_h = maps_top - maps.get_bottom()[1]
+    dy = (box.top - (box.height - group_h) / 2) - maps_top
+    dx = -(maps.get_left()[0] + maps.get_right()[0]) / 2
+    maps.shift((dx, dy, 0))
+    cap_y += dy
+    centre_on_baseline(title_big, (big.body().get_center()[0], cap_y, 0))
+    centre_on_baseline(title_small, (small.body().get_center()[0], cap_y, 0))
+    if title_small.get_left()[0] < title_big.get_right()[0] + ITEM_BUFF:
+        title_small.shift(RIGHT * (title_big.get_right()[0] + ITEM_BUFF - title_small.get_left()[0]))
+    if title_small.get_right()[0] > box.right:
+        title_small.shift(LEFT * (title_small.get_right()[0] - box.right))
+    return Maps(big, small, big_cols, small_cols, title_big, title_small)
+
+
+# --- the scene ---------------------------------------------------------------------------
 
 
 class LearnedProjections(LessonScene):
@@ -84,44 +405,10 @@ class LearnedProjections(LessonScene):
         ("A new attention pattern", "new_pattern"),
     )
 
-    # -- building blocks ----------------------------------------------------------------
-    def _role_block(self, grid: Grid, role: str, name: str, src: str, shape: tuple[int, ...], sym: str) -> MatrixBlock:
-        return named_block(grid, name, self.theme[ROLE_NAME[role]], shape, Source(0, src), sym, self.theme)
-
-    def _layout(self) -> None:
-        """Cell sizes for the product row X · W = R; below it the provenance (left) and the
-        shelf (right) where finished products wait as tile pictures."""
-        ctx = self.ctx(0)
-        p = ctx.projected
-        n, d = ctx.n, ctx.d
-        self.dec_x = decimals_needed(ctx.embeddings, self.dec)
-        self.dec_w = decimals_needed(np.vstack([p.W_Q, p.W_K, p.W_V]), self.dec)
-        results = np.vstack([p.Q, p.K, p.V])
-        self.tile_w, self.tile_h = min(0.2, 1.0 / d), min(0.17, 0.9 / n)
-        self.shelf_item_w = 0.45 + d * self.tile_w
-        self.shelf_w = 3 * self.shelf_item_w + 2 * 0.35
-        rows_w = label_width(ctx.tokens, "label") + 0.2
-        fixed = rows_w + 2 * (operator("=", self.theme).width + 2 * EQ_BUFF)
-        mats = [(ctx.embeddings, self.dec_x), (np.vstack([p.W_Q, p.W_K, p.W_V]), self.dec_w), (results, self.dec)]
-        self.fit = fit_numbers(mats, [d, d, d], self.content.width, fixed, give_up=[0, 1])
-        overhead = 0.6 + 0.65 + 0.35 + max(0.6, n * self.tile_h)  # name; shape and symbol; gap; strip
-        self.cell_h = min(0.5, max(0.3, (self.content.height - overhead) / max(n, d)))
-
-    def _grid(self, path: str, dec: int, k: int, colour: str, rows: Sequence[str] | None = None) -> Grid:
-        """Matrix ``k`` of the product row: numbers, or tiles in its role colour."""
-        cw, numbers = self.fit[k]
-        return trace_grid(self.trace, path, dec, self.theme, cell_w=cw, cell_h=self.cell_h, numbers=numbers,
-                          tiles=colour, size=self.fit.size, row_labels=rows)
-
-    def _shelf_item(self, role: str, values: np.ndarray, slot: int) -> VGroup:
-        colour = self.theme[ROLE_NAME[role]]
-        tiles = Tiles(*values.shape, role_fill(values, colour), self.theme, cell_w=self.tile_w, cell_h=self.tile_h,
-                      stroke_width=0.8)
-        name = label(role, "label", colour, weight="BOLD")
-        right = self.content.right - (len(ROLES) - 1 - slot) * (self.shelf_item_w + 0.35)
-        tiles.move_to([right - tiles.width / 2, self.shelf_y, 0])
-        centre_on_baseline(name, tiles.get_center()).next_to(tiles, LEFT, buff=0.15, coor_mask=np.array([1, 0, 0]))
-        return VGroup(name, tiles)
+    sizes: Sizes
+    products: Products
+    shelf: dict[str, Picture]
+    diagram: Diagram
 
     # -- section 1 ------------------------------------------------------------------------
     def _provenance_words(self) -> str:
@@ -136,59 +423,27 @@ class LearnedProjections(LessonScene):
                     "from a fixed seed. A real model learns them from data.")
         return "Ours are untrained, drawn at random from a fixed seed; a real model learns them from data."
 
-    def queries_keys_values(self) -> None:
-        ctx = self.ctx(0)
-        p = ctx.projected
-        self.narrate(
+    def _projection_words(self) -> str:
+        """Where queries, keys and values come from now, and how these weights were obtained."""
+        return (
             "Queries, keys and values now come from their own weight matrices. "
             f"{self._provenance_words()} "
             "Q is X times W_Q, K is X times W_K, V is X times W_V."
         )
-        self._layout()
-        x_grid = self._grid("embeddings", self.dec_x, 0, self.theme["text"], ctx.tokens)
-        x_block = MatrixBlock(
-            x_grid, label("X", "label", self.theme["text"], weight="BOLD"),
-            ShapeLabel(ctx.embeddings.shape, Source(0, "embeddings")), label("n×d", "small", self.theme["muted"]),
-        )
-        dot, eq = operator("·", self.theme), operator("=", self.theme)
-        ws: dict[str, MatrixBlock] = {}
-        rs: dict[str, MatrixBlock] = {}
-        for role in ROLES:
-            colour = self.theme[ROLE_NAME[role]]
-            w = getattr(p, "W_" + role)
-            r = getattr(p, role)
-            ws[role] = self._role_block(self._grid(f"projected.W_{role}", self.dec_w, 1, colour), role,
-                                        f"W_{role}", f"projected.W_{role}", w.shape, "d×d")
-            rs[role] = self._role_block(self._grid(f"projected.{role}", self.dec, 2, colour), role,
-                                        role, f"projected.{role}", r.shape, "n×d")
-        row = arrange_equation([x_block, dot, ws["Q"], eq, rs["Q"]])
-        # Provenance sits under the row; centre both in the room left of the shelf.
-        self.provenance = Provenance(self.trace.weights.provenance, self.theme,
-                                     max_width=self.content.width - self.shelf_w - 0.5)
-        # Row on top, then a strip: provenance on the left, the shelf on the right.
-        strip_h = max(self.provenance.height, ctx.n * self.tile_h)
-        factor = min(1.0, (self.content.height - 0.35 - strip_h) / row.height,
-                     (self.content.width) / row.width)
-        if factor < 1.0:
-            row.scale(factor)
-        top = self.content.centre_y + (row.height + 0.35 + strip_h) / 2
-        row.move_to([0, top - row.height / 2, 0])
-        strip_top = row.get_bottom()[1] - 0.35
-        self.shelf_y = strip_top - strip_h / 2
-        self.provenance.move_to([0, self.shelf_y, 0]).align_to([self.content.left, 0, 0], LEFT)
-        for role in ("K", "V"):  # the later products take the same places
-            for new, old in ((ws[role], ws["Q"]), (rs[role], rs["Q"])):
-                new.scale(factor)
-                new.shift(old.body().get_center() - new.body().get_center())
-                new.place_labels(cap_centre(old.title), old.shape.get_center()[1])
 
-        self.play(FadeIn(x_block), run_time=TIME.fade)
-        self.play(FadeIn(ws["Q"], shift=LEFT * 0.2), FadeIn(dot), Write(self.provenance), run_time=TIME.write)
+    def queries_keys_values(self) -> None:
+        ctx = self.ctx(0)
+        self.narrate(self._projection_words())
+        self.sizes = product_sizes(ctx, self.theme, self.content, self.dec)
+        lay = self.products = products_layout(self.trace, self.theme, self.content, self.sizes, self.dec)
+        x_grid, ws, rs = lay.x.grid, lay.ws, lay.rs
+        self.play(FadeIn(lay.x), run_time=TIME.fade)
+        self.play(FadeIn(ws["Q"], shift=LEFT * DRIFT), FadeIn(lay.dot), Write(lay.provenance), run_time=TIME.write)
         self.hold(ctx.d)
-        self.play(Indicate(ws["Q"].grid.body(), color=self.theme["query"], scale_factor=1.03), FadeIn(eq))
+        self.play(Indicate(ws["Q"].grid.body(), color=self.theme["query"], scale_factor=INDICATE_SCALE), FadeIn(lay.eq))
         self.play(row_transfer(x_grid, rs["Q"].grid), FadeIn(rs["Q"].labels()))
         self.note = self.say("Queries: Q = X·W_Q, one row per word, what that word is looking for.")
-        self.shelf: dict[str, VGroup] = {}
+        self.shelf = {}
         captions = {
             "K": "Keys: K = X·W_K, what each word offers to be matched against.",
             "V": "Values: V = X·W_V, what each word passes on once it is chosen.",
@@ -197,102 +452,49 @@ class LearnedProjections(LessonScene):
             self._to_shelf(prev, rs[prev], ROLES.index(prev), ReplacementTransform(ws[prev], ws[role]))
             self.play(row_transfer(x_grid, rs[role].grid), FadeIn(rs[role].labels()))
             self.note = self.say(captions[role], self.note)
-        self.x_block, self.ops, self.w_last, self.r_last = x_block, VGroup(dot, eq), ws["V"], rs["V"]
 
     def _to_shelf(self, role: str, block: MatrixBlock, slot: int, *also: Any) -> None:
         """The finished product shrinks to its tile picture on the shelf (with ``also`` playing)."""
-        item = self._shelf_item(role, getattr(self.ctx(0).projected, role), slot)
+        item = shelf_item(getattr(self.ctx(0).projected, role), role, slot, self.sizes, self.theme, self.content,
+                          self.products.shelf_y)
         self.shelf[role] = item
+        assert block.title is not None and block.shape is not None and block.sym is not None
         self.play(
-            ReplacementTransform(block.grid.cells, item[1].cells),
-            ReplacementTransform(block.title, item[0]),
+            ReplacementTransform(block.grid.cells, item.tiles.cells),
+            ReplacementTransform(block.title, item.name),
             FadeOut(VGroup(block.grid.entries, block.shape, block.sym)),
             *also,
             run_time=TIME.transform,
         )
-        self.remove(block, item[1].cells, item[0])
-        self.add(item)
+        self.remove(block, item.tiles.cells, item.name)
+        self.add(item.group)
 
     # -- section 2 ------------------------------------------------------------------------
+    def _mechanism_words(self) -> str:
+        """What stays the same and what is learned."""
+        return ("Dot products, scaling, softmax and mixing stay the same. "
+                "What is learned are the projections: Q and K decide what is compared, V what is passed on.")
+
     def learned_and_fixed(self) -> None:
-        ctx = self.ctx(0)
-        p = ctx.projected
-        self.narrate(
-            "Dot products, scaling, softmax and mixing stay the same. "
-            "What is learned are the projections: Q and K decide what is compared, V what is passed on."
-        )
-        self.play(FadeOut(VGroup(self.x_block, self.ops, self.w_last, self.provenance)), run_time=TIME.fade)
-        self._to_shelf("V", self.r_last, 2)
-        n, d = ctx.n, ctx.d
-        tw, th = min(0.28, 1.3 / d), min(0.22, 1.2 / n)
-        y_top, y_bot = 0.75, -1.75
-        x_learned = -5.0
-
-        def tiles_for(role: str) -> Tiles:
-            values = getattr(p, role)
-            return Tiles(n, d, role_fill(values, self.theme[ROLE_NAME[role]]), self.theme, cell_w=tw, cell_h=th)
-
-        target = {r: tiles_for(r) for r in ROLES}
-        target["Q"].move_to([x_learned - 0.2 - d * tw / 2 - 0.05, y_top, 0])
-        target["K"].move_to([x_learned + 0.2 + d * tw / 2 + 0.05, y_top, 0])
-        target["V"].move_to([x_learned, y_bot, 0])
-        names = {}
-        for r in ROLES:
-            names[r] = label(r, "label", self.theme[ROLE_NAME[r]], weight="BOLD")
-            centre_on_baseline(names[r], target[r].get_top() + UP * 0.3)
+        self.narrate(self._mechanism_words())
+        done = self.products
+        self.play(FadeOut(VGroup(done.x, VGroup(done.dot, done.eq), done.ws["V"], done.provenance)), run_time=TIME.fade)
+        self._to_shelf("V", done.rs["V"], 2)
+        lay = self.diagram = diagram_layout(self.ctx(0), self.theme, self.content, self.dec)
+        lr = lay.learned
         self.play(
-            *(ReplacementTransform(self.shelf[r][1], target[r]) for r in ROLES),
-            *(ReplacementTransform(self.shelf[r][0], names[r]) for r in ROLES),
+            *(ReplacementTransform(self.shelf[r].tiles, lr.tiles[r]) for r in ROLES),
+            *(ReplacementTransform(self.shelf[r].name, lr.names[r]) for r in ROLES),
             run_time=TIME.transform,
         )
-        qk = VGroup(target["Q"], target["K"], names["Q"], names["K"])
-        qk_frame = SurroundingRectangle(qk, color=self.theme["grid"], buff=0.15, corner_radius=0.08)
-        compare_note = label("decide what is compared", "small", self.theme["text"]).next_to(qk_frame, DOWN, buff=0.15)
-        pass_note = label("decides what is passed on", "small", self.theme["text"]).next_to(target["V"], DOWN, buff=0.2)
-        learned = label("learned", "label", self.theme["accent"], weight="BOLD")
-        centre_on_baseline(learned, [x_learned, self.content.top - 0.2, 0])
-        fixed = label("fixed", "label", self.theme["muted"], weight="BOLD")
-        centre_on_baseline(fixed, [1.5, self.content.top - 0.2, 0])
-        divider = DashedLine([-2.75, self.content.top - 0.05, 0], [-2.75, self.content.bottom + 0.4, 0], color=self.theme["grid"])
-
-        def box(lines: Sequence[str], centre: Any) -> VGroup:
-            text = VGroup(*(label(t, "small", self.theme["muted"]) for t in lines)).arrange(DOWN, buff=0.12)
-            frame = RoundedRectangle(corner_radius=0.1, width=text.width + 0.5, height=text.height + 0.35,
-                                     stroke_color=self.theme["muted"], stroke_width=2, fill_color=self.theme["panel"],
-                                     fill_opacity=1)
-            return VGroup(frame, text.move_to(frame)).move_to(centre)
-
-        compare = box(["dot products", "scaling", "softmax"], [-0.75, y_top, 0])
-        shown = round_rows_to_one(p.attention, self.dec)
-        a_tiles = Tiles(n, n, heat_fill(shown, self.theme), self.theme, cell_w=min(0.24, 1.3 / n), cell_h=th)
-        a_tiles.move_to([2.35, y_top, 0])
-        a_name = label("A", "label", self.theme["accent"], weight="BOLD")
-        centre_on_baseline(a_name, a_tiles.get_top() + UP * 0.3)
-        mixing = box(["mixing", "A·V"], [2.35, y_bot, 0])
-        out_tiles = Tiles(n, d, role_fill(p.output, self.theme["output"]), self.theme, cell_w=tw, cell_h=th)
-        out_tiles.move_to([5.35, y_bot, 0])
-        out_name = label("output", "label", self.theme["output"], weight="BOLD")
-        centre_on_baseline(out_name, out_tiles.get_top() + UP * 0.3)
-        arrows = [
-            arrow([qk_frame.get_right()[0], y_top, 0], compare.get_left(), self.theme["muted"]),
-            arrow(compare.get_right(), a_tiles.get_left(), self.theme["muted"]),
-            arrow(a_tiles.get_bottom(), mixing.get_top(), self.theme["muted"]),
-            arrow(target["V"].get_right(), mixing.get_left(), self.theme["muted"]),
-            arrow(mixing.get_right(), out_tiles.get_left(), self.theme["muted"]),
-        ]
-        self.play(Create(qk_frame), FadeIn(learned), FadeIn(fixed), Create(divider), run_time=TIME.fade)
-        self.play(GrowArrow(arrows[0]), FadeIn(compare), run_time=TIME.fade)
-        self.play(GrowArrow(arrows[1]), FadeIn(a_tiles), FadeIn(a_name), run_time=TIME.fade)
-        self.play(GrowArrow(arrows[2]), GrowArrow(arrows[3]), FadeIn(mixing), run_time=TIME.fade)
-        self.play(GrowArrow(arrows[4]), FadeIn(out_tiles), FadeIn(out_name), run_time=TIME.fade)
+        self.play(Create(lr.frame), *(FadeIn(h) for h in lay.headings), Create(lay.divider), run_time=TIME.fade)
+        self.play(GrowArrow(lay.arrows[0]), FadeIn(lay.compare), run_time=TIME.fade)
+        self.play(GrowArrow(lay.arrows[1]), FadeIn(lay.a_tiles), FadeIn(lay.a_name), run_time=TIME.fade)
+        self.play(GrowArrow(lay.arrows[2]), GrowArrow(lay.arrows[3]), FadeIn(lay.mixing), run_time=TIME.fade)
+        self.play(GrowArrow(lay.arrows[4]), FadeIn(lay.out_tiles), FadeIn(lay.out_name), run_time=TIME.fade)
         self.note = self.say("The mechanism stays fixed: dot products, scaling, softmax, mixing.", self.note)
-        self.play(FadeIn(compare_note), FadeIn(pass_note), run_time=TIME.fade)
+        self.play(FadeIn(lr.compare_note), FadeIn(lr.pass_note), run_time=TIME.fade)
         self.note = self.say("What a model learns are the projections W_Q, W_K and W_V.", self.note)
-        self.a_tiles = a_tiles
-        self.diagram = VGroup(
-            qk_frame, compare_note, pass_note, learned, fixed, divider, compare, a_name, mixing, out_tiles, out_name,
-            *arrows, *target.values(), *names.values(),
-        )
 
     # -- section 3 ------------------------------------------------------------------------
     def _pattern_words(self, big: Grid, small: Grid) -> str:
@@ -310,47 +512,12 @@ class LearnedProjections(LessonScene):
 
     def new_pattern(self) -> None:
         ctx = self.ctx(0)
-        n = ctx.n
-        rows_w = label_width(ctx.tokens, "label") + 0.2
-        # Big map (learned projections) and small map (simplified) share their rows.
-        room = self.content.width - rows_w - 0.9
-        need_big = number_cell_width(ctx.projected.attention, self.dec, "cell") + 0.06
-        need_small = number_cell_width(ctx.attention, self.dec, "small")
-        (big_w, big_nums), (small_w, small_nums) = fit_row([need_big, need_small], [n, n], room, 0.0, give_up=[1, 0])
-        if not small_nums:
-            small_w = min(0.4, room / n - big_w) if big_nums else small_w
-        if big_nums:  # spare room widens the big map (up to a quarter), so word labels fit above it
-            big_w = max(big_w, min(need_big * 1.25, room / n - small_w))
-        overhead = 0.8 + max(column_labels_height(ctx.tokens, big_w), column_labels_height(ctx.tokens, small_w))
-        ch = min(0.55, max(0.3, (self.content.height - overhead) / n))
-        big = trace_grid(self.trace, "projected.attention", self.dec, self.theme, heat=True, numbers=big_nums,
-                         cell_w=big_w, cell_h=ch, row_labels=ctx.tokens)
-        small = trace_grid(self.trace, "attention", self.dec, self.theme, heat=True, numbers=small_nums,
-                           cell_w=small_w, cell_h=ch, size="small")
-        small.next_to(big.body(), RIGHT, buff=0.9).align_to(big.body(), UP)
-        big_cols = column_labels(big, ctx.tokens, self.theme)
-        small_cols = column_labels(small, ctx.tokens, self.theme)
-        maps = VGroup(big, small, big_cols, small_cols)
-        title_big = label("with learned projections", "label", self.theme["accent"])
-        title_small = label("simplified, Q = K = X", "label", self.theme["muted"])
-        cap_y = max(big_cols.get_top()[1], small_cols.get_top()[1]) + 0.3
-        # Centre everything in the content box (maps first, then titles above their columns).
-        maps_top = cap_y + 0.2
-        group_h = maps_top - maps.get_bottom()[1]
-        dy = (self.content.top - (self.content.height - group_h) / 2) - maps_top
-        dx = -(maps.get_left()[0] + maps.get_right()[0]) / 2
-        maps.shift([dx, dy, 0])
-        cap_y += dy
-        centre_on_baseline(title_big, [big.body().get_center()[0], cap_y, 0])
-        centre_on_baseline(title_small, [small.body().get_center()[0], cap_y, 0])
-        if title_small.get_left()[0] < title_big.get_right()[0] + 0.2:
-            title_small.shift(RIGHT * (title_big.get_right()[0] + 0.2 - title_small.get_left()[0]))
-        if title_small.get_right()[0] > self.content.right:
-            title_small.shift(LEFT * (title_small.get_right()[0] - self.content.right))
-
-        self.narrate(self._pattern_words(big, small))
-        self.play(FadeOut(self.diagram), run_time=TIME.fade)
-        anims: list[Any] = [ReplacementTransform(self.a_tiles.cells, big.cells), FadeIn(big_cols), FadeIn(title_big)]
+        lay = maps_layout(self.trace, self.theme, self.content, self.dec)
+        big = lay.big
+        self.narrate(self._pattern_words(big, lay.small))
+        self.play(FadeOut(self.diagram.everything()), run_time=TIME.fade)
+        anims: list[Any] = [ReplacementTransform(self.diagram.a_tiles.cells, big.cells), FadeIn(lay.big_cols),
+                            FadeIn(lay.title_big)]
         if isinstance(big, NumberGrid):
             anims.append(FadeIn(big.row_labels))
         self.play(*anims, run_time=TIME.transform)
@@ -358,14 +525,11 @@ class LearnedProjections(LessonScene):
             self.play(FadeIn(big.entries), run_time=TIME.fade)
         self.remove(big.cells, big.entries, big.row_labels)
         self.add(big)
-        self.hold(n)
-        self.play(FadeIn(small, shift=LEFT * 0.3), FadeIn(small_cols), FadeIn(title_small), run_time=TIME.transform)
+        self.hold(ctx.n)
+        self.play(FadeIn(lay.small, shift=LEFT * MAP_DRIFT), FadeIn(lay.small_cols), FadeIn(lay.title_small),
+                  run_time=TIME.transform)
         f = ctx.focus_index
-        boxes = VGroup(
-            SurroundingRectangle(big.row(f), color=self.theme["accent"], buff=0.03),
-            SurroundingRectangle(small.row(f), color=self.theme["accent"], buff=0.03),
-        )
+        boxes = VGroup(row_outline(big, f, self.theme["accent"]), row_outline(lay.small, f, self.theme["accent"]))
         self.play(Create(boxes), run_time=TIME.fade)
         self.note = self.say("Same mechanism, new projections: a new pattern of who attends to whom.", self.note)
         self.hold()
-

@@ -13,7 +13,7 @@
 - :mod:`~scenes.components.tokens`: ``TokenRow`` and its wrapping and tinting;
 - :mod:`~scenes.components.header`: ``PipelineMarker``, ``Formula``;
 - :mod:`~scenes.components.masks`: ``MaskedCell`` ("−∞"), ``MaskOver``, ``mask_edge``, ``lift_entries``;
-- :mod:`~scenes.components.comparisons`: ``CompareRow``, ``compare_rows``, ``cell_outline``;
+- :mod:`~scenes.components.comparisons`: ``CompareRow``, ``compare_rows``, ``cell_outline``, ``row_outline``;
 - :mod:`~scenes.components.definitions`: ``Definition``, ``POSITIONAL_ENCODING``;
 - :mod:`~scenes.components.inbox`: ``at_top``, ``below``, ``centre_in`` (placing in a layout ``Box``);
 - :mod:`~scenes.components.wording`: ``listed``, ``quoted``, ``which_sentence`` (words for narration);
@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from .bars import VectorBars, WeightBars, bar_names, grow_bars, readable_numbers
 from .charts import LossCurve
-from .comparisons import CompareRow, cell_outline, compare_rows
+from .comparisons import ROW_OUTLINE_BUFF, CompareRow, cell_outline, compare_rows, row_outline
 from .definitions import POSITIONAL_ENCODING, Definition
 from .equations import EQ_BUFF, MatrixBlock, arrange_equation, arrow, named_block, operator, row_transfer
 from .grids import (
@@ -117,6 +117,7 @@ __all__ = [
     "PIPELINE", "PipelineMarker", "Formula",
     # masks, comparisons, definitions
     "MaskedCell", "MaskOver", "mask_edge", "lift_entries", "CompareRow", "compare_rows", "cell_outline", "Definition",
+    "row_outline", "ROW_OUTLINE_BUFF",
     "POSITIONAL_ENCODING", "at_top", "below", "centre_in", "listed", "quoted", "which_sentence",
     # sizing, pictures
     "CELL_H_MIN", "CELL_H_MAX", "BLOCK_LABELS_H", "TITLE_RISE", "WIDEN", "cell_height", "row_labels_width", "operators_width",

@@ -17,10 +17,13 @@ from manim import SurroundingRectangle
 
 from ..layout import TINY_BUFF
 from ..theme import MAP_DARK_INK_FROM, Theme
-from .grids import NumberGrid, column_labels
+from .grids import CellGrid, NumberGrid, column_labels
 from .numbers import Source
 
-__all__ = ["CompareRow", "compare_rows", "cell_outline"]
+__all__ = ["CompareRow", "compare_rows", "cell_outline", "row_outline", "ROW_OUTLINE_BUFF"]
+
+#: An outline around a row of cells hugs it, clear of the rows above and below.
+ROW_OUTLINE_BUFF = 0.03
 
 #: One row's numbers: a row of a trace matrix or a list.
 Values = Sequence[float] | np.ndarray
@@ -75,3 +78,8 @@ def compare_rows(rows: Sequence[CompareRow], columns: Sequence[str], decimals: i
 def cell_outline(grid: NumberGrid, i: int, j: int, colour: str) -> SurroundingRectangle:
     """An outline just inside cell (i, j): marks one number without touching its neighbours."""
     return SurroundingRectangle(grid.cell(i, j), color=colour, buff=-TINY_BUFF, stroke_width=4)
+
+
+def row_outline(grid: CellGrid, i: int, colour: str) -> SurroundingRectangle:
+    """An outline just around row ``i`` of ``grid``: marks one word's row."""
+    return SurroundingRectangle(grid.row(i), color=colour, buff=ROW_OUTLINE_BUFF)
