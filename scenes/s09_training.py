@@ -445,14 +445,14 @@ class LearningTheWeights(LessonScene):
         labelled = [c for c, ctx in enumerate(self.trace.contexts) if ctx.context.leans is not None]
         pairs = [f"{self.ctx(c).context.leans} next to {quoted([self.ctx(c).tokens[j] for j in sense_positions(self.trace, c)])}"
                  for c in labelled if sense_positions(self.trace, c)]
-        said = f"Which sense does {focus_words(self.trace)} have in each sentence"
+        said = f"which sense does {focus_words(self.trace)} have here"
         said += f": {', or '.join(pairs)}?" if pairs else "?"
         if t is None:
-            return (f"How are weights like these learned? A model is given a task. {said} "
+            return (f"How are weights like these learned? From a question such as {said} "
                     f"This lesson's weights were not trained. {self.trace.weights.provenance}")
-        return (f"How are the weights learned? On a task the lesson itself asks. {said} "
-                f"The answer is read off the output of {focus_words(self.trace)}: the dimension where it is largest. "
-                f"Training uses {len(t.examples)} sentences generated from the lesson's own.")
+        return (f"How are the weights learned? From a question the lesson asks: {said} "
+                f"The answer is where the output is largest. "
+                f"Training uses {len(t.examples)} sentences made from the lesson's own.")
 
     def the_task(self) -> None:
         self.narrate(self._task_words())
@@ -479,8 +479,8 @@ class LearningTheWeights(LessonScene):
         more = f", and {t.rounding_steps} more so that the rounded weights still answer right" if t.rounding_steps else ""
         verb = "falls" if t.loss[-1] < t.loss[0] else "goes"
         return (f"Training starts from the simplified attention: {names} begin as the identity plus a little noise. "
-                f"Then come {t.steps} steps of Adam{more}. After each step the loss says how far the answers are "
-                f"from the right senses. It {verb} from {fmt(t.loss[0], self.dec)} to {fmt(t.loss[-1], self.dec)}.")
+                f"Then {t.steps} steps of Adam{more}. The loss, how far the answers are from the right senses, "
+                f"{verb} from {fmt(t.loss[0], self.dec)} to {fmt(t.loss[-1], self.dec)}.")
 
     def the_loss(self) -> None:
         t = history(self.trace)
@@ -514,7 +514,7 @@ class LearningTheWeights(LessonScene):
             first = shown_share(t.snapshots[c], 0, cols, self.dec)
             last = shown_share(t.snapshots[c], len(t.snapshot_steps) - 1, cols, self.dec)
             who = quoted([ctx.tokens[j] for j in cols])
-            said.append(f"to {who}, {fmt(first, self.dec)} at the start and {fmt(last, self.dec)} at the end")
+            said.append(f"on {who} from {fmt(first, self.dec)} to {fmt(last, self.dec)}")
             shown.append((last > first, who))
         if not said:
             moved = any((round_rows_to_one(s, self.dec)[0] != round_rows_to_one(s, self.dec)[-1]).any()
@@ -522,8 +522,8 @@ class LearningTheWeights(LessonScene):
             return ("Each row is the attention of the focus word at one step of training. "
                     "No other word of these sentences carries the sense, so there is no column to follow.",
                     "The row changes as the weights change." if moved else "The row stays as it was.")
-        text = (f"Each row is the attention of {focus_words(self.trace)} at one step of training. "
-                f"Its weight on the word that carries the sense moves: {'; '.join(said)}.")
+        text = (f"Each row is where {focus_words(self.trace)} looks at one step of training. "
+                f"Its weight moves {'; and '.join(said)}.")
         if all(up for up, _ in shown):
             return text, f"Step by step, {focus_words(self.trace)} looks more and more at " + " and at ".join(
                 who for _, who in shown) + "."
@@ -576,13 +576,15 @@ class LearningTheWeights(LessonScene):
             why = f" {t.reason}." if t is not None and t.reason else ""
             return (f"These weights were not trained, so the second row is arbitrary.{why} "
                     "The next steps use them as they are.", "Not trained: this row is arbitrary.")
-        parts = []
+        parts: list[str] = []
         for c, ctx in enumerate(self.trace.contexts):
             claim = claim_of(self.trace, c)
             if claim is not None and claim[1].sense_words:
                 cl = claim[1]
-                parts.append(f"“{ctx.focus}” gives {fmt(cl.trained, self.dec)} to {quoted(cl.sense_words)}, "
-                             f"against {fmt(cl.simple, self.dec)} in the simplified step")
+                who = f"“{ctx.focus}” gives " if not parts or len({x.focus for x in self.trace.contexts}) > 1 else ""
+                simple = " in the simplified step" if not parts else ""
+                parts.append(f"{who}{fmt(cl.trained, self.dec)} to {quoted(cl.sense_words)}, "
+                             f"against {fmt(cl.simple, self.dec)}{simple}")
         what = "After training, " + "; and ".join(parts) + "." if parts else ""
         least = SHARE_WORDS.get(ATTENTION_CLAIM, "most")
         if t.claims_hold:
