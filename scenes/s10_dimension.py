@@ -13,6 +13,7 @@ Shows from the attncore trace, context 0: ``embeddings`` (X), ``reshaped.W_V``
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 from manim import (
@@ -26,18 +27,22 @@ from manim import (
     Indicate,
     ReplacementTransform,
     SurroundingRectangle,
+    Text,
     TransformFromCopy,
     VGroup,
+    VMobject,
 )
 
-from attncore import decimals_needed
+from attncore import ContextTrace, LessonTrace, decimals_needed
 from scenes.base import LessonScene
 from scenes.components import (
-    EQ_BUFF,
+    BLOCK_LABELS_H,
     Grid,
+    MatrixBlock,
     RowFit,
     Source,
     arrange_equation,
+    cell_height,
     centre_on_baseline,
     fit_numbers,
     label,
@@ -45,12 +50,166 @@ from scenes.components import (
     named_block,
     number_cell_width,
     operator,
+    operators_width,
+    row_labels_width,
+    row_outline,
     row_transfer,
     trace_grid,
 )
-from scenes.theme import TIME
+from scenes.layout import ITEM_BUFF, LABEL_BUFF, LARGE_BUFF, SMALL_BUFF, Box
+from scenes.theme import TIME, Theme
 
-ROW_GAP = 0.35  # room between the equation row and what sits under it
+#: A product row is fitted ROW_SPARE narrower than the content box.
+ROW_SPARE = 0.3
+#: The focus word's two rows: cells ROW_CELL_H tall, ROWS_GAP apart when their names stand
+#: left of them (LARGE_BUFF when the names stand above); NAME_GAP from a row to its name and size.
+ROW_CELL_H, ROWS_GAP, NAME_GAP = 0.6, 0.8, 0.3
+#: How far W_V and A drift as they fade in: one item gap.
+DRIFT = ITEM_BUFF
+
+
+# -- a product on one line -------------------------------------------------------------------
+@dataclass(frozen=True)
+class Product:
+    """``left · right = result`` on one line, centred in the content box."""
+
+    left: MatrixBlock
+    right: MatrixBlock
+    result: MatrixBlock
+    dot: VMobject
+    eq: VMobject
+
+    def operators(self) -> VGroup:
+        return VGroup(self.dot, self.eq)
+
+
+def row_cell_h(ctx: ContextTrace, box: Box) -> float:
+    """One cell height for both products: n or d rows, with their names and shapes, in ``box``."""
+    return cell_height(box.height - BLOCK_LABELS_H, max(ctx.n, ctx.d))
+
+
+def fit_product(ctx: ContextTrace, theme: Theme, box: Box, mats: Sequence[tuple[np.ndarray, int]],
+                give_up: Sequence[int]) -> RowFit:
+    """Cell widths for a row ``M0 · M1 = M2`` (the first with token row labels)."""
+    fixed = row_labels_width(ctx.tokens) + operators_width(theme)
+    return fit_numbers(mats, [m.shape[1] for m, _ in mats], box.width - ROW_SPARE, fixed, give_up)
+
+
+def product_grid(trace: LessonTrace, theme: Theme, path: str, dec: int, fit: RowFit, k: int, colour: str,
+                 cell_h: float, rows: Sequence[str] | None = None) -> Grid:
+    """Matrix ``k`` of a fitted row: numbers, or tiles in its role colour."""
+    return trace_grid(trace, path, dec, theme, cell_w=fit[k].width, cell_h=cell_h, numbers=fit[k].numbers,
+                      tiles=colour, size=fit.size, row_labels=rows)
+
+
+def product_row(left: MatrixBlock, right: MatrixBlock, result: MatrixBlock, theme: Theme, box: Box) -> Product:
+    """The three with their operators, centred in ``box`` (shrunk only for extreme lessons)."""
+    dot, eq = operator("·", theme), operator("=", theme)
+    row = arrange_equation([left, dot, right, eq, result])
+    factor = min(1, box.height / row.height, box.width / row.width)
+    if factor < 1:
+        row.scale(factor)
+    # A little above the centre: the two shape lines under the row take more room than the names over it.
+    row.move_to((0, box.centre_y + ITEM_BUFF, 0))
+    return Product(left, right, result, dot, eq)
+
+
+def shape_outline(block: MatrixBlock, colour: str) -> SurroundingRectangle:
+    """An outline around a block's numeric and symbolic shapes."""
+    assert block.shape is not None and block.sym is not None
+    return SurroundingRectangle(VGroup(block.shape, block.sym), color=colour, buff=SMALL_BUFF)
+
+
+def value_map_layout(trace: LessonTrace, theme: Theme, box: Box, dec: int) -> Product:
+    """X · W_V = V."""
+    ctx = trace.contexts[0]
+    x, w, v = ctx.embeddings, ctx.reshaped.W_V, ctx.reshaped.V
+    ch = row_cell_h(ctx, box)
+    dec_x, dec_w = decimals_needed(x, dec), decimals_needed(w, dec)
+    fit = fit_product(ctx, theme, box, [(x, dec_x), (w, dec_w), (v, dec)], give_up=[0, 1, 2])
+    text, value = theme["text"], theme["value"]
+    x_block = named_block(product_grid(trace, theme, "embeddings", dec_x, fit, 0, text, ch, ctx.tokens), "X", text,
+                          x.shape, Source(0, "embeddings"), "n×d", theme, outline=False)
+    w_block = named_block(product_grid(trace, theme, "reshaped.W_V", dec_w, fit, 1, value, ch), "W_V", value, w.shape,
+                          Source(0, "reshaped.W_V"), "d×d_v", theme)
+    v_block = named_block(product_grid(trace, theme, "reshaped.V", dec, fit, 2, value, ch), "V", value, v.shape,
+                          Source(0, "reshaped.V"), "n×d_v", theme)
+    return product_row(x_block, w_block, v_block, theme, box)
+
+
+def output_layout(trace: LessonTrace, theme: Theme, box: Box, dec: int) -> Product:
+    """A · V = output, its cells as tall as X · W_V's."""
+    ctx = trace.contexts[0]
+    a, v, out = ctx.projected.attention, ctx.reshaped.V, ctx.reshaped.output
+    ch = row_cell_h(ctx, box)
+    fit = fit_product(ctx, theme, box, [(a, dec), (v, dec), (out, dec)], give_up=[0, 1, 2])
+    value, output = theme["value"], theme["output"]
+    a_grid = trace_grid(trace, "projected.attention", dec, theme, heat=True, numbers=fit[0].numbers,
+                        cell_w=fit[0].width, cell_h=ch, row_labels=ctx.tokens, size=fit.size)
+    a_block = named_block(a_grid, "A", theme["accent"], a.shape, Source(0, "projected.attention"), "n×n", theme,
+                          outline=False)
+    v_block = named_block(product_grid(trace, theme, "reshaped.V", dec, fit, 1, value, ch), "V", value, v.shape,
+                          Source(0, "reshaped.V"), "n×d_v", theme)
+    o_block = named_block(product_grid(trace, theme, "reshaped.output", dec, fit, 2, output, ch), "output", output,
+                          out.shape, Source(0, "reshaped.output"), "n×d_v", theme)
+    return product_row(a_block, v_block, o_block, theme, box)
+
+
+# -- one word, before and after --------------------------------------------------------------
+@dataclass(frozen=True)
+class BeforeAfter:
+    """The focus word's row of X over its row of the output, each named, each with its size."""
+
+    x_row: Grid  # (1, d) the focus row of embeddings
+    o_row: Grid  # (1, d_v) the focus row of reshaped.output
+    x_name: Text
+    o_name: Text
+    sizes: VGroup  # "d numbers", "d_v numbers", right of the rows
+
+
+def row_cells(ctx: ContextTrace, dec: int, room: float, names_w: float, sizes_w: float) -> tuple[float, str, bool]:
+    """Cell width, number size and whether the names stand left of the rows: numbers as large as fit,
+    names left of the rows when there is room, else above them."""
+    f = ctx.focus_index
+    x, out = ctx.embeddings, ctx.reshaped.output
+    dec_x = decimals_needed(x, dec)
+    wide = max(x.shape[1], out.shape[1])
+    for size, names_left in (("body", True), ("cell", True), ("body", False), ("cell", False), ("small", False)):
+        cw = max(number_cell_width(x[f], dec_x, size), number_cell_width(out[f], dec, size))
+        if wide * cw + sizes_w + (names_w if names_left else 0) <= room:
+            break
+    return cw, size, names_left
+
+
+def before_after_layout(trace: LessonTrace, theme: Theme, box: Box, dec: int) -> BeforeAfter:
+    """The two rows, their names and sizes, centred in ``box``."""
+    ctx = trace.contexts[0]
+    f = ctx.focus_index
+    texts = (f"{ctx.focus} in X", f"{ctx.focus} after attention")
+    names_w = label_width(texts, "body") + NAME_GAP
+    sizes_w = label_width(["d_v numbers"], "label") + NAME_GAP
+    cw, size, names_left = row_cells(ctx, dec, box.width - ITEM_BUFF, names_w, sizes_w)
+    x_row = trace_grid(trace, "embeddings", decimals_needed(ctx.embeddings, dec), theme, row=f, cell_w=cw,
+                       cell_h=ROW_CELL_H, size=size)
+    o_row = trace_grid(trace, "reshaped.output", dec, theme, row=f, cell_w=cw, cell_h=ROW_CELL_H, size=size)
+    o_row.cells.set_stroke(theme["output"])
+    rows = VGroup(x_row, o_row).arrange(DOWN, buff=ROWS_GAP if names_left else LARGE_BUFF, aligned_edge=LEFT)
+    names: list[Text] = []
+    # No leading quote mark: centre_on_baseline reads the baseline from the first glyph.
+    for grid, text, colour in ((x_row, texts[0], theme["text"]), (o_row, texts[1], theme["output"])):
+        lab = label(text, "body", colour)
+        if names_left:
+            centre_on_baseline(lab, grid.get_center())
+            lab.next_to(grid, LEFT, buff=NAME_GAP, coor_mask=np.array([1, 0, 0]))
+        else:
+            lab.next_to(grid, UP, buff=LABEL_BUFF, aligned_edge=LEFT)
+        names.append(lab)
+    sizes = VGroup(
+        label("d numbers", "label", theme["muted"]).next_to(x_row, RIGHT, buff=NAME_GAP),
+        label("d_v numbers", "label", theme["muted"]).next_to(o_row, RIGHT, buff=NAME_GAP),
+    )
+    VGroup(VGroup(*names), rows, sizes).move_to((0, box.centre_y, 0))
+    return BeforeAfter(x_row, o_row, names[0], names[1], sizes)
 
 
 class ChangingDimension(LessonScene):
@@ -63,24 +222,9 @@ class ChangingDimension(LessonScene):
         ("One word, before and after", "before_and_after"),
     )
 
-    # -- helpers --------------------------------------------------------------------------
-    def _fit(self, mats: Sequence[tuple[np.ndarray, int]], give_up: Sequence[int]) -> RowFit:
-        """Cell widths for a row ``M0 · M1 = M2`` (the first with token row labels)."""
-        rows_w = label_width(self.ctx(0).tokens, "label") + 0.2
-        fixed = rows_w + 2 * (operator("=", self.theme).width + 2 * EQ_BUFF)
-        return fit_numbers(mats, [m.shape[1] for m, _ in mats], self.content.width - 0.3, fixed, give_up)
-
-    def _grid(self, path: str, dec: int, fit: RowFit, k: int, colour: str, rows: Sequence[str] | None = None) -> Grid:
-        """Matrix ``k`` of a fitted row: numbers, or tiles in its role colour."""
-        return trace_grid(self.trace, path, dec, self.theme, cell_w=fit[k].width, cell_h=self.cell_h,
-                          numbers=fit[k].numbers, tiles=colour, size=fit.size, row_labels=rows)
-
-    def _place_row(self, row: VGroup) -> None:
-        """Centre an equation row in the content box (shrinking it only for extreme lessons)."""
-        factor = min(1.0, (self.content.height) / row.height, (self.content.width) / row.width)
-        if factor < 1.0:
-            row.scale(factor)
-        row.move_to([0, self.content.centre_y + 0.2, 0])
+    value: Product  # X · W_V = V
+    output: Product  # A · V = output
+    shape_boxes: VGroup  # around the shapes of V and of the output
 
     def _compare(self, more: str, fewer: str, same: str) -> str:
         """``more``, ``fewer`` or ``same``: how d_v compares with d in this lesson."""
@@ -88,129 +232,69 @@ class ChangingDimension(LessonScene):
         return more if d_v > d else fewer if d_v < d else same
 
     # -- section 1 ------------------------------------------------------------------------
-    def value_map(self) -> None:
-        ctx = self.ctx(0)
-        x, w, v = ctx.embeddings, ctx.reshaped.W_V, ctx.reshaped.V
-        n, d = ctx.n, ctx.d
-        self.narrate(
-            "The value matrix W_V does not have to be square. " + self._compare(
-                "This one has more columns than rows, so every word gets a longer value vector, of size d_v.",
-                "This one has fewer columns than rows, so every word gets a shorter value vector, of size d_v.",
-                "This one happens to be square, but any number of columns, d_v, would work.",
-            )
+    def _value_map_words(self) -> str:
+        return "The value matrix W_V does not have to be square. " + self._compare(
+            "This one has more columns than rows, so every word gets a longer value vector, of size d_v.",
+            "This one has fewer columns than rows, so every word gets a shorter value vector, of size d_v.",
+            "This one happens to be square, but any number of columns, d_v, would work.",
         )
-        self.cell_h = min(0.5, max(0.3, (self.content.height - 1.6) / max(n, d)))
-        dec_x, dec_w = decimals_needed(x, self.dec), decimals_needed(w, self.dec)
-        fit = self._fit([(x, dec_x), (w, dec_w), (v, self.dec)], give_up=[0, 1, 2])
-        value = self.theme["value"]
-        x_block = named_block(self._grid("embeddings", dec_x, fit, 0, self.theme["text"], ctx.tokens), "X",
-                              self.theme["text"], x.shape, Source(0, "embeddings"), "n×d", self.theme, outline=False)
-        w_block = named_block(self._grid("reshaped.W_V", dec_w, fit, 1, value), "W_V", value, w.shape,
-                              Source(0, "reshaped.W_V"), "d×d_v", self.theme)
-        v_block = named_block(self._grid("reshaped.V", self.dec, fit, 2, value), "V", value, v.shape,
-                              Source(0, "reshaped.V"), "n×d_v", self.theme)
-        dot, eq = operator("·", self.theme), operator("=", self.theme)
-        row = arrange_equation([x_block, dot, w_block, eq, v_block])
-        self._place_row(row)
 
-        self.play(FadeIn(x_block), run_time=TIME.fade)
-        self.play(FadeIn(dot), FadeIn(w_block, shift=LEFT * 0.2), run_time=TIME.write)
+    def value_map(self) -> None:
+        self.narrate(self._value_map_words())
+        lay = self.value = value_map_layout(self.trace, self.theme, self.content, self.dec)
+        w = lay.right
+        assert w.shape is not None and w.sym is not None
+        self.play(FadeIn(lay.left), run_time=TIME.fade)
+        self.play(FadeIn(lay.dot), FadeIn(w, shift=LEFT * DRIFT), run_time=TIME.write)
         self.note = self.say("This W_V has d rows but only d_v columns: it is not square.")
-        self.play(Indicate(w_block.shape, color=self.theme["accent"]), Indicate(w_block.sym, color=self.theme["accent"]),
-                  FadeIn(eq))
-        self.play(row_transfer(x_block.grid, v_block.grid), FadeIn(v_block.labels()))
-        self.hold(n * v.shape[1] // 2)
+        self.play(Indicate(w.shape, color=self.theme["accent"]), Indicate(w.sym, color=self.theme["accent"]),
+                  FadeIn(lay.eq))
+        self.play(row_transfer(lay.left.grid, lay.result.grid), FadeIn(lay.result.labels()))
+        self.hold(self.ctx(0).n * self.ctx(0).reshaped.V.shape[1] // 2)
         self.note = self.say("So every word gets a value vector V of size d_v instead of d.", self.note)
-        self.x_block, self.w_block, self.v_block, self.ops = x_block, w_block, v_block, VGroup(dot, eq)
 
     # -- section 2 ------------------------------------------------------------------------
+    def _output_words(self) -> str:
+        return ("Attention is unchanged: the output is A times V. "
+                "Each output row is a weighted average of rows of V, so it has the size of V, not of X.")
+
     def output_size(self) -> None:
         ctx = self.ctx(0)
-        self.narrate(
-            "Attention is unchanged: the output is A times V. "
-            "Each output row is a weighted average of rows of V, so it has the size of V, not of X."
-        )
-        a, v, out = ctx.projected.attention, ctx.reshaped.V, ctx.reshaped.output
-        fit = self._fit([(a, self.dec), (v, self.dec), (out, self.dec)], give_up=[0, 1, 2])
-        value, output = self.theme["value"], self.theme["output"]
-        a_grid = trace_grid(self.trace, "projected.attention", self.dec, self.theme, heat=True, numbers=fit[0].numbers,
-                            cell_w=fit[0].width, cell_h=self.cell_h, row_labels=ctx.tokens, size=fit.size)
-        a_block = named_block(a_grid, "A", self.theme["accent"], a.shape, Source(0, "projected.attention"), "n×n",
-                              self.theme, outline=False)
-        v_block = named_block(self._grid("reshaped.V", self.dec, fit, 1, value), "V", value, v.shape,
-                              Source(0, "reshaped.V"), "n×d_v", self.theme)
-        o_block = named_block(self._grid("reshaped.output", self.dec, fit, 2, output), "output", output,
-                              out.shape, Source(0, "reshaped.output"), "n×d_v", self.theme)
-        dot, eq = operator("·", self.theme), operator("=", self.theme)
-        row = arrange_equation([a_block, dot, v_block, eq, o_block])
-        self._place_row(row)
-
-        self.play(FadeOut(VGroup(self.x_block, self.w_block, self.ops)), run_time=TIME.fade)
-        self.play(ReplacementTransform(self.v_block, v_block), run_time=TIME.transform)
-        self.play(FadeIn(a_block, shift=RIGHT * 0.2), FadeIn(dot), run_time=TIME.write)
+        self.narrate(self._output_words())
+        lay = self.output = output_layout(self.trace, self.theme, self.content, self.dec)
+        before = self.value
+        self.play(FadeOut(VGroup(before.left, before.right, before.operators())), run_time=TIME.fade)
+        self.play(ReplacementTransform(before.result, lay.right), run_time=TIME.transform)
+        self.play(FadeIn(lay.left, shift=RIGHT * DRIFT), FadeIn(lay.dot), run_time=TIME.write)
         self.hold(ctx.n)
-        self.play(FadeIn(eq), row_transfer(a_block.grid, o_block.grid), FadeIn(o_block.labels()))
-        self.hold(ctx.n * out.shape[1] // 2)
-        boxes = VGroup(
-            SurroundingRectangle(VGroup(v_block.shape, v_block.sym), color=self.theme["accent"], buff=0.1),
-            SurroundingRectangle(VGroup(o_block.shape, o_block.sym), color=self.theme["accent"], buff=0.1),
-        )
-        self.play(Create(boxes), run_time=TIME.fade)
+        self.play(FadeIn(lay.eq), row_transfer(lay.left.grid, lay.result.grid), FadeIn(lay.result.labels()))
+        self.hold(ctx.n * ctx.reshaped.output.shape[1] // 2)
+        self.shape_boxes = VGroup(*(shape_outline(b, self.theme["accent"]) for b in (lay.right, lay.result)))
+        self.play(Create(self.shape_boxes), run_time=TIME.fade)
         self.note = self.say("Each output row is a weighted average of rows of V, so it has V's size.", self.note)
-        self.a_block, self.v2_block, self.o_block, self.ops2, self.boxes = a_block, v_block, o_block, VGroup(dot, eq), boxes
 
     # -- section 3 ------------------------------------------------------------------------
+    def _before_after_words(self) -> str:
+        return (f"“{self.ctx(0).focus}” goes in with d numbers and comes out with d_v. "
+                "Multi-head attention uses this to give each head smaller values.")
+
     def before_and_after(self) -> None:
         ctx = self.ctx(0)
         f = ctx.focus_index
-        x, out = ctx.embeddings, ctx.reshaped.output
-        dec_x = decimals_needed(x, self.dec)
-        room = self.content.width - 0.2
-        wide = max(x.shape[1], out.shape[1])
-        texts = (f"{ctx.focus} in X", f"{ctx.focus} after attention")
-        names_w = label_width(texts, "body") + 0.3
-        sizes_w = label_width(["d_v numbers"], "label") + 0.3
-        # Names left of the rows when there is room, else above them; numbers as large as fit.
-        for size, names_left in (("body", True), ("cell", True), ("body", False), ("cell", False), ("small", False)):
-            cw = max(number_cell_width(x[f], dec_x, size), number_cell_width(out[f], self.dec, size))
-            if wide * cw + sizes_w + (names_w if names_left else 0.0) <= room:
-                break
-        ch = 0.6
-        x_row = trace_grid(self.trace, "embeddings", dec_x, self.theme, row=f, cell_w=cw, cell_h=ch, size=size)
-        o_row = trace_grid(self.trace, "reshaped.output", self.dec, self.theme, row=f, cell_w=cw, cell_h=ch, size=size)
-        o_row.cells.set_stroke(self.theme["output"], width=1.5)
-        rows = VGroup(x_row, o_row).arrange(DOWN, buff=0.8 if names_left else 1.0, aligned_edge=LEFT)
-        names = VGroup()
-        # No leading quote mark: centre_on_baseline reads the baseline from the first glyph.
-        for grid, text, colour in ((x_row, texts[0], self.theme["text"]), (o_row, texts[1], self.theme["output"])):
-            lab = label(text, "body", colour)
-            if names_left:
-                centre_on_baseline(lab, grid.get_center())
-                lab.next_to(grid, LEFT, buff=0.3, coor_mask=np.array([1, 0, 0]))
-            else:
-                lab.next_to(grid, UP, buff=0.15, aligned_edge=LEFT)
-            names.add(lab)
-        sizes = VGroup(
-            label("d numbers", "label", self.theme["muted"]).next_to(x_row, RIGHT, buff=0.3),
-            label("d_v numbers", "label", self.theme["muted"]).next_to(o_row, RIGHT, buff=0.3),
-        )
-        VGroup(names, rows, sizes).move_to([0, self.content.centre_y, 0])
-        focus_box = SurroundingRectangle(self.o_block.grid.row(f), color=self.theme["accent"], buff=0.03)
-
-        self.narrate(
-            f"“{ctx.focus}” goes in with d numbers and comes out with d_v. "
-            "Multi-head attention uses this to give each head smaller values."
-        )
-        self.play(FadeOut(self.boxes), Create(focus_box), run_time=TIME.fade)
-        self.play(FadeOut(VGroup(self.a_block, self.v2_block, self.ops2, self.o_block.labels())), run_time=TIME.fade)
-        self.play(FadeIn(x_row), FadeIn(names[0]), run_time=TIME.fade)
+        lay = before_after_layout(self.trace, self.theme, self.content, self.dec)
+        out = self.output
+        o_grid = out.result.grid
+        focus_box = row_outline(o_grid, f, self.theme["accent"])
+        self.narrate(self._before_after_words())
+        self.play(FadeOut(self.shape_boxes), Create(focus_box), run_time=TIME.fade)
+        self.play(FadeOut(VGroup(out.left, out.right, out.operators(), out.result.labels())), run_time=TIME.fade)
+        self.play(FadeIn(lay.x_row), FadeIn(lay.x_name), run_time=TIME.fade)
         self.play(
-            TransformFromCopy(VGroup(*self.o_block.grid.row(f), *self.o_block.grid.row_entries(f)), o_row),
-            FadeOut(VGroup(self.o_block.grid, focus_box)),
-            FadeIn(names[1]),
+            TransformFromCopy(VGroup(*o_grid.row(f), *o_grid.row_entries(f)), lay.o_row),
+            FadeOut(VGroup(o_grid, focus_box)),
+            FadeIn(lay.o_name),
             run_time=TIME.transform,
         )
-        self.play(FadeIn(sizes), run_time=TIME.fade)
-        self.hold(x.shape[1] + out.shape[1])
+        self.play(FadeIn(lay.sizes), run_time=TIME.fade)
+        self.hold(ctx.embeddings.shape[1] + ctx.reshaped.output.shape[1])
         self.note = self.say("A model chooses d_v freely; multi-head attention uses smaller values per head.", self.note)
-
