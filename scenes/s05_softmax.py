@@ -13,6 +13,8 @@ each row's sum ``row_sums()``.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 from manim import (
     DOWN,
@@ -24,12 +26,13 @@ from manim import (
     LaggedStart,
     ReplacementTransform,
     SurroundingRectangle,
+    Text,
     TransformFromCopy,
     VGroup,
     Write,
 )
 
-from attncore import round_rows_to_one
+from attncore import ContextTrace, round_rows_to_one
 from scenes.base import LessonScene
 from scenes.components import (
     HeatLegend,
@@ -45,12 +48,203 @@ from scenes.components import (
     text_size,
     token_matrix,
 )
-from scenes.layout import LABEL_ROOM, WORD_MATRIX_AREA
-from scenes.theme import TIME
+from scenes.layout import (
+    CONTENT,
+    GROUP_BUFF,
+    ITEM_BUFF,
+    LABEL_BUFF,
+    LABEL_ROOM,
+    MED_LARGE_BUFF,
+    MED_SMALL_BUFF,
+    WORD_MATRIX_AREA,
+    Box,
+)
+from scenes.theme import TIME, Theme
 
 AREA = WORD_MATRIX_AREA
 
-# --- the scene ----------------------------------------------------------------------------
+# -- one row's softmax -------------------------------------------------------------------------
+#: The names of the three rows, left of them.
+ROW_NAMES = ("score / √d", "exp(score)", "exp ÷ sum")
+#: Between "sum =" and its number; and the room kept right of the widest sum.
+SUM_BUFF, SUM_ROOM = 0.18, 0.4
+#: Between a row's name and its cells.
+NAME_BUFF = 0.3
+#: Between a row and the sum beside it, or above the sum under it.
+SIDE_BUFF, UNDER_BUFF = 0.45, 0.22
+#: The sums stand beside the rows only when that leaves cells this wide; cells are at
+#: most MAX_ROW_CELL_W wide and ROW_H high.
+MIN_CELL_W, MAX_ROW_CELL_W, ROW_H = 0.95, 1.3, 0.6
+#: The rows' heights: from SIDE_TOP, SIDE_PITCH apart with the sums beside them; from 1,
+#: UNDER_PITCH apart with the sums under them (the third a MED_SMALL_BUFF lower again,
+#: clear of the sum under the second).
+SIDE_TOP, SIDE_PITCH, UNDER_PITCH = 0.9, 1.5, 1.3
+
+# -- the attention matrix ----------------------------------------------------------------------
+#: Between the two halves of the convention on one line; between its lines when stacked.
+CONVENTION_BUFF, LINE_BUFF = 0.8, 0.12
+#: The equation keeps LABEL_BUFF inside the content box on each side.
+BAND: Box = CONTENT.inset(left=LABEL_BUFF, right=LABEL_BUFF)
+#: The heat legend with the gap before it, when the cells are sized.
+LEGEND_ROOM = 1.7
+#: The largest cells of A, and the legend's full height.
+MAX_CELL_W, MAX_CELL_H, LEGEND_H = 1.35, 0.7, 2.4
+#: A NumberGrid fills 92 % of a cell with its number: the row sums beside A do the same.
+CELL_FILL = 0.92
+#: The outline of the column of sums, off its numbers.
+SUMS_BOX_BUFF = 0.14
+
+# -- pacing ------------------------------------------------------------------------------------
+#: Lags of LaggedStart: numbers of a row, rows, and the convention's two halves.
+FAST_LAG, ROW_LAG, LAG, HALF_LAG = 0.1, 0.15, 0.2, 0.5
+#: Every weight is a division of its own: this many transforms long.
+DIVIDE = 2.2
+#: The ✓ pops in from this scale.
+POP = 1.5
+
+
+# -- 1, 2: one row -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SoftmaxRows:
+    """The three rows of the focus word's softmax, their names, and the two sums."""
+
+    scaled: NumberGrid  # (1, n) the focus row of ``scaled``, the words over it
+    exps: NumberGrid  # (1, n) softmax_exps(i)
+    weights: NumberGrid  # (1, n) the focus row of ``attention`` (rounded to one), heat-coloured
+    names: VGroup  # ROW_NAMES, one left of each row
+    intro: Text
+    total: Num  # softmax_total(i)
+    check_num: Num  # row_sums()[i]: the check that the weights add up to 1
+    sum_line: VGroup  # "sum =", total: beside (or under) the exponentials
+    check: VGroup  # "sum =", check_num, "✓": beside (or under) the weights
+
+    @property
+    def rows(self) -> tuple[NumberGrid, NumberGrid, NumberGrid]:
+        return self.scaled, self.exps, self.weights
+
+
+def row_grids(ctx: ContextTrace, theme: Theme, dec: int, cw: float) -> tuple[NumberGrid, NumberGrid, NumberGrid]:
+    """The focus row's scaled scores, exponentials and weights, in cells ``cw`` wide (not placed)."""
+    i = ctx.focus_index
+    return (
+        strip(ctx.scaled[i], dec, lambda _, j: Source(0, "scaled", (i, j)), theme,
+              cell_w=cw, cell_h=ROW_H, col_labels=ctx.tokens),
+        strip(ctx.softmax_exps(i), dec, lambda _, j: Source(0, "softmax_exps", (j,), (i,)), theme,
+              cell_w=cw, cell_h=ROW_H),
+        strip(ctx.attention[i], dec, lambda _, j: Source(0, "attention", (i, j), rows_to_one=True), theme,
+              cell_w=cw, cell_h=ROW_H, heat=True),
+    )
+
+
+def softmax_rows(ctx: ContextTrace, theme: Theme, dec: int, box: Box) -> SoftmaxRows:
+    """The rows, centred with the sums beside them when the cells stay wide enough."""
+    n, i = ctx.n, ctx.focus_index
+    name_w = max(label(t, "body").width for t in ROW_NAMES)
+    total = Num(ctx.softmax_total(i), dec, Source(0, "softmax_total", (), (i,)), size="body", color=theme["accent"])
+    check_num = Num(ctx.row_sums()[i], dec, row_total(0, i), size="body", color=theme["positive"])
+    # The sum and the check go right of their rows when that leaves the cells wide
+    # enough; otherwise (long totals, many words) under the rows' right end.
+    side_w = max(label("sum =", "body").width + SUM_BUFF + m.width for m in (total, check_num)) + SUM_ROOM
+    x0 = box.left + name_w + NAME_BUFF
+    side = (box.right - side_w - SIDE_BUFF - x0) / n >= MIN_CELL_W
+    right_room = side_w + SIDE_BUFF if side else 0
+    cw = min(MAX_ROW_CELL_W, (box.right - right_room - x0) / n)
+    rows = row_grids(ctx, theme, dec, cw)
+    ys = [SIDE_TOP - k * SIDE_PITCH for k in range(3)] if side else [1, 1 - UNDER_PITCH,
+                                                                      1 - 2 * UNDER_PITCH - MED_SMALL_BUFF]
+    # Centre rows + the sums beside them: leave half the spare room on each side.
+    spare = (box.right - right_room) - (x0 + n * cw)
+    for g, y in zip(rows, ys):
+        g.shift((x0 + spare / 2 - g.cells.get_left()[0], y - g.cells.get_y(), 0))
+    names = VGroup()
+    for g, t in zip(rows, ROW_NAMES):
+        nm = label(t, "body", theme["muted"])
+        centre_on_baseline(nm, g.cells.get_center())
+        nm.next_to(g.cells, LEFT, buff=NAME_BUFF, coor_mask=np.array([1, 0, 0]))
+        names.add(nm)
+    rows[0].col_labels[i].set_color(theme["query"])
+    intro = label(f"The row of “{ctx.focus}”: how much it attends to each word", "label", theme["query"])
+    intro.move_to((0, AREA.top - LABEL_BUFF, 0))
+    sum_line = VGroup(label("sum =", "body", theme["accent"]), total).arrange(RIGHT, buff=SUM_BUFF)
+    check = VGroup(label("sum =", "body", theme["positive"]), check_num, label("✓", "body", theme["positive"]))
+    check.arrange(RIGHT, buff=SUM_BUFF)
+    place_beside(sum_line, rows[1], side)
+    place_beside(check, rows[2], side)
+    return SoftmaxRows(*rows, names, intro, total, check_num, sum_line, check)
+
+
+def place_beside(m: VGroup, row: NumberGrid, side: bool) -> None:
+    """A sum right of its row, or under the row's right end."""
+    if side:
+        m.next_to(row.cells, RIGHT, buff=SIDE_BUFF)
+    else:
+        m.next_to(row.cells, DOWN, buff=UNDER_BUFF).align_to(row.cells, RIGHT)
+
+
+# -- 3: the attention matrix -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MatrixLayout:
+    """A with its axis titles, the row sums beside it, the legend, and the convention over it."""
+
+    convention: VGroup  # "row = query ...", "column = key ..."
+    A: NumberGrid  # (n, n) attention, rows rounded to one
+    axes: VGroup  # "query ↓", "key →"
+    sums: VGroup  # Num: row_sums(), one beside each row
+    sum_head: Text
+    legend: HeatLegend
+
+
+def convention(theme: Theme) -> VGroup:
+    """The convention, in the colours of the row and column labels, at the top of AREA."""
+    conv = VGroup(
+        label("row = query (the word being updated)", "label", theme["query"]),
+        label("column = key (the word it looks at)", "label", theme["key"]),
+    ).arrange(RIGHT, buff=CONVENTION_BUFF)
+    if conv.width > BAND.width:
+        conv.arrange(DOWN, buff=LINE_BUFF)
+    return conv.move_to((0, AREA.top - conv.height / 2, 0))
+
+
+def row_sums(A: NumberGrid, ctx: ContextTrace, theme: Theme, dec: int, cw: float, ch: float) -> VGroup:
+    """Each row's sum, in a column GROUP_BUFF right of the last column's cells."""
+    n = ctx.n
+    sums = VGroup()
+    for r in range(n):
+        s = Num(ctx.row_sums()[r], dec, row_total(0, r), size=text_size(cw, ch), color=theme["positive"])
+        if s.width > cw * CELL_FILL:
+            s.scale_to_fit_width(cw * CELL_FILL)
+        s.move_to(A.cell(r, n - 1).get_center() + RIGHT * (cw + GROUP_BUFF))
+        sums.add(s)
+    return sums
+
+
+def matrix_layout(ctx: ContextTrace, theme: Theme, dec: int) -> MatrixLayout:
+    """Room: row labels, n columns, a gap, the row sums, a gap, the legend; under the convention."""
+    n = ctx.n
+    conv = convention(theme)
+    row_w = label_width(ctx.tokens)
+    cw = min(MAX_CELL_W, (AREA.width - row_w - ITEM_BUFF - GROUP_BUFF - LEGEND_ROOM) / (n + 1))
+    top = conv.get_bottom()[1] - ITEM_BUFF
+    ch = min(MAX_CELL_H, (top - LABEL_ROOM - AREA.bottom) / n)
+    A = token_matrix(
+        ctx.attention, dec, lambda r, c: Source(0, "attention", (r, c), rows_to_one=True), theme,
+        ctx.tokens, cell_w=cw, cell_h=ch, heat=True,
+    )
+    axes = axis_titles(A, theme)
+    sums = row_sums(A, ctx, theme, dec, cw, ch)
+    sum_head = label("sum", "label", theme["positive"])
+    sum_head.move_to((sums.get_x(), min(lab.get_y() for lab in A.col_labels), 0))
+    legend = HeatLegend(theme, height=min(LEGEND_H, n * ch))
+    legend.next_to(sums, RIGHT, buff=MED_LARGE_BUFF).set_y(A.cells.get_y())
+    VGroup(A, axes, sums, sum_head, legend).move_to((0, (top + AREA.bottom) / 2, 0))
+    return MatrixLayout(conv, A, axes, sums, sum_head, legend)
+
+
+# -- the scene ---------------------------------------------------------------------------------
 
 
 class Softmax(LessonScene):
@@ -66,114 +260,61 @@ class Softmax(LessonScene):
     def exponentiate(self) -> None:
         ctx = self.ctx(0)
         n, i = ctx.n, ctx.focus_index
-        self.shown = round_rows_to_one(ctx.attention, self.dec)
-        names = ["score / √d", "exp(score)", "exp ÷ sum"]
-        name_w = max(label(t, "body").width for t in names)
-        total = Num(ctx.softmax_total(i), self.dec, Source(0, "softmax_total", (), (i,)), size="body", color=self.theme["accent"])
-        self.check_num = Num(
-            self.ctx(0).row_sums()[i], self.dec, row_total(0, i), size="body", color=self.theme["positive"]
-        )
-        # The sum and the check go right of their rows when that leaves the cells wide
-        # enough; otherwise (long totals, many words) under the rows' right end.
-        side_w = max(label("sum =", "body").width + 0.18 + m.width for m in (total, self.check_num)) + 0.4
-        x0 = self.content.left + name_w + 0.3
-        self.side = (self.content.right - side_w - 0.45 - x0) / n >= 0.95
-        right_room = side_w + 0.45 if self.side else 0.0
-        cw = min(1.3, (self.content.right - right_room - x0) / n)
-        ch = 0.6
-        ys = [0.9, -0.6, -2.1] if self.side else [1.0, -0.3, -1.85]
-        self.r1 = strip(
-            ctx.scaled[i], self.dec, lambda _, j: Source(0, "scaled", (i, j)), self.theme,
-            cell_w=cw, cell_h=ch, col_labels=ctx.tokens,
-        )
-        self.r2 = strip(
-            ctx.softmax_exps(i), self.dec, lambda _, j: Source(0, "softmax_exps", (j,), (i,)), self.theme,
-            cell_w=cw, cell_h=ch,
-        )
-        self.r3 = strip(
-            ctx.attention[i], self.dec, lambda _, j: Source(0, "attention", (i, j), rows_to_one=True), self.theme,
-            cell_w=cw, cell_h=ch, heat=True,
-        )
-        rows = (self.r1, self.r2, self.r3)
-        # Centre rows + the sums beside them: leave half the spare room on each side.
-        spare = (self.content.right - right_room) - (x0 + n * cw)
-        for g, y in zip(rows, ys):
-            g.shift([x0 + spare / 2 - g.cells.get_left()[0], y - g.cells.get_y(), 0])
-        self.row_names = VGroup()
-        for g, t in zip(rows, names):
-            nm = label(t, "body", self.theme["muted"])
-            centre_on_baseline(nm, g.cells.get_center())
-            nm.next_to(g.cells, LEFT, buff=0.3, coor_mask=np.array([1, 0, 0]))
-            self.row_names.add(nm)
-        self.r1.col_labels[i].set_color(self.theme["query"])
-        intro = label(f"The row of “{ctx.focus}”: how much it attends to each word", "label", self.theme["query"])
-        intro.move_to([0, AREA.top - 0.15, 0])
-        self.intro = intro
+        self.rows = lay = softmax_rows(ctx, self.theme, self.dec, self.content)
         k = max(range(n), key=lambda c: ctx.scaled[i, c])
         self.narrate(
             f"Softmax works on one row at a time. Take the scaled scores of “{ctx.focus}”. "
             "First, exponentiate each one: every score becomes positive, and large scores grow much faster: "
-            f"{self.r1.entry(0, k).text} becomes {self.r2.entry(0, k).text}. Then add the exponentials up: "
-            f"{total.text}."
+            f"{lay.scaled.entry(0, k).text} becomes {lay.exps.entry(0, k).text}. Then add the exponentials up: "
+            f"{lay.total.text}."
         )
 
-        self.play(FadeIn(intro), FadeIn(self.r1.cells), Write(self.r1.col_labels), FadeIn(self.row_names[0]), run_time=TIME.write)
-        self.play(LaggedStart(*(FadeIn(e) for e in self.r1.entries), lag_ratio=0.1))
+        self.play(FadeIn(lay.intro), FadeIn(lay.scaled.cells), Write(lay.scaled.col_labels), FadeIn(lay.names[0]),
+                  run_time=TIME.write)
+        self.play(LaggedStart(*(FadeIn(e) for e in lay.scaled.entries), lag_ratio=FAST_LAG))
         self.note = self.say("Start from the scaled scores of one query word.")
 
         # exp of every score: positive, and the larger scores pull far ahead.
-        self.play(FadeIn(self.r2.cells), FadeIn(self.row_names[1]), run_time=TIME.fade)
+        self.play(FadeIn(lay.exps.cells), FadeIn(lay.names[1]), run_time=TIME.fade)
         self.play(
-            LaggedStart(*(TransformFromCopy(self.r1.entry(0, j), self.r2.entry(0, j)) for j in range(n)), lag_ratio=0.15),
+            LaggedStart(*(TransformFromCopy(lay.scaled.entry(0, j), lay.exps.entry(0, j)) for j in range(n)),
+                        lag_ratio=ROW_LAG),
             run_time=2 * TIME.transform,
         )
         self.note = self.say("Exponentiate: every score turns positive, large scores grow fastest.", self.note)
 
         # Their sum, beside the row.
-        sum_line = VGroup(label("sum =", "body", self.theme["accent"]), total).arrange(RIGHT, buff=0.18)
-        self._place_beside(sum_line, self.r2)
-        self.total, self.sum_line = total, sum_line
-        self.play(FadeIn(sum_line[0]), TransformFromCopy(self.r2.entries, total), run_time=TIME.transform)
+        self.play(FadeIn(lay.sum_line[0]), TransformFromCopy(lay.exps.entries, lay.total), run_time=TIME.transform)
         self.hold(1)
         self.note = self.say("Add the exponentials of the row together.", self.note)
 
-    def _place_beside(self, m: VGroup, row: NumberGrid) -> None:
-        if self.side:
-            m.next_to(row.cells, RIGHT, buff=0.45)
-        else:
-            m.next_to(row.cells, DOWN, buff=0.22).align_to(row.cells, RIGHT)
-
     def normalise(self) -> None:
-        ctx = self.ctx(0)
+        ctx, lay = self.ctx(0), self.rows
         n, i = ctx.n, ctx.focus_index
-        check_num = self.check_num
-        k = max(range(n), key=lambda c: self.shown[i, c])
+        shown = round_rows_to_one(ctx.attention, self.dec)
+        k = max(range(n), key=lambda c: shown[i, c])
         self.narrate(
-            f"Now divide each exponential by that sum. “{ctx.tokens[k]}” gets {self.r3.entry(0, k).text}: "
+            f"Now divide each exponential by that sum. “{ctx.tokens[k]}” gets {lay.weights.entry(0, k).text}: "
             f"that is how much “{ctx.focus}” attends to it. The weights are all positive, "
-            f"and together they add up to {check_num.text}."
+            f"and together they add up to {lay.check_num.text}."
         )
-        self.play(FadeIn(self.r3.cells), FadeIn(self.row_names[2]), run_time=TIME.fade)
+        self.play(FadeIn(lay.weights.cells), FadeIn(lay.names[2]), run_time=TIME.fade)
         self.play(
             LaggedStart(
-                *(TransformFromCopy(VGroup(self.r2.entry(0, j), self.total), self.r3.entry(0, j)) for j in range(n)),
-                lag_ratio=0.2,
+                *(TransformFromCopy(VGroup(lay.exps.entry(0, j), lay.total), lay.weights.entry(0, j)) for j in range(n)),
+                lag_ratio=LAG,
             ),
-            run_time=2.2 * TIME.transform,
+            run_time=DIVIDE * TIME.transform,
         )
         self.hold(n)
         self.note = self.say("Divide each exponential by the sum: these are the attention weights.", self.note)
         # The check: the weights shown add up to 1.
-        check = VGroup(label("sum =", "body", self.theme["positive"]), check_num, label("✓", "body", self.theme["positive"]))
-        check.arrange(RIGHT, buff=0.18)
-        self._place_beside(check, self.r3)
-        self.play(FadeIn(check[0]), TransformFromCopy(self.r3.entries, check_num), run_time=TIME.transform)
-        self.play(FadeIn(check[2], scale=1.5), run_time=TIME.fade)
-        self.check = check
+        self.play(FadeIn(lay.check[0]), TransformFromCopy(lay.weights.entries, lay.check_num), run_time=TIME.transform)
+        self.play(FadeIn(lay.check[2], scale=POP), run_time=TIME.fade)
         self.note = self.say("The weights are positive and add up to one.", self.note)
 
     def attention_matrix(self) -> None:
-        ctx = self.ctx(0)
+        ctx, rows = self.ctx(0), self.rows
         n, i = ctx.n, ctx.focus_index
         self.narrate(
             "Doing the same for every row gives the attention matrix A. Read it like this: a row is a query, "
@@ -181,68 +322,35 @@ class Softmax(LessonScene):
         )
         # Keep the weight row: it becomes row i of the attention matrix.
         self.play(
-            *(FadeOut(m) for m in (self.intro, self.r1, self.r2, self.row_names, self.sum_line, self.check)),
+            *(FadeOut(m) for m in (rows.intro, rows.scaled, rows.exps, rows.names, rows.sum_line, rows.check)),
             run_time=TIME.fade,
         )
-        # The convention, in the colours of the row and column labels.
-        conv = VGroup(
-            label("row = query (the word being updated)", "label", self.theme["query"]),
-            label("column = key (the word it looks at)", "label", self.theme["key"]),
-        ).arrange(RIGHT, buff=0.8)
-        if conv.width > 13.4:
-            conv.arrange(DOWN, buff=0.12)
-        conv.move_to([0, AREA.top - conv.height / 2, 0])
-
-        # Room: row labels, n columns, a gap, the row sums, a gap, the legend.
-        legend_w = 1.3
-        row_w = label_width(ctx.tokens)
-        cw = min(1.35, (13.7 - row_w - 0.2 - 0.35 - legend_w - 0.4) / (n + 1))
-        top = conv.get_bottom()[1] - 0.2
-        ch = min(0.7, (top - LABEL_ROOM - AREA.bottom) / n)
-        A = token_matrix(
-            ctx.attention, self.dec, lambda r, c: Source(0, "attention", (r, c), rows_to_one=True), self.theme,
-            ctx.tokens, cell_w=cw, cell_h=ch, heat=True,
-        )
-        axes = axis_titles(A, self.theme)
-        sums = VGroup()
-        for r in range(n):
-            src = row_total(0, r)
-            s = Num(self.ctx(0).row_sums()[r], self.dec, src, size=text_size(cw, ch), color=self.theme["positive"])
-            if s.width > cw * 0.92:
-                s.scale_to_fit_width(cw * 0.92)
-            s.move_to(A.cell(r, n - 1).get_center() + RIGHT * (cw + 0.35))
-            sums.add(s)
-        sum_head = label("sum", "label", self.theme["positive"])
-        sum_head.move_to([sums.get_x(), min(lab.get_y() for lab in A.col_labels), 0])
-        legend = HeatLegend(self.theme, height=min(2.4, n * ch))
-        legend.next_to(sums, RIGHT, buff=0.5).set_y(A.cells.get_y())
-        block = VGroup(A, axes, sums, sum_head, legend)
-        block.move_to([0, (top + AREA.bottom) / 2, 0])
-
+        lay = matrix_layout(ctx, self.theme, self.dec)
+        conv, A, axes = lay.convention, lay.A, lay.axes
         self.play(
-            LaggedStart(FadeIn(VGroup(conv[0], A.row_labels, axes[0])), FadeIn(VGroup(conv[1], A.col_labels, axes[1])), lag_ratio=0.5),
+            LaggedStart(FadeIn(VGroup(conv[0], A.row_labels, axes[0])), FadeIn(VGroup(conv[1], A.col_labels, axes[1])),
+                        lag_ratio=HALF_LAG),
             run_time=TIME.transform,
         )
         self.play(
             FadeIn(VGroup(*(A.row(r) for r in range(n) if r != i))),
-            ReplacementTransform(self.r3.cells, A.row(i)),
-            ReplacementTransform(self.r3.entries, A.row_entries(i)),
+            ReplacementTransform(rows.weights.cells, A.row(i)),
+            ReplacementTransform(rows.weights.entries, A.row_entries(i)),
             run_time=TIME.transform,
         )
         self.note = self.say("The row we computed is one row of the attention matrix A.", self.note)
         others = [r for r in range(n) if r != i]
         self.play(
-            LaggedStart(*(FadeIn(A.row_entries(r)) for r in others), lag_ratio=0.2), FadeIn(legend), run_time=TIME.transform
+            LaggedStart(*(FadeIn(A.row_entries(r)) for r in others), lag_ratio=LAG), FadeIn(lay.legend),
+            run_time=TIME.transform,
         )
         self.note = self.say("Each row of A is the softmax of one query word's scores.", self.note)
-        box = SurroundingRectangle(VGroup(sums, sum_head), color=self.theme["positive"], buff=0.14)
+        box = SurroundingRectangle(VGroup(lay.sums, lay.sum_head), color=self.theme["positive"], buff=SUMS_BOX_BUFF)
         self.play(
-            FadeIn(sum_head),
-            LaggedStart(*(TransformFromCopy(A.row_entries(r), sums[r]) for r in range(n)), lag_ratio=0.1),
+            FadeIn(lay.sum_head),
+            LaggedStart(*(TransformFromCopy(A.row_entries(r), lay.sums[r]) for r in range(n)), lag_ratio=FAST_LAG),
             run_time=TIME.transform,
         )
         self.play(Create(box), run_time=TIME.fade)
         self.note = self.say("Every row sums to one: each word shares out its attention.", self.note)
         self.hold()
-
-
