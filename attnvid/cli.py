@@ -28,6 +28,7 @@ if len(sys.orig_argv) > 1 and (Path(sys.orig_argv[1]).name == "attnvid" or sys.o
 
 import click  # noqa: E402  (after the signal handlers above, on purpose)
 
+from .commands.batch import batch  # noqa: E402
 from .commands.doctor import doctor  # noqa: E402
 from .commands.lecture import lecture  # noqa: E402
 from .commands.list_scenes import list_scenes  # noqa: E402
@@ -51,6 +52,7 @@ cli.add_command(values)
 cli.add_command(list_scenes)
 cli.add_command(render)
 cli.add_command(lecture)
+cli.add_command(batch)
 cli.add_command(preview)
 cli.add_command(storyboard)
 cli.add_command(doctor)

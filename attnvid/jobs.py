@@ -83,6 +83,7 @@ class Result:
     narration: list[dict[str, Any]] = field(default_factory=list)  # {"section", "text", "start_s", "speech_s", "spoken"}
     cues: list[dict[str, Any]] = field(default_factory=list)  # {"start", "end", "text"}
     captions: list[str] = field(default_factory=list)  # paths of the .srt and .vtt
+    worker: str = ""  # the cluster worker that rendered it ("" for this machine)
 
 
 def result_json(r: Result) -> dict[str, Any]:

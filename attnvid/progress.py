@@ -71,6 +71,8 @@ class SceneProgress:
             self.state[label] = "[dim]unchanged, not rendered[/]"
         else:
             self.state[label] = f"[green]rendered[/] in {r.seconds:.1f} s ({r.duration:.1f} s of video)"
+            if r.worker:
+                self.state[label] += f" on {r.worker}"
         if self.live is None:
             self.console.print(f"{label}: " + self.state[label].replace("[green]", "").replace("[/]", "").replace("[dim]", ""))
         self._update()
