@@ -18,6 +18,11 @@ that fit on one line stay (the largest first) and one shared legend names the di
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, cast
+
 import numpy as np
 from manim import (
     DOWN,
@@ -30,14 +35,16 @@ from manim import (
     RoundedRectangle,
     Square,
     SurroundingRectangle,
+    Text,
     TransformFromCopy,
     VGroup,
 )
 
-from attncore import decimals_needed, fmt
+from attncore import ContextTrace, decimals_needed, fmt
 from scenes.base import LessonScene
 from scenes.components import (
     ORDINALS,
+    Num,
     Source,
     TokenRow,
     VectorBars,
@@ -52,8 +59,413 @@ from scenes.components import (
     tint_tokens,
     wrap_token_row,
 )
-from scenes.layout import PANEL_AREA
-from scenes.theme import TIME
+from scenes.layout import (
+    FRAME_X,
+    GROUP_BUFF,
+    ITEM_BUFF,
+    LABEL_BUFF,
+    MED_LARGE_BUFF,
+    MED_SMALL_BUFF,
+    PANEL_AREA,
+    SMALL_BUFF,
+    TINY_BUFF,
+)
+from scenes.theme import TIME, Theme
+
+# -- the panels (scene units) --------------------------------------------------------------
+#: The least slack: the panels reach this close to x = ±FRAME_X (the bars' numbers need the
+#: room); the legend and the names keep this much spare, an outline half of it in its column.
+SLACK = 0.02
+#: All the panels together, side by side.
+PANELS_SPAN = 2 * (FRAME_X - SLACK)
+#: One panel alone is no wider: its bars would drift too far apart to compare.
+PANEL_W_MAX = 6.75
+#: Between two panels: MED_LARGE_BUFF, a TINY_BUFF less when there are three.
+PANEL_GAP, PANEL_GAP_THREE = MED_LARGE_BUFF, MED_LARGE_BUFF - TINY_BUFF
+#: A panel's rounded corner, and the room above its sentence.
+PANEL_PAD = 0.18
+#: A panel's outline, its opacity, and the outline of the panels at the end (the winner's colour).
+PANEL_STROKE, PANEL_OPACITY, WINNER_STROKE = 1.5, 0.55, 3.5
+#: Between two lines of names (as :func:`~scenes.components.stagger_names` puts them) and
+#: the rows of a legend; a chart keeps as much from each side of its panel.
+LINE_GAP = 0.12
+#: The clearance of marks: the arrow under the inputs, names in their panel, outlines (at most).
+CLEARANCE = 0.08
+#: An outline keeps this far from the names of the other columns.
+NAME_CLEAR = 0.06
+#: The side of a legend's colour square: small beside its name.
+SWATCH = ITEM_BUFF
+
+# -- the bars (scene units) ----------------------------------------------------------------
+#: From one bar's centre to the next at most; the bar takes BAR_SHARE of it, the gap GAP_SHARE.
+PITCH_MAX, BAR_SHARE, GAP_SHARE = 1.1, 0.66, 0.34
+#: The tallest bar (the largest |value| of all charts) when the room allows.
+BAR_H_MAX = 1.7
+#: The shortest bars tried before the panel is compacted further, pass by pass.
+BAR_H_MIN = (0.6, 0.4, MED_SMALL_BUFF)
+#: The room for the arrow between the charts: a LABEL_BUFF less with three panels, two compacted.
+ARROW_H = 0.75
+#: Heights within this of the room still fit (the bisection's measurements are floats).
+FIT_TOL = 1e-6
+
+# -- pacing --------------------------------------------------------------------------------
+#: How far the sentences drift as they fade in; how far numbers rise.
+DRIFT, RISE = ITEM_BUFF, SMALL_BUFF
+#: lag_ratio of the sentences; of the "=" and "≠" between panels, which pop in at POP.
+SENTENCE_LAG, SIGN_LAG, POP = 0.3, 0.2, 1.4
+#: The input bars flowing into the outputs take a little longer than a transform.
+SLOW = 1.3
+
+
+# --- layout: pure functions that build and place, returning typed records -----------------
+
+
+@dataclass(frozen=True)
+class Columns:
+    """Where the panels go across the frame: one per context, side by side."""
+
+    width: float  # of every panel
+    xs: tuple[float, ...]  # each panel's centre, left to right
+
+
+def columns(m: int) -> Columns:
+    """``m`` panels as wide as PANELS_SPAN allows, at most PANEL_W_MAX, centred on x = 0."""
+    gap = PANEL_GAP if m < 3 else PANEL_GAP_THREE
+    w = min(PANEL_W_MAX, (PANELS_SPAN - (m - 1) * gap) / m)
+    return Columns(w, tuple((k - (m - 1) / 2) * (w + gap) for k in range(m)))
+
+
+@dataclass(frozen=True)
+class BarScale:
+    """What every chart shares, so that all of them compare at a glance."""
+
+    max_abs: float  # the largest |value| of any input or output: the tallest bar
+    dec_in: int  # decimals of the inputs (as few as show them exactly)
+    pitch: float  # from one bar's centre to the next
+    bar_w: float
+    bar_gap: float
+
+
+def bar_scale(ctxs: Sequence[ContextTrace], d: int, dec: int, width: float) -> BarScale:
+    """Columns as wide as the panel allows, keeping room for the numbers of the outer bars,
+    which are wider than their bars when there are many dimensions."""
+    vecs = [c.embeddings[c.focus_index] for c in ctxs] + [c.output[c.focus_index] for c in ctxs]
+    max_abs = max(float(np.max(np.abs(v))) for v in vecs)
+    dec_in = decimals_needed(np.array([c.embeddings[c.focus_index] for c in ctxs]), dec)
+    # Digits are monospaced: the longest text is the widest.
+    shown = [fmt(v, dec_in) for c in ctxs for v in c.embeddings[c.focus_index]]
+    shown += [fmt(v, dec) for c in ctxs for v in c.output[c.focus_index]]
+    num_w = label(max(shown, key=len), "small", mono=True).width
+    room = width - 2 * LINE_GAP
+    pitch = min(PITCH_MAX, room / d, (room - num_w) / (d - 1) if d > 1 else PITCH_MAX)
+    return BarScale(max_abs, dec_in, pitch, pitch * BAR_SHARE, pitch * GAP_SHARE)
+
+
+def dimension_legend(dims: Sequence[str], theme: Theme) -> VGroup:
+    """A colour square and a name per dimension, on one line under the panels (two if one is too wide)."""
+    legend = VGroup()
+    for nm in dims:
+        swatch = Square(SWATCH, stroke_width=0, fill_color=theme.dim(nm), fill_opacity=1)
+        legend.add(VGroup(swatch, label(nm, "small", theme.dim(nm))).arrange(RIGHT, buff=SMALL_BUFF))
+    legend.arrange(RIGHT, buff=GROUP_BUFF)
+    if legend.width > 2 * (FRAME_X - TINY_BUFF):
+        legend.arrange_in_grid(cols=(len(dims) + 1) // 2, buff=(GROUP_BUFF, LINE_GAP))
+    return legend.move_to((0, PANEL_AREA.bottom + legend.height / 2 + SLACK, 0))
+
+
+@dataclass(frozen=True)
+class Names:
+    """How the dimensions are named: under every output chart, or by one shared legend."""
+
+    texts: tuple[tuple[Text, ...], ...]  # (m, d) per context, one name per dimension, not yet placed
+    legend: VGroup  # empty when the names go under the charts
+    height: float  # the room the names take under an output chart (0 with a legend)
+    bottom: float  # the panels' bottom edge (over the legend, if any)
+
+
+def dimension_names(dims: Sequence[str], theme: Theme, m: int, pitch: float) -> Names:
+    """Names under the charts, or, when they would need more than two lines (many
+    dimensions in narrow panels), one shared colour legend under the panels."""
+    texts = tuple(tuple(label(nm, "small", theme.dim(nm)) for nm in dims) for _ in range(m))
+    levels = stagger_levels([t.width for t in texts[0]], [k * pitch for k in range(len(dims))])
+    if levels > 2:
+        legend = dimension_legend(dims, theme)
+        return Names(texts, legend, 0, PANEL_AREA.bottom + (legend.height + LABEL_BUFF))
+    return Names(texts, VGroup(), levels * (texts[0][0].height + LINE_GAP) + SLACK, PANEL_AREA.bottom)
+
+
+@dataclass(frozen=True)
+class Compact:
+    """One way to fit a panel's contents; each next one is more compact."""
+
+    size: str  # of the words of the sentence
+    line_buff: float | None  # between the lines of a wrapped sentence (None: wrap_token_row's)
+    arrow_h: float  # the room between the two charts, for the arrow
+    h_min: float  # the shortest bars tried
+    max_lines: int | None  # only the numbers that fit on this many lines (None: all)
+
+
+def compact_passes(m: int) -> tuple[Compact, ...]:
+    """The words at label size; then smaller and closer, with a shorter arrow; then only
+    the numbers that fit on one line."""
+    short = ARROW_H - 2 * LABEL_BUFF
+    return (
+        Compact("label", None, ARROW_H if m < 3 else ARROW_H - LABEL_BUFF, BAR_H_MIN[0], None),
+        Compact("small", SMALL_BUFF, short, BAR_H_MIN[1], None),
+        Compact("small", SMALL_BUFF, short, BAR_H_MIN[2], 1),
+    )
+
+
+def sentence(ctx: ContextTrace, theme: Theme, width: float, mode: Compact) -> TokenRow:
+    """The words of ``ctx``, the focus word outlined, wrapped to ``width``."""
+    row = TokenRow(ctx.tokens, theme, focus=ctx.focus_index, size=mode.size)
+    return wrap_token_row(row, width) if mode.line_buff is None else wrap_token_row(row, width, line_buff=mode.line_buff)
+
+
+@dataclass(frozen=True)
+class Pair:
+    """A context's focus word as bars: its input (embedding) and its output."""
+
+    input: VectorBars
+    output: VectorBars
+
+
+def focus_row(c: int, name: str, fi: int) -> Callable[[int], Source]:
+    """Where entry ``k`` of row ``fi`` (the focus word's) of ``name`` in context ``c`` comes from."""
+    return lambda k: Source(c, name, (fi, k))
+
+
+def pairs_at(h: float, ctxs: Sequence[ContextTrace], dims: list[str], scale: BarScale, theme: Theme, dec: int,
+             max_lines: int | None) -> tuple[Pair, ...]:
+    """Every context's two charts, a bar of ``scale.max_abs`` being ``h`` tall, not yet placed."""
+
+    def chart(values: Sequence[float], decimals: int, source: Callable[[int], Source]) -> VectorBars:
+        bars = VectorBars(values, dims, decimals, source, theme, max_abs=scale.max_abs, height=h, bar_w=scale.bar_w,
+                          gap=scale.bar_gap)
+        readable_numbers(bars, max_lines=max_lines)
+        return bars
+
+    return tuple(
+        Pair(chart(list(ctx.embeddings[ctx.focus_index]), scale.dec_in, focus_row(c, "embeddings", ctx.focus_index)),
+             chart(list(ctx.output[ctx.focus_index]), dec, focus_row(c, "output", ctx.focus_index)))
+        for c, ctx in enumerate(ctxs)
+    )
+
+
+def reach(chart: VectorBars) -> tuple[float, float]:
+    """How far the chart reaches above and below its baseline."""
+    y = chart.baseline.get_y()
+    return chart.get_top()[1] - y, y - chart.get_bottom()[1]
+
+
+@dataclass(frozen=True)
+class Charts:
+    """Every context's charts at one bar height, and the height they make a panel's contents."""
+
+    h: float  # a bar of max_abs is this tall
+    pairs: tuple[Pair, ...]
+    up_in: float  # how far the input charts reach above their baseline, at most
+    down_in: float  # ... and below it
+    up_out: float  # the same for the output charts
+    down_out: float
+    total: float  # sentence, charts, arrow and names, with the room between them
+
+
+def measure(h: float, make: Callable[[float], tuple[Pair, ...]], sent_h: float, arrow_h: float,
+            names_h: float) -> Charts:
+    """Build the charts at bar height ``h`` and measure them: numbers and names do not scale
+    with the bars."""
+    pairs = make(h)
+    up_in, down_in = max(reach(p.input)[0] for p in pairs), max(reach(p.input)[1] for p in pairs)
+    up_out, down_out = max(reach(p.output)[0] for p in pairs), max(reach(p.output)[1] for p in pairs)
+    reaches = up_in + down_in + up_out + down_out
+    total = PANEL_PAD + sent_h + MED_SMALL_BUFF + reaches + arrow_h + names_h + ITEM_BUFF
+    return Charts(h, pairs, up_in, down_in, up_out, down_out, total)
+
+
+def tallest(at: Callable[[float], Charts], h_min: float, band: float) -> Charts:
+    """The tallest bars that fit in ``band`` (else those ``h_min`` tall): BAR_H_MAX, or bisect down to ``h_min``
+    (numbers stacked over crowded bars make a chart grow in steps, not in proportion)."""
+    best = at(BAR_H_MAX)
+    if best.total <= band + FIT_TOL:
+        return best
+    lo_h, hi_h = h_min, BAR_H_MAX
+    best = at(lo_h)
+    if best.total <= band + FIT_TOL:
+        for _ in range(6):
+            mid = (lo_h + hi_h) / 2
+            trial = at(mid)
+            if trial.total <= band + FIT_TOL:
+                lo_h, best = mid, trial
+            else:
+                hi_h = mid
+    return best
+
+
+@dataclass(frozen=True)
+class Fit:
+    """The sentences and charts of every panel, built the least compact way that fits."""
+
+    mode: Compact
+    rows: tuple[TokenRow, ...]  # one sentence per context, not yet placed
+    sent_h: float  # the tallest sentence
+    charts: Charts
+
+
+def fit_panels(ctxs: Sequence[ContextTrace], dims: list[str], theme: Theme, dec: int, cols: Columns,
+               scale: BarScale, names: Names) -> Fit:
+    """The tallest bars that fit in the band; if even short bars do not fit (long sentences
+    in narrow panels), compact the words and the arrow and try again."""
+    band = PANEL_AREA.top - names.bottom
+    for mode in compact_passes(len(ctxs)):
+        rows = tuple(sentence(ctx, theme, cols.width - 2 * LABEL_BUFF, mode) for ctx in ctxs)
+        sent_h = max(r.height for r in rows)
+        make = partial(pairs_at, ctxs=ctxs, dims=dims, scale=scale, theme=theme, dec=dec, max_lines=mode.max_lines)
+        charts = tallest(partial(measure, make=make, sent_h=sent_h, arrow_h=mode.arrow_h, names_h=names.height),
+                         mode.h_min, band)
+        if charts.total <= band + FIT_TOL:
+            break
+    return Fit(mode, rows, sent_h, charts)  # the last, most compact, when none fits
+
+
+@dataclass(frozen=True)
+class Panel:
+    """One context's panel, everything in place."""
+
+    box: RoundedRectangle
+    sentence: TokenRow
+    input: VectorBars
+    output: VectorBars
+    names: VGroup  # one per dimension under the output bars (empty with a legend)
+    input_tag: Text | None  # "input" left of the input bars, when the panel has room
+    output_tag: Text | None
+
+
+@dataclass(frozen=True)
+class Board:
+    """Every panel, the legend and the heights the sections place their marks at."""
+
+    panels: tuple[Panel, ...]
+    legend: VGroup  # empty when the names go under the charts
+    pitch: float  # from one bar's centre to the next
+    bar_h: float  # a bar of max_abs is this tall
+    y_in: float  # the input charts' baseline
+    y_out: float  # the output charts' baseline
+    arrow_span: tuple[float, float]  # where the arrow from input to output starts and ends
+
+
+@dataclass(frozen=True)
+class Tags:
+    """The words "input" and "output" left of the bars, when the panels have room for them."""
+
+    texts: tuple[tuple[Text, Text], ...] | None  # per context, not yet placed; None without room
+    width: float  # the wider of the two
+    offset: float  # the charts move right by this, so that tags and bars are centred together
+
+    def place(self, tag: Text, chart: VectorBars, h: float) -> Text:
+        """``tag`` left of ``chart``, halfway up a bar ``h`` tall."""
+        return tag.move_to((chart.get_left()[0] - MED_SMALL_BUFF - self.width / 2, chart.baseline.get_y() + h / 2, 0))
+
+
+def tags(m: int, width: float, chart_w: float, theme: Theme) -> Tags:
+    """The tags of ``m`` panels ``width`` wide, shown if a chart ``chart_w`` wide leaves room."""
+    texts = tuple((label("input", "small", theme["muted"]), label("output", "small", theme["muted"])) for _ in range(m))
+    tag_w = max(t.width for t in texts[0])
+    if width - 2 * ITEM_BUFF >= chart_w + MED_SMALL_BUFF + tag_w:
+        return Tags(texts, tag_w, (tag_w + MED_SMALL_BUFF) / 2)
+    return Tags(None, tag_w, 0)
+
+
+def panel(c: int, x: float, cols: Columns, fit: Fit, names: Names, tag: Tags, y_in: float, y_out: float,
+          theme: Theme) -> Panel:
+    """Panel ``c`` centred at ``x``: the sentence at the top, the input bars, the output bars
+    and their names; everything else is placed by :func:`board`."""
+    box = RoundedRectangle(
+        corner_radius=PANEL_PAD, width=cols.width, height=PANEL_AREA.top - names.bottom, stroke_color=theme["grid"],
+        stroke_width=PANEL_STROKE, fill_color=theme["panel"], fill_opacity=PANEL_OPACITY,
+    ).move_to((x, (PANEL_AREA.top + names.bottom) / 2, 0))
+    row = fit.rows[c].move_to((x, PANEL_AREA.top - PANEL_PAD - fit.sent_h / 2, 0))
+    inp, out = fit.charts.pairs[c].input, fit.charts.pairs[c].output
+    inp.shift((x + tag.offset - inp.baseline.get_x(), y_in - inp.baseline.get_y(), 0))
+    out.shift((x + tag.offset - out.baseline.get_x(), y_out - out.baseline.get_y(), 0))
+    under = VGroup()
+    if not len(names.legend):
+        xs_bars = [float(b.get_x()) for b in out.bars]
+        under = stagger_names(names.texts[c], xs_bars, y_out - fit.charts.down_out - SMALL_BUFF, above=False)
+        keep_inside(under, box.get_left()[0] + CLEARANCE, box.get_right()[0] - CLEARANCE)
+    if tag.texts is None:
+        return Panel(box, row, inp, out, under, None, None)
+    tag_in, tag_out = tag.texts[c]
+    return Panel(box, row, inp, out, under, tag.place(tag_in, inp, fit.charts.h), tag.place(tag_out, out, fit.charts.h))
+
+
+def board(ctxs: Sequence[ContextTrace], dims: list[str], theme: Theme, dec: int) -> Board:
+    """Panels, sentences and both bar charts of every context, all on one scale."""
+    cols = columns(len(ctxs))
+    scale = bar_scale(ctxs, len(dims), dec, cols.width)
+    names = dimension_names(dims, theme, len(ctxs), scale.pitch)
+    fit = fit_panels(ctxs, dims, theme, dec, cols, scale, names)
+    ch = fit.charts
+    y_in = PANEL_AREA.top - PANEL_PAD - fit.sent_h - MED_SMALL_BUFF - ch.up_in
+    y_out = y_in - ch.down_in - fit.mode.arrow_h - ch.up_out
+    tag = tags(len(ctxs), cols.width, ch.pairs[0].input.width, theme)
+    panels = tuple(panel(c, x, cols, fit, names, tag, y_in, y_out, theme) for c, x in enumerate(cols.xs))
+    return Board(panels, names.legend, scale.pitch, ch.h, y_in, y_out,
+                 (y_in - ch.down_in - CLEARANCE, y_out + ch.up_out + TINY_BUFF))
+
+
+def outline(inside: VGroup, colour: str, pitch: float) -> SurroundingRectangle:
+    """An outline inside its column when it can; around a number wider than the column (many
+    dimensions in a narrow panel) still clear of the digits."""
+    buff = max(CLEARANCE / 2, min(CLEARANCE, (pitch - inside.width) / 2 - SLACK / 2))
+    return SurroundingRectangle(inside, color=colour, buff=buff, corner_radius=CLEARANCE, stroke_width=4)
+
+
+def shown_numbers(bars: VectorBars, k: int) -> list[Num]:
+    """The number of bar ``k``, if :func:`~scenes.components.readable_numbers` kept it."""
+    return [x for x in (cast(Num, m) for m in bars.nums) if x.source is not None and x.source.index[-1] == k]
+
+
+def winner_outline(p: Panel, k: int, colour: str,
+                   pitch: float) -> tuple[SurroundingRectangle, SurroundingRectangle | None]:
+    """The outline of output bar ``k`` and its number; and the same with the name under it,
+    when the name is no wider than its column and the outline then keeps clear of the
+    neighbours' names (a long one such as "grammar" reaches into the next column)."""
+    inside = VGroup(p.output.bars[k], *shown_numbers(p.output, k))
+    bare = outline(inside, colour, pitch)
+    if not (len(p.names) > 0 and p.names[k].width <= pitch - SMALL_BUFF):
+        return bare, None
+    named = outline(VGroup(*inside, p.names[k]), colour, pitch)
+    others = [nm for j, nm in enumerate(p.names) if j != k]
+    return bare, None if any(boxes_touch(named, nm, NAME_CLEAR) for nm in others) else named
+
+
+@dataclass(frozen=True)
+class Winners:
+    """Which dimension each context's output leans to most, marked."""
+
+    names: tuple[str, ...]  # per context
+    colours: tuple[str, ...]  # per context
+    marks: VGroup  # one outline per context: with the names only where all of them can have it
+
+
+def winners(b: Board, ctxs: Sequence[ContextTrace], dims: list[str], theme: Theme) -> Winners:
+    """The largest output of every panel, outlined in its dimension's colour."""
+    ks = [int(np.argmax(ctx.output[ctx.focus_index])) for ctx in ctxs]
+    colours = tuple(theme.dim(dims[k]) for k in ks)
+    outlines = [winner_outline(p, k, colour, b.pitch) for p, k, colour in zip(b.panels, ks, colours)]
+    named = [n for _, n in outlines]
+    marks = VGroup(*(named if all(n is not None for n in named) else [bare for bare, _ in outlines]))
+    return Winners(tuple(dims[k] for k in ks), colours, marks)
+
+
+def sign_between(b: Board, c: int, sign: str, y: float, theme: Theme) -> Text:
+    """``sign`` ("=" or "≠") between panel ``c`` and the next, at height ``y``."""
+    x = (b.panels[c].box.get_right()[0] + b.panels[c + 1].box.get_left()[0]) / 2
+    return label(sign, "formula", theme["text"]).move_to((x, y, 0))
+
+
+# --- the scene ----------------------------------------------------------------------------
 
 
 class TwoContexts(LessonScene):
@@ -66,159 +478,8 @@ class TwoContexts(LessonScene):
         ("Different contexts, different outputs", "different_outputs"),
     )
 
-    def _layout(self) -> None:
-        """Panels, sentences and both bar charts of every context, all on one scale."""
-        ctxs = self.trace.contexts
-        m = len(ctxs)
-        dims = list(self.lesson.dimensions)
-        d = len(dims)
-        gap = 0.5 if m < 3 else 0.45
-        self.col_w = w = min(6.75, (13.96 - (m - 1) * gap) / m)
-        xs = [(k - (m - 1) / 2) * (w + gap) for k in range(m)]
-        vecs = [c.embeddings[c.focus_index] for c in ctxs] + [c.output[c.focus_index] for c in ctxs]
-        max_abs = max(float(np.max(np.abs(v))) for v in vecs)
-        dec_x = decimals_needed(np.array([c.embeddings[c.focus_index] for c in ctxs]), self.dec)
-        # Columns as wide as the panel allows, keeping room for the numbers of the outer
-        # bars, which are wider than their bars when there are many dimensions. Digits are
-        # monospaced: the longest text is the widest.
-        shown = [fmt(v, dec_x) for c in ctxs for v in c.embeddings[c.focus_index]]
-        shown += [fmt(v, self.dec) for c in ctxs for v in c.output[c.focus_index]]
-        num_w = label(max(shown, key=len), "small", mono=True).width
-        self.pitch = pitch = min(1.1, (w - 0.24) / d, (w - 0.24 - num_w) / (d - 1) if d > 1 else 1.1)
-        bar_w, bar_gap = pitch * 0.66, pitch * 0.34
-
-        self.panels, self.sentences, self.inputs, self.outputs, self.names = VGroup(), [], [], [], []
-        self.tags: list[VGroup] = []
-        name_texts = [[label(nm, "small", self.theme.dim(nm)) for nm in dims] for _ in ctxs]
-        levels = stagger_levels([t.width for t in name_texts[0]], [k * pitch for k in range(d)])
-        # Crowded names (many dimensions in narrow panels): one shared colour legend under
-        # the panels instead of names under every chart.
-        self.legend = VGroup()
-        if levels > 2:
-            for nm in dims:
-                swatch = Square(0.2, stroke_width=0, fill_color=self.theme.dim(nm), fill_opacity=1)
-                self.legend.add(VGroup(swatch, label(nm, "small", self.theme.dim(nm))).arrange(RIGHT, buff=0.1))
-            self.legend.arrange(RIGHT, buff=0.35)
-            if self.legend.width > 13.9:
-                self.legend.arrange_in_grid(cols=(d + 1) // 2, buff=(0.35, 0.12))
-            self.legend.move_to([0, PANEL_AREA.bottom + self.legend.height / 2 + 0.02, 0])
-            names_h = 0.0
-        else:
-            names_h = levels * (name_texts[0][0].height + 0.12) + 0.02
-        bottom = PANEL_AREA.bottom + (self.legend.height + 0.15 if len(self.legend) else 0.0)
-        band = PANEL_AREA.top - bottom
-
-        def charts(h: float, max_lines: int | None) -> list[tuple[VectorBars, VectorBars]]:
-            out = []
-            for c, ctx in enumerate(ctxs):
-                fi = ctx.focus_index
-                pair = (
-                    VectorBars(
-                        ctx.embeddings[fi], dims, dec_x, lambda k, c=c, fi=fi: Source(c, "embeddings", (fi, k)),
-                        self.theme, max_abs=max_abs, height=h, bar_w=bar_w, gap=bar_gap,
-                    ),
-                    VectorBars(
-                        ctx.output[fi], dims, self.dec, lambda k, c=c, fi=fi: Source(c, "output", (fi, k)),
-                        self.theme, max_abs=max_abs, height=h, bar_w=bar_w, gap=bar_gap,
-                    ),
-                )
-                for chart in pair:
-                    readable_numbers(chart, max_lines=max_lines)
-                out.append(pair)
-            return out
-
-        def reach(chart: VectorBars) -> tuple[float, float]:
-            """How far the chart reaches above and below its baseline."""
-            y = chart.baseline.get_y()
-            return chart.get_top()[1] - y, y - chart.get_bottom()[1]
-
-        # The tallest bars that fit: numbers and names do not scale with the bars, so
-        # measure the built charts and shrink until everything fits in the band. If even
-        # short bars do not fit (long sentences in narrow panels), compact the words and
-        # the arrow and try again.
-        compact = (
-            ("label", 0.16, 0.75 if m < 3 else 0.6, 0.6, None),
-            ("small", 0.1, 0.45, 0.4, None),
-            ("small", 0.1, 0.45, 0.25, 1),  # and only the numbers that fit on one line
-        )
-        for size, line_buff, arrow_h, h_min, max_lines in compact:
-            rows = [
-                wrap_token_row(TokenRow(ctx.tokens, self.theme, focus=ctx.focus_index, size=size), w - 0.3, line_buff=line_buff)
-                for ctx in ctxs
-            ]
-            sent_h = max(r.height for r in rows)
-
-            def measure(h: float) -> tuple[float, list[tuple[VectorBars, VectorBars]], tuple[float, ...]]:
-                pairs = charts(h, max_lines)  # noqa: B023 (used within this pass of the loop)
-                reaches = (max(reach(p[0])[0] for p in pairs), max(reach(p[0])[1] for p in pairs),
-                           max(reach(p[1])[0] for p in pairs), max(reach(p[1])[1] for p in pairs))
-                total = 0.18 + sent_h + 0.25 + sum(reaches) + arrow_h + names_h + 0.2  # noqa: B023
-                return total, pairs, reaches
-
-            # the tallest bars that fit: bisect between h_min and 1.7 (numbers stacked over
-            # crowded bars make the height of a chart grow in steps, not in proportion)
-            h = 1.7
-            total, pairs, reaches = measure(h)
-            if total > band + 1e-6:
-                lo_h, hi_h = h_min, h
-                h = lo_h
-                total, pairs, reaches = measure(h)
-                if total <= band + 1e-6:
-                    for _ in range(6):
-                        mid = (lo_h + hi_h) / 2
-                        t_mid, p_mid, r_mid = measure(mid)
-                        if t_mid <= band + 1e-6:
-                            lo_h, (h, total, pairs, reaches) = mid, (mid, t_mid, p_mid, r_mid)
-                        else:
-                            hi_h = mid
-            up_in, down_in, up_out, down_out = reaches
-            if total <= band + 1e-6:
-                break
-        self.bar_h = h
-        y_in = PANEL_AREA.top - 0.18 - sent_h - 0.25 - up_in
-        y_out = y_in - down_in - arrow_h - up_out
-        self.arrow_span = (y_in - down_in - 0.08, y_out + up_out + 0.05)
-
-        # "input" / "output" left of the bars when the panel has room: then the tags and the
-        # bars are centred together
-        tag_texts = [[label(t, "small", self.theme["muted"]) for t in ("input", "output")] for _ in range(m)]
-        tag_w = max(t.width for t in tag_texts[0])
-        chart_w = pairs[0][0].width
-        with_tags = w - 0.4 >= chart_w + 0.25 + tag_w
-        offset = (tag_w + 0.25) / 2 if with_tags else 0.0
-        for c in range(m):
-            panel = RoundedRectangle(
-                corner_radius=0.18, width=w, height=band, stroke_color=self.theme["grid"], stroke_width=1.5,
-                fill_color=self.theme["panel"], fill_opacity=0.55,
-            ).move_to([xs[c], (PANEL_AREA.top + bottom) / 2, 0])
-            row = rows[c].move_to([xs[c], PANEL_AREA.top - 0.18 - sent_h / 2, 0])
-            inp, out = pairs[c]
-            inp.shift([xs[c] + offset - inp.baseline.get_x(), y_in - inp.baseline.get_y(), 0])
-            out.shift([xs[c] + offset - out.baseline.get_x(), y_out - out.baseline.get_y(), 0])
-            if len(self.legend):
-                names = VGroup()
-            else:
-                xs_bars = [float(b.get_x()) for b in out.bars]
-                names = stagger_names(name_texts[c], xs_bars, y_out - down_out - 0.1, above=False)
-                keep_inside(names, panel.get_left()[0] + 0.08, panel.get_right()[0] - 0.08)
-            tags = VGroup()
-            if with_tags:
-                for chart, tag in zip((inp, out), tag_texts[c]):
-                    tag.move_to([chart.get_left()[0] - 0.25 - tag_w / 2, chart.baseline.get_y() + h * 0.5, 0])
-                    tags.add(tag)
-            self.tags.append(tags)
-            self.panels.add(panel)
-            self.sentences.append(row)
-            self.inputs.append(inp)
-            self.outputs.append(out)
-            self.names.append(names)
-        self.y_in, self.y_out = y_in, y_out
-
-    def _outline(self, inside: VGroup, colour: str) -> SurroundingRectangle:
-        # inside its column when it can; around a number wider than the column (many
-        # dimensions in a narrow panel) still clear of the digits
-        buff = max(0.04, min(0.08, (self.pitch - inside.width) / 2 - 0.01))
-        return SurroundingRectangle(inside, color=colour, buff=buff, corner_radius=0.08, stroke_width=4)
+    board: Board
+    note: Text
 
     # -- 1 -------------------------------------------------------------------------------
     def _who(self) -> str:
@@ -233,41 +494,39 @@ class TwoContexts(LessonScene):
         return f"in the {ORDINALS[c] if c < len(ORDINALS) else 'next'}" + (" sentence" if c == 0 else "")
 
     def same_input(self) -> None:
-        self._layout()
         ctxs = self.trace.contexts
+        self.board = b = board(ctxs, list(self.lesson.dimensions), self.theme, self.dec)
         where = "In each sentence" if len(ctxs) > 1 else "In its sentence"
         self.narrate(
             f"Now the sentences side by side. {where}, {self._who()} starts from exactly the same vector: "
             "the embedding table does not depend on the sentence."
         )
-        self.play(FadeIn(self.panels), run_time=TIME.fade)
+        self.play(FadeIn(VGroup(*(p.box for p in b.panels))), run_time=TIME.fade)
         self.play(
-            LaggedStart(*(FadeIn(r, shift=DOWN * 0.2) for r in self.sentences), lag_ratio=0.3), run_time=TIME.write
+            LaggedStart(*(FadeIn(p.sentence, shift=DOWN * DRIFT) for p in b.panels), lag_ratio=SENTENCE_LAG),
+            run_time=TIME.write,
         )
         self.play(
-            *(FadeIn(v.baseline) for v in self.inputs),
-            *(grow_bars(v) for v in self.inputs),
-            *(FadeIn(v.nums, shift=UP * 0.1) for v in self.inputs),
-            *(FadeIn(t[0]) for t in self.tags if len(t)),
+            *(FadeIn(p.input.baseline) for p in b.panels),
+            *(grow_bars(p.input) for p in b.panels),
+            *(FadeIn(p.input.nums, shift=UP * RISE) for p in b.panels),
+            *(FadeIn(p.input_tag) for p in b.panels if p.input_tag is not None),
             run_time=TIME.transform,
         )
         self.hold(len(ctxs) * len(self.lesson.dimensions))
         # "=" between neighbouring panels when the focus word's input is the same (it should be).
-        self.equals = VGroup()
-        for c in range(len(ctxs) - 1):
-            a = ctxs[c].embeddings[ctxs[c].focus_index]
-            b = ctxs[c + 1].embeddings[ctxs[c + 1].focus_index]
-            sign = "=" if np.array_equal(a, b) else "≠"
-            x = (self.panels[c].get_right()[0] + self.panels[c + 1].get_left()[0]) / 2
-            self.equals.add(label(sign, "formula", self.theme["text"]).move_to([x, self.y_in + self.bar_h * 0.5, 0]))
-        if len(self.equals):
-            self.play(LaggedStart(*(FadeIn(e, scale=1.4) for e in self.equals), lag_ratio=0.2), run_time=TIME.fade)
+        y = b.y_in + b.bar_h / 2
+        inputs = [ctx.embeddings[ctx.focus_index] for ctx in ctxs]
+        equals = [sign_between(b, c, "=" if np.array_equal(u, v) else "≠", y, self.theme)
+                  for c, (u, v) in enumerate(zip(inputs, inputs[1:]))]
+        if equals:
+            self.play(LaggedStart(*(FadeIn(e, scale=POP) for e in equals), lag_ratio=SIGN_LAG), run_time=TIME.fade)
         where = "In every sentence" if len(ctxs) > 1 else "In its sentence"
         self.note = self.say(f"{where}, {self._who()} starts from the same embedding vector.")
 
     # -- 2 -------------------------------------------------------------------------------
     def mix_in_context(self) -> None:
-        ctxs = self.trace.contexts
+        ctxs, b = self.trace.contexts, self.board
         looks = []
         for c, ctx in enumerate(ctxs):
             fi, a = ctx.focus_index, ctx.attention[ctx.focus_index]
@@ -280,31 +539,28 @@ class TwoContexts(LessonScene):
             f"Attention lights up the words that matter to {self._who()}: besides itself, mostly {lit}. "
             "Their vectors flow into the output."
         )
-        self.arrows, self.arrow_labels = VGroup(), VGroup()
-        for c in range(len(ctxs)):
-            x = self.inputs[c].baseline.get_x()
-            top, bottom = self.arrow_span
-            arr = arrow([x, top, 0], [x, bottom, 0], self.theme["accent"], buff=0)
-            tag = label("attention", "small", self.theme["accent"]).next_to(arr, RIGHT, buff=0.15)
-            self.arrows.add(arr)
-            self.arrow_labels.add(tag)
+        top, bottom = b.arrow_span
+        arrows = [arrow([p.input.baseline.get_x(), top, 0], [p.input.baseline.get_x(), bottom, 0],
+                        self.theme["accent"], buff=0) for p in b.panels]
+        arrow_tags = [label("attention", "small", self.theme["accent"]).next_to(a, RIGHT, buff=LABEL_BUFF)
+                      for a in arrows]
         # The words light up by how much the focus word attends to them ...
-        tints = [a for c, ctx in enumerate(ctxs) for a in tint_tokens(self.sentences[c], ctx.attention[ctx.focus_index], self.theme)]
+        tints: list[Any] = [t for p, ctx in zip(b.panels, ctxs)
+                            for t in tint_tokens(p.sentence, ctx.attention[ctx.focus_index], self.theme)]
         self.play(*tints, run_time=TIME.transform)
         self.note = self.say(f"Each sentence lights up where {self._who()} looks.", self.note)
         # ... and the input flows through attention into the output.
+        self.play(*(GrowArrow(a) for a in arrows), *(FadeIn(t) for t in arrow_tags), run_time=TIME.fade)
         self.play(
-            *(GrowArrow(a) for a in self.arrows), *(FadeIn(t) for t in self.arrow_labels), run_time=TIME.fade
+            *(TransformFromCopy(p.input.bars, p.output.bars) for p in b.panels),
+            *(TransformFromCopy(p.input.baseline, p.output.baseline) for p in b.panels),
+            run_time=TIME.transform * SLOW,
         )
         self.play(
-            *(TransformFromCopy(self.inputs[c].bars, self.outputs[c].bars) for c in range(len(ctxs))),
-            *(TransformFromCopy(self.inputs[c].baseline, self.outputs[c].baseline) for c in range(len(ctxs))),
-            run_time=TIME.transform * 1.3,
-        )
-        self.play(
-            *(FadeIn(o.nums, shift=UP * 0.1) for o in self.outputs), *(FadeIn(n) for n in self.names if len(n)),
-            *([FadeIn(self.legend)] if len(self.legend) else []),
-            *(FadeIn(t[1]) for t in self.tags if len(t) > 1),
+            *(FadeIn(p.output.nums, shift=UP * RISE) for p in b.panels),
+            *(FadeIn(p.names) for p in b.panels if len(p.names)),
+            *([FadeIn(b.legend)] if len(b.legend) else []),
+            *(FadeIn(p.output_tag) for p in b.panels if p.output_tag is not None),
             run_time=TIME.fade,
         )
         self.hold(len(ctxs) * len(self.lesson.dimensions))
@@ -312,7 +568,7 @@ class TwoContexts(LessonScene):
 
     # -- 3 -------------------------------------------------------------------------------
     def different_outputs(self) -> None:
-        ctxs = self.trace.contexts
+        ctxs, b = self.trace.contexts, self.board
         dims = list(self.lesson.dimensions)
         leans = []
         for c, ctx in enumerate(ctxs):
@@ -324,41 +580,20 @@ class TwoContexts(LessonScene):
             f"So the outputs of {self._who()} differ: {said[0].lower() + said[1:]}. "
             "The embedding table did not change; only how the information was combined."
         )
-        bare, named, strokes, winners = [], [], [], []
-        for c, ctx in enumerate(ctxs):
-            out = ctx.output[ctx.focus_index]
-            k = int(np.argmax(out))
-            winners.append(dims[k])
-            colour = self.theme.dim(dims[k])
-            o = self.outputs[c]
-            inside = VGroup(o.bars[k], *(x for x in o.nums if x.source.index[-1] == k))
-            bare.append(self._outline(inside, colour))
-            # The name joins the outline only if it is no wider than its column and the
-            # outline then keeps clear of the neighbours' names (a long one such as
-            # "grammar" reaches into the next column).
-            fits = len(self.names[c]) > 0 and self.names[c][k].width <= self.pitch - 0.1
-            with_name = self._outline(VGroup(*inside, self.names[c][k]), colour) if fits else None
-            others = [nm for j, nm in enumerate(self.names[c]) if j != k]
-            clear = with_name is not None and not any(boxes_touch(with_name, nm, 0.06) for nm in others)
-            named.append(with_name if clear else None)
-            strokes.append(self.panels[c].animate.set_stroke(colour, width=3.5))
-        # the same outline in every panel: with the names only where all of them can have it
-        marks = VGroup(*(named if all(m is not None for m in named) else bare))
-        self.unequal = VGroup()
-        for c in range(len(ctxs) - 1):
-            if winners[c] != winners[c + 1]:
-                x = (self.panels[c].get_right()[0] + self.panels[c + 1].get_left()[0]) / 2
-                self.unequal.add(label("≠", "formula", self.theme["text"]).move_to([x, self.y_out + self.bar_h * 0.5, 0]))
-        self.play(*(Create(mk) for mk in marks), *strokes, run_time=TIME.transform)
-        if len(self.unequal):
-            self.play(LaggedStart(*(FadeIn(e, scale=1.4) for e in self.unequal), lag_ratio=0.2), run_time=TIME.fade)
-        if len(set(winners)) == 1:
-            text = f"Same input, and here every output leans {winners[0]}."
-        elif len(winners) == 2:
-            text = f"Same input, different outputs: {winners[0]}-like here, {winners[1]}-like there."
+        won = winners(b, ctxs, dims, self.theme)
+        strokes = [p.box.animate.set_stroke(colour, width=WINNER_STROKE) for p, colour in zip(b.panels, won.colours)]
+        y = b.y_out + b.bar_h / 2
+        unequal = [sign_between(b, c, "≠", y, self.theme)
+                   for c, (w, v) in enumerate(zip(won.names, won.names[1:])) if w != v]
+        self.play(*(Create(mk) for mk in won.marks), *strokes, run_time=TIME.transform)
+        if unequal:
+            self.play(LaggedStart(*(FadeIn(e, scale=POP) for e in unequal), lag_ratio=SIGN_LAG), run_time=TIME.fade)
+        if len(set(won.names)) == 1:
+            text = f"Same input, and here every output leans {won.names[0]}."
+        elif len(won.names) == 2:
+            text = f"Same input, different outputs: {won.names[0]}-like here, {won.names[1]}-like there."
         else:
-            text = "Same input, different outputs: " + ", ".join(f"{w}-like" for w in winners) + "."
+            text = "Same input, different outputs: " + ", ".join(f"{w}-like" for w in won.names) + "."
         self.note = self.say(text, self.note)
         self.note = self.say("The embedding table did not change, only how information was combined.", self.note)
         self.hold()
-
