@@ -3,18 +3,26 @@
     python benchmarks/render_bench.py            # a table
     python benchmarks/render_bench.py --json     # the same figures as JSON
     python benchmarks/render_bench.py --high 2   # high quality (1080p60) on the first 2 scenes
+    python benchmarks/render_bench.py --lecture-high --batch   # also the whole lecture at 1080p60,
+                                                 # and the three built-in lessons: local vs a Dask cluster
 
 What it measures (low quality unless said; every run starts from empty caches):
 
-- baseline: ``manim render -ql scenes/<file>.py <Scene>`` for every scene, one after the
-  other, as a Manim project's README would tell a user to do;
+- baseline: ``manim render -ql --disable_caching scenes/<file>.py <Scene>`` for every
+  scene, one after the other: plain Manim with its fastest flags (its per-animation cache
+  only helps a second run of an unchanged animation);
 - ours, cold: ``attnvid render`` of the same scenes (parallel processes, empty caches);
 - ours, warm: the same command again, nothing changed;
 - one scene changed: a one-line text change in one scene file, then ``attnvid render``;
 - preview: ``attnvid preview`` of one scene, warm (nothing changed: best of three) and
   right after a one-line edit of that scene (best of three edits);
 - seconds of rendering per second of video, at low and high quality, and the peak
-  memory of a render process at high quality.
+  memory of a render process at high quality;
+- ``--lecture-high``: ``attnvid render --quality high`` of every scene, cold, on every
+  core: wall seconds per second of video (target <= 0.5 on 2 cores);
+- ``--batch``: ``attnvid batch default bank souris`` at low quality, cold, with the
+  local process pool and then with ``--cluster`` on a Dask scheduler and one worker per
+  core started here on 127.0.0.1 (same code, same machine: what the cluster costs).
 
 The source tree is copied to a temporary folder (put first on PYTHONPATH), so the
 one-line change never touches the repository.
@@ -23,22 +31,26 @@ one-line change never touches the repository.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import platform
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from attnvid.env import LESSON_ENV
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
-TARGETS = {"cold_speedup": 1.7, "warm_fraction": 0.05, "preview_s": 3.0, "high_peak_mib": 1536}
+TARGETS = {"cold_speedup": 1.7, "warm_fraction": 0.05, "preview_s": 3.0, "high_peak_mib": 1536,
+           "lecture_high_s_per_video_s": 0.5}
 
 
 def machine() -> dict[str, object]:
@@ -87,10 +99,68 @@ def video_seconds(folder: Path) -> float:
     return sum(json.loads(p.read_text())["duration"] for p in folder.glob("*.mp4.json"))
 
 
+def bench_lecture_high(tmp: Path, env: dict[str, str]) -> dict[str, object]:
+    """Every scene at 1080p60, cold, on every core: wall seconds per second of video."""
+    folder = tmp / "lecture-high"
+    folder.mkdir()
+    secs, _ = run([str(BIN / "attnvid"), "render", "--quality", "high"], folder, env)
+    video = video_seconds(folder / "media" / "scenes" / "high")
+    return {"lecture_high_s": round(secs, 2), "video_s_lecture_high": round(video, 2),
+            "lecture_high_s_per_video_s": round(secs / video, 3)}
+
+
+def local_dask(folder: Path, env: dict[str, str], workers: int) -> tuple[str, list[subprocess.Popen[bytes]]]:
+    """A Dask scheduler and ``workers`` one-thread workers on 127.0.0.1; its address and processes."""
+    import socket
+
+    def free_port() -> int:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            return int(s.getsockname()[1])
+
+    port = free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    common = {"cwd": folder, "env": env, "stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL,
+              "start_new_session": True}
+    procs = [subprocess.Popen([str(BIN / "dask"), "scheduler", "--host", "127.0.0.1", "--port", str(port),
+                               "--no-dashboard"], **common)]  # type: ignore[call-overload]
+    procs += [subprocess.Popen([str(BIN / "dask"), "worker", address, "--host", "127.0.0.1", "--nthreads", "1",
+                                "--no-nanny", "--no-dashboard"], **common) for _ in range(workers)]  # type: ignore[call-overload]
+    import importlib
+
+    distributed: Any = importlib.import_module("distributed")  # the optional extra attnvid[cluster]
+    with distributed.Client(address, timeout=60) as c:
+        c.wait_for_workers(workers, timeout=180)
+    return address, procs
+
+
+def bench_batch(tmp: Path, env: dict[str, str]) -> dict[str, object]:
+    """The three built-in lessons at low quality, cold: local process pool, then a local Dask cluster."""
+    lessons = ["default", "bank", "souris"]
+    local = tmp / "batch-local"
+    local.mkdir()
+    local_s, _ = run([str(BIN / "attnvid"), "batch", *lessons], local, env)
+    cluster = tmp / "batch-cluster"
+    cluster.mkdir()
+    n = os.cpu_count() or 1
+    address, procs = local_dask(cluster, env, n)
+    try:
+        cluster_s, _ = run([str(BIN / "attnvid"), "batch", *lessons, "--cluster", address], cluster, env)
+    finally:
+        for p in procs:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+    return {"batch_lessons": lessons, "batch_local_s": round(local_s, 2), "batch_cluster_s": round(cluster_s, 2),
+            "batch_cluster_workers": n}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     ap.add_argument("--high", type=int, default=2, metavar="N", help="scenes rendered at high quality (0: skip)")
+    ap.add_argument("--lecture-high", action="store_true", help="also every scene at 1080p60, on every core")
+    ap.add_argument("--batch", action="store_true", help="also the three built-in lessons: local vs a local Dask cluster")
     ap.add_argument("--keep", action="store_true", help="keep the temporary folder")
     args = ap.parse_args()
 
@@ -110,10 +180,10 @@ def main() -> None:
     # Baseline: plain Manim, one scene after the other, empty media folder.
     base_dir = tmp / "baseline"
     base_dir.mkdir()
-    log(f"baseline: manim render -ql, {len(scenes)} scenes one after the other ...")
+    log(f"baseline: manim render -ql --disable_caching, {len(scenes)} scenes one after the other ...")
     per_scene_base = {}
     for name, file in scenes:
-        dt, _ = run([str(BIN / "manim"), "render", "-ql", str(src / file), name], base_dir, env)
+        dt, _ = run([str(BIN / "manim"), "render", "-ql", "--disable_caching", str(src / file), name], base_dir, env)
         per_scene_base[name] = round(dt, 2)
     baseline = sum(per_scene_base.values())
 
@@ -176,6 +246,13 @@ def main() -> None:
         fig.update({"high_scenes": names, "high_s": round(secs, 2), "video_s_high": round(video_high, 2),
                     "render_s_per_video_s_high": round(secs / video_high, 3), "high_peak_rss_mib": round(peak, 1)})
 
+    if args.lecture_high:
+        log("ours: the whole lecture at high quality (1080p60), every core ...")
+        fig.update(bench_lecture_high(tmp, env))
+    if args.batch:
+        log("ours: attnvid batch default bank souris, local, then on a local Dask cluster ...")
+        fig.update(bench_batch(tmp, env))
+
     if args.keep:
         fig["folder"] = str(tmp)
     else:
@@ -187,7 +264,7 @@ def main() -> None:
     mc = fig["machine"]
     print(f"machine: {mc['cores']} cores, {mc['cpu']}, {mc['memory_gib']} GiB, Python {mc['python']}, Manim {mc['manim']}")  # type: ignore[index]
     rows = [
-        ("baseline: manim render -ql, sequential", f"{baseline:.1f} s", ""),
+        ("baseline: manim render -ql --disable_caching, sequential", f"{baseline:.1f} s", ""),
         ("attnvid render, cold", f"{cold:.1f} s", f"{baseline / cold:.2f}x faster (target >= {TARGETS['cold_speedup']}x)"),
         ("attnvid render, warm (nothing changed)", f"{warm:.2f} s", f"{100 * warm / cold:.1f}% of cold (target < 5%)"),
         (f"one-line change in {changed_scene}", f"{one:.1f} s",
@@ -202,6 +279,14 @@ def main() -> None:
             ("render s per video s, high (1080p60)", f"{fig['render_s_per_video_s_high']:.3f}", f"{fig['video_s_high']} s of video, one process"),
             ("peak memory of a render process, high", f"{fig['high_peak_rss_mib']:.0f} MiB", "target < 1536 MiB"),
         ]
+    if args.lecture_high:
+        rows.append(("whole lecture, high (1080p60), every core", f"{fig['lecture_high_s']:.1f} s",
+                     f"{fig['lecture_high_s_per_video_s']:.3f} s per s of video "
+                     f"(target <= {TARGETS['lecture_high_s_per_video_s']}), {fig['video_s_lecture_high']} s of video"))
+    if args.batch:
+        rows += [("batch default bank souris, local", f"{fig['batch_local_s']:.1f} s", "process pool, every core"),
+                 ("batch default bank souris, --cluster", f"{fig['batch_cluster_s']:.1f} s",
+                  f"Dask, {fig['batch_cluster_workers']} local workers")]
     w = max(len(r[0]) for r in rows)
     for a, b, c in rows:
         print(f"{a:<{w}}  {b:>10}  {c}")
