@@ -78,7 +78,7 @@ LEAN_MARGIN = 0.5
 #: question (``attncore.training``) or drawn from the seeded generator (``attncore.weights``).
 WEIGHTS = ("trained", "random")
 #: What a lesson gets when its ``[projections]`` says nothing.
-DEFAULT_WEIGHTS = "random"  # flips to "trained" once the team has compared the frames
+DEFAULT_WEIGHTS = "trained"  # learned on the lesson's own question; write weights = "random" for seeded halves
 
 _TOP_KEYS = {
     "title", "language", "dimensions", "decimals", "vocabulary", "contexts", "projections", "heads", "theme", "training",

@@ -34,6 +34,7 @@ def print_tables(trace: LessonTrace, console: Console) -> None:
     dims = list(lesson.dimensions)
     console.print(f"[bold]{lesson.title}[/]  (d = {lesson.d}, heads = {lesson.heads}, {dec} decimals)")
     console.print(f"Weights: {trace.weights.provenance}\n")
+    print_training(trace, console)
     for c in trace.contexts:
         toks = list(c.tokens)
         console.rule(f"context {c.context.name!r}: {c.context.sentence}  (focus: {c.focus})")
@@ -68,6 +69,28 @@ def print_tables(trace: LessonTrace, console: Console) -> None:
         print_positional(c, console, dec)
     console.print(f"W_Q, W_K, W_V, W_O ({lesson.d}×{lesson.d}) and the {lesson.d}×{lesson.projections.d_v} W_V are the same in every context; "
                   "see --json for them.")
+
+
+def print_training(trace: LessonTrace, console: Console) -> None:
+    """What the weights were trained on, how the loss fell, and whether the claims hold."""
+    t, dec = trace.training, trace.decimals
+    if t is None:
+        return
+    console.rule("training", style="dim")
+    if t.task:
+        console.print(f"Task: {escape(t.task)}")
+    if t.loss:
+        console.print(f"Loss: {t.loss[0]:.4f} at step 0, {t.loss[-1]:.4f} after {len(t.loss) - 1} steps; "
+                      f"{t.rounded_loss:.4f} with the rounded weights")
+        console.print(f"Accuracy on the one-sense sentences: {fmt(t.accuracy, dec)} (one head), "
+                      f"{fmt(t.accuracy_heads, dec)} (heads)")
+    for c in t.claims:
+        heads = ", ".join(fmt(a, dec) for a in c.heads)
+        words = ", ".join(escape(w) for w in c.sense_words) or "no word"
+        console.print(f"{escape(c.context)!s}: attention on {words}: {fmt(c.simple, dec)} simplified, "
+                      f"{fmt(c.trained, dec)} trained (heads {heads}); reads {c.readout or 'no single dimension'} "
+                      f"(heads: {c.readout_heads or 'no single dimension'}), sense {c.sense}")
+    console.print(f"Claims hold: {'yes' if t.claims_hold else 'no: ' + escape(t.reason)}\n")
 
 
 def _masked_table(title: str, m: np.ndarray, toks: list[str], decimals: int) -> Table:
