@@ -11,12 +11,16 @@ with ``round_rows_to_one`` so that each displayed row sums to exactly 1).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import cast
+
 import numpy as np
 from manim import (
     DOWN,
     LEFT,
     RIGHT,
     UP,
+    Animation,
     AnimationGroup,
     ArcBetweenPoints,
     Create,
@@ -27,12 +31,13 @@ from manim import (
     Rectangle,
     ReplacementTransform,
     SurroundingRectangle,
+    Text,
     TransformFromCopy,
     VGroup,
     Write,
 )
 
-from attncore import fmt, round_rows_to_one
+from attncore import ContextTrace, fmt, round_rows_to_one
 from scenes.base import LessonScene
 from scenes.components import (
     HeatLegend,
@@ -42,10 +47,262 @@ from scenes.components import (
     TokenRow,
     column_labels,
     describe_focus,
+    fit_cells,
     ink_on_heat,
     label,
 )
-from scenes.theme import TIME
+from scenes.layout import (
+    CONTENT,
+    ITEM_BUFF,
+    LABEL_BUFF,
+    MED_SMALL_BUFF,
+    SMALL_BUFF,
+    TINY_BUFF,
+    WORD_MATRIX_AREA,
+    Box,
+)
+from scenes.theme import TIME, Theme
+
+# -- 1: the matrix -----------------------------------------------------------------------------
+#: The matrix fits GRID_W × GRID_H with cells at most MAX_CELL_W × MAX_CELL_H ...
+GRID_W, GRID_H, MAX_CELL_W, MAX_CELL_H = 6.2, 4.3, 1.25, 0.7
+#: ... centred left of the middle (room for the legend and the convention on its right),
+#: its top (column names included) no higher than GRID_TOP.
+GRID_CENTRE = LEFT * 2.5 + DOWN * 0.4
+GRID_TOP = 2.3
+#: The legend's full height (shorter beside a shorter matrix).
+LEGEND_H = 2.4
+#: Between the matrix and the legend; from the frame's left edge once the matrix steps aside.
+SIDE_BUFF = 0.45
+#: Between the legend and the convention, and between the convention's two blocks.
+CONVENTION_BUFF, CONVENTION_GAP = 0.7, 0.55
+#: The convention stays inside this box (its right edge only matters).
+CONVENTION_ROOM: Box = CONTENT.inset(right=TINY_BUFF)
+#: The convention's texts slide in from this far right.
+SLIDE = 0.2
+#: The outline of the one cell read, just off it.
+CELL_MARK_BUFF = 0.02
+
+# -- 2: one row as bars ------------------------------------------------------------------------
+#: The other rows step back: cells, outlines and text at these opacities.
+FAINT_FILL, FAINT_STROKE, FAINT_TEXT = 0.3, 0.5, 0.6
+#: Between the matrix and the words of the bars; the bars' numbers end SMALL_BUFF inside
+#: the content box, NUMBER_ROOM after the longest bar.
+BARS_BUFF, NUMBER_ROOM = 0.9, 0.85
+BARS_RIGHT = CONTENT.inset(right=SMALL_BUFF).right
+#: Bars BAR_SHARE of their pitch high; the pitch at most MAX_PITCH, all of them within BARS_H.
+MAX_PITCH, BARS_H, BAR_SHARE = 0.62, 4.2, 0.62
+#: The least length of a bar, so that a weight of 0 still shows where it is.
+MIN_BAR = 0.02
+#: Between the bars and their heading.
+HEAD_BUFF = 0.3
+
+# -- 3: over the sentence ----------------------------------------------------------------------
+#: The sentence keeps MED_SMALL_BUFF inside the content box, SENTENCE_DROP under the middle.
+SENTENCE: Box = CONTENT.inset(left=MED_SMALL_BUFF, right=MED_SMALL_BUFF)
+SENTENCE_DROP = 1.15
+#: The bars stand BASE_BUFF over the words and reach NUMBER_RISE under BARS_TOP (their numbers over them).
+BASE_BUFF, NUMBER_RISE = 0.12, 0.45
+BARS_TOP = CONTENT.inset(top=MED_SMALL_BUFF).top
+#: A bar is WORD_SHARE of its word's box wide, at most MAX_BAR_W.
+MAX_BAR_W, WORD_SHARE = 0.55, 0.6
+#: The arcs leave and reach the boxes ARC_BUFF under them and sag SAG_PER_UNIT per unit of
+#: chord plus SAG_MIN, never below the word matrices' area (above the caption).
+ARC_BUFF, SAG_PER_UNIT, SAG_MIN = 0.06, 0.25, 0.35
+#: An arc: ARC_W thick plus 14 per unit of weight; FAINTEST opacity for a weight of 0, full
+#: for the largest; its tip TIP long plus TIP_PER_WEIGHT per unit of weight.
+ARC_W, FAINTEST, TIP, TIP_PER_WEIGHT = 1.5, 0.25, 0.12, 0.2
+
+# -- pacing ------------------------------------------------------------------------------------
+#: Lags of LaggedStart: rows of the matrix, bars and arcs.
+LAG, BAR_LAG = 0.2, 0.15
+#: The rows, the bars' move onto the sentence and the arcs take half as long again.
+SLOW = 1.5
+
+
+def weight_source(i: int, j: int) -> Source:
+    return Source(0, "attention", (i, j), rows_to_one=True)
+
+
+# -- 1 -----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MatrixView:
+    """The attention matrix (rows rounded to one, heat-coloured) and its legend."""
+
+    grid: NumberGrid  # (n, n): query words on the rows, key words over the columns
+    legend: HeatLegend
+    shown: np.ndarray  # (n, n) the weights as displayed: every row rounded to sum to 1
+
+
+def matrix_view(ctx: ContextTrace, theme: Theme, dec: int) -> MatrixView:
+    n, a = ctx.n, ctx.attention
+    shown = round_rows_to_one(a, dec)
+    cell_w, cell_h = fit_cells(n, n, GRID_W, GRID_H, max_w=MAX_CELL_W, max_h=MAX_CELL_H)
+    grid = NumberGrid(
+        a, dec, weight_source, theme, row_labels=list(ctx.tokens), shown=shown,
+        cell_w=cell_w, cell_h=cell_h, fill=lambda i, j: theme.heat(a[i, j]), row_colours=[theme["query"]] * n,
+    )
+    # column labels that never shrink: every other one moves up a line if they would touch
+    grid.set_column_labels(column_labels(grid, ctx.tokens, theme, [theme["key"]] * n, size="label", style="pairwise"))
+    ink_on_heat(grid, a, theme)
+    grid.move_to(GRID_CENTRE)
+    if grid.get_top()[1] > GRID_TOP:
+        grid.shift(DOWN * (grid.get_top()[1] - GRID_TOP))
+    legend = HeatLegend(theme, height=min(LEGEND_H, grid.body().height))
+    legend.next_to(grid.body(), RIGHT, buff=SIDE_BUFF)
+    return MatrixView(grid, legend, shown)
+
+
+@dataclass(frozen=True)
+class Convention:
+    """Row = the word being updated, column = the word it looks at: outlined, and in words."""
+
+    row_box: SurroundingRectangle  # the focus word's row with its label
+    col_box: SurroundingRectangle  # the column of the word it looks at most, with its label
+    cell: SurroundingRectangle  # where they cross
+    row_text: VGroup
+    col_text: VGroup
+
+    def marks(self) -> VGroup:
+        return VGroup(self.row_box, self.col_box, self.cell)
+
+
+def explained(head: str, what: str, role: str, colour: str, theme: Theme) -> VGroup:
+    """``head`` (bold, in ``colour``) over what it is and its role."""
+    return VGroup(
+        label(head, "body", colour, weight="BOLD"),
+        label(what, "label", theme["text"]),
+        label(role, "label", theme["muted"]),
+    ).arrange(DOWN, aligned_edge=LEFT, buff=SMALL_BUFF)
+
+
+def convention(view: MatrixView, fi: int, j_star: int, theme: Theme) -> Convention:
+    grid = view.grid
+    row_box = SurroundingRectangle(VGroup(grid.row(fi), grid.row_labels[fi]), color=theme["query"], buff=TINY_BUFF,
+                                   stroke_width=4)
+    col_box = SurroundingRectangle(VGroup(grid.column(j_star), grid.col_labels[j_star]), color=theme["key"],
+                                   buff=TINY_BUFF, stroke_width=4)
+    row_text = explained("row", "the word being updated", "its query", theme["query"], theme)
+    col_text = explained("column", "the word it looks at", "its key", theme["key"], theme)
+    texts = VGroup(row_text, col_text).arrange(DOWN, aligned_edge=LEFT, buff=CONVENTION_GAP)
+    texts.next_to(view.legend, RIGHT, buff=CONVENTION_BUFF).match_y(grid.body())
+    if texts.get_right()[0] > CONVENTION_ROOM.right:
+        texts.shift(LEFT * (texts.get_right()[0] - CONVENTION_ROOM.right))
+    cell = SurroundingRectangle(grid.cell(fi, j_star), color=theme["accent"], buff=CELL_MARK_BUFF, stroke_width=5)
+    return Convention(row_box, col_box, cell, row_text, col_text)
+
+
+# -- 2 -----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RowBars:
+    """The focus word's row lifted out of the matrix: one bar per word it looks at."""
+
+    row_box: SurroundingRectangle  # the row in the matrix, outlined
+    bars: VGroup  # Rectangle per word, as long as its weight
+    nums: VGroup  # Num per word, after its bar
+    names: VGroup  # the words, before the bars
+    head: Text  # "“word” looks at"
+
+
+def row_bars(ctx: ContextTrace, w: np.ndarray, grid: NumberGrid, theme: Theme, dec: int) -> RowBars:
+    """Bars right of the matrix (where it stands now), centred on its rows."""
+    n, fi = ctx.n, ctx.focus_index
+    row_box = SurroundingRectangle(VGroup(grid.row(fi), grid.row_labels[fi]), color=theme["accent"], buff=TINY_BUFF,
+                                   stroke_width=4)
+    left = grid.get_right()[0] + BARS_BUFF
+    names = VGroup(*(label(t, "label", theme["key"]) for t in ctx.tokens))
+    x0 = left + max(m.width for m in names) + ITEM_BUFF
+    length = BARS_RIGHT - NUMBER_ROOM - x0  # room for the number after the longest bar
+    pitch = min(MAX_PITCH, BARS_H / n)
+    top = grid.body().get_center()[1] + pitch * (n - 1) / 2
+    wmax = float(np.max(w))  # the weights add up to 1: the largest is at least 1/n
+    bars, nums = VGroup(), VGroup()
+    for j in range(n):
+        y = top - j * pitch
+        bar = Rectangle(
+            width=max(length * w[j] / wmax, MIN_BAR), height=pitch * BAR_SHARE, stroke_width=0,
+            fill_color=theme.heat(ctx.attention[fi, j]), fill_opacity=1,
+        )
+        bar.move_to((x0 + bar.width / 2, y, 0))
+        num = Num(w[j], dec, weight_source(fi, j), size="cell", color=theme["text"])
+        num.next_to(bar, RIGHT, buff=LABEL_BUFF)
+        names[j].move_to((x0 - ITEM_BUFF - names[j].width / 2, y, 0))
+        bars.add(bar)
+        nums.add(num)
+    head = label(f"“{ctx.tokens[fi]}” looks at", "label", theme["accent"])
+    head.next_to(bars, UP, buff=HEAD_BUFF).align_to(names, LEFT)
+    return RowBars(row_box, bars, nums, names, head)
+
+
+# -- 3 -----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OverSentence:
+    """The sentence with the row standing on it as bars, and arcs from the focus word."""
+
+    row: TokenRow
+    bars: VGroup  # Rectangle per word, as tall as its weight
+    nums: VGroup  # Num per word, over its bar
+    arcs: VGroup  # one per other word, as thick and bright as its weight
+
+
+def sentence_bars(ctx: ContextTrace, w: np.ndarray, theme: Theme, dec: int) -> tuple[TokenRow, VGroup, VGroup]:
+    n, fi = ctx.n, ctx.focus_index
+    row = TokenRow(ctx.tokens, theme, focus=fi)
+    if row.width > SENTENCE.width:
+        row.scale_to_fit_width(SENTENCE.width)
+    row.move_to(DOWN * SENTENCE_DROP)
+    base = row.get_top()[1] + BASE_BUFF
+    max_h = BARS_TOP - NUMBER_RISE - base
+    wmax = float(np.max(w))
+    bars, nums = VGroup(), VGroup()
+    for j in range(n):
+        box = row.boxes[j]
+        h = max(max_h * w[j] / wmax, MIN_BAR)
+        bar = Rectangle(width=min(MAX_BAR_W, box.width * WORD_SHARE), height=h, stroke_width=0,
+                        fill_color=theme.heat(ctx.attention[fi, j]), fill_opacity=1)
+        bar.move_to((box.get_center()[0], base + h / 2, 0))
+        num = Num(w[j], dec, weight_source(fi, j), size="cell", color=theme["text"])
+        num.next_to(bar, UP, buff=SMALL_BUFF)
+        bars.add(bar)
+        nums.add(num)
+    return row, bars, nums
+
+
+def arcs(row: TokenRow, w: np.ndarray, fi: int, theme: Theme) -> VGroup:
+    """Arcs from the focus word to every other word, as thick and bright as the weight."""
+    wmax = float(np.max(w))
+    out = VGroup()
+    start = row.boxes[fi].get_bottom() + DOWN * ARC_BUFF
+    depth = start[1] - WORD_MATRIX_AREA.bottom
+    for j in range(len(w)):
+        if j == fi:
+            continue
+        end = row.boxes[j].get_bottom() + DOWN * ARC_BUFF
+        chord = abs(end[0] - start[0])  # > 0: the boxes stand side by side
+        # deep for a neighbour, flatter for a far word, always above the caption
+        sag = min(depth, SAG_PER_UNIT * chord + SAG_MIN)
+        angle = 4 * np.arctan(2 * sag / chord)
+        arc = ArcBetweenPoints(start, end, angle=angle if end[0] > start[0] else -angle)
+        opacity = FAINTEST + (1 - FAINTEST) * w[j] / wmax
+        arc.set_stroke(theme["accent"], width=ARC_W + 14 * w[j], opacity=opacity)
+        arc.add_tip(tip_length=TIP + TIP_PER_WEIGHT * w[j], tip_width=TIP + TIP_PER_WEIGHT * w[j])
+        arc.tip.set_fill(theme["accent"], opacity=opacity).set_stroke(width=0)
+        out.add(arc)
+    return out
+
+
+def over_sentence(ctx: ContextTrace, w: np.ndarray, theme: Theme, dec: int) -> OverSentence:
+    row, bars, nums = sentence_bars(ctx, w, theme, dec)
+    return OverSentence(row, bars, nums, arcs(row, w, ctx.focus_index, theme))
+
+
+# -- the scene ---------------------------------------------------------------------------------
 
 
 class ReadingAttention(LessonScene):
@@ -58,140 +315,77 @@ class ReadingAttention(LessonScene):
         ("Where the word looks", "where_it_looks"),
     )
 
-    def _source(self, i: int, j: int) -> Source:
-        return Source(0, "attention", (i, j), rows_to_one=True)
-
     # -- 1 -------------------------------------------------------------------------------
     def the_matrix(self) -> None:
         ctx = self.ctx(0)
         n, fi = ctx.n, ctx.focus_index
-        self.shown = round_rows_to_one(ctx.attention, self.dec)
         a = ctx.attention
         j_star = max((j for j in range(n) if j != fi), key=lambda j: a[fi, j]) if n > 1 else fi
+        self.view = view = matrix_view(ctx, self.theme, self.dec)
         self.narrate(
             "This is the attention matrix. A row is the word being updated, its query; "
             "a column is the word it looks at, its key. "
-            f"“{ctx.tokens[fi]}” gives {fmt(self.shown[fi, j_star], self.dec)} of its attention to “{ctx.tokens[j_star]}”."
+            f"“{ctx.tokens[fi]}” gives {fmt(view.shown[fi, j_star], self.dec)} of its attention to “{ctx.tokens[j_star]}”."
         )
-        cell_w = min(1.25, 6.2 / n)
-        cell_h = min(0.7, 4.3 / n)
-        self.grid = NumberGrid(
-            a, self.dec, self._source, self.theme,
-            row_labels=list(ctx.tokens), shown=self.shown,
-            cell_w=cell_w, cell_h=cell_h, fill=lambda i, j: self.theme.heat(a[i, j]),
-            row_colours=[self.theme["query"]] * n,
-        )
-        # column labels that never shrink: every other one moves up a line if they would touch
-        self.grid.set_column_labels(
-            column_labels(self.grid, ctx.tokens, self.theme, [self.theme["key"]] * n, size="label", style="pairwise")
-        )
-        ink_on_heat(self.grid, a, self.theme)
-        self.grid.move_to(LEFT * 2.5 + DOWN * 0.4)
-        if self.grid.get_top()[1] > 2.3:
-            self.grid.shift(DOWN * (self.grid.get_top()[1] - 2.3))
-        self.legend = HeatLegend(self.theme, height=min(2.4, self.grid.body().height))
-        self.legend.next_to(self.grid.body(), RIGHT, buff=0.45)
-        self.play(FadeIn(self.grid.cells), Write(self.grid.row_labels), Write(self.grid.col_labels), run_time=TIME.write)
+        grid = view.grid
+        self.play(FadeIn(grid.cells), Write(grid.row_labels), Write(grid.col_labels), run_time=TIME.write)
         self.play(
-            LaggedStart(*(FadeIn(self.grid.row_entries(i)) for i in range(n)), lag_ratio=0.2),
-            FadeIn(self.legend), run_time=TIME.write * 1.5,
+            LaggedStart(*(FadeIn(grid.row_entries(i)) for i in range(n)), lag_ratio=LAG),
+            FadeIn(view.legend), run_time=TIME.write * SLOW,
         )
         self.hold(n * n)
 
         # The convention: row = the word being updated, column = the word it looks at.
-        row_box = SurroundingRectangle(
-            VGroup(self.grid.row(fi), self.grid.row_labels[fi]), color=self.theme["query"], buff=0.05, stroke_width=4
-        )
-        col_box = SurroundingRectangle(
-            VGroup(self.grid.column(j_star), self.grid.col_labels[j_star]), color=self.theme["key"], buff=0.05, stroke_width=4
-        )
-        row_text = VGroup(
-            label("row", "body", self.theme["query"], weight="BOLD"),
-            label("the word being updated", "label", self.theme["text"]),
-            label("its query", "label", self.theme["muted"]),
-        ).arrange(DOWN, aligned_edge=LEFT, buff=0.1)
-        col_text = VGroup(
-            label("column", "body", self.theme["key"], weight="BOLD"),
-            label("the word it looks at", "label", self.theme["text"]),
-            label("its key", "label", self.theme["muted"]),
-        ).arrange(DOWN, aligned_edge=LEFT, buff=0.1)
-        self.convention = VGroup(row_text, col_text).arrange(DOWN, aligned_edge=LEFT, buff=0.55)
-        self.convention.next_to(self.legend, RIGHT, buff=0.7).match_y(self.grid.body())
-        if self.convention.get_right()[0] > 6.8:
-            self.convention.shift(LEFT * (self.convention.get_right()[0] - 6.8))
-        self.play(Create(row_box), FadeIn(row_text, shift=LEFT * 0.2), run_time=TIME.write)
-        self.play(Create(col_box), FadeIn(col_text, shift=LEFT * 0.2), run_time=TIME.write)
-        cell = SurroundingRectangle(self.grid.cell(fi, j_star), color=self.theme["accent"], buff=0.02, stroke_width=5)
-        self.play(Create(cell), run_time=TIME.fade)
-        self.boxes = VGroup(row_box, col_box, cell)
+        self.conv = conv = convention(view, fi, j_star, self.theme)
+        self.play(Create(conv.row_box), FadeIn(conv.row_text, shift=LEFT * SLIDE), run_time=TIME.write)
+        self.play(Create(conv.col_box), FadeIn(conv.col_text, shift=LEFT * SLIDE), run_time=TIME.write)
+        self.play(Create(conv.cell), run_time=TIME.fade)
         self.note = self.say(
             f"This cell: how much “{ctx.tokens[fi]}” looks at “{ctx.tokens[j_star]}”. Every row sums to one."
         )
 
     # -- 2 -------------------------------------------------------------------------------
+    def _step_back(self, rows: list[int]) -> list[Animation]:
+        """The other rows fade: faint cells, muted numbers and labels."""
+        grid, muted = self.view.grid, self.theme["muted"]
+        return [
+            *(cast(Animation, grid.row(i).animate.set_fill(opacity=FAINT_FILL).set_stroke(opacity=FAINT_STROKE))
+              for i in rows),
+            *(cast(Animation, grid.row_entries(i).animate.set_color(muted).set_opacity(FAINT_TEXT)) for i in rows),
+            *(cast(Animation, grid.row_labels[i].animate.set_color(muted).set_opacity(FAINT_TEXT)) for i in rows),
+        ]
+
     def one_row(self) -> None:
-        ctx = self.ctx(0)
+        ctx, grid = self.ctx(0), self.view.grid
         n, fi = ctx.n, ctx.focus_index
-        w = self.shown[fi]
+        w = self.view.shown[fi]
         top = max(range(n), key=lambda j: w[j])
         self.narrate(
             f"Lift out the row of “{ctx.tokens[fi]}”: one bar per word. The longest, {fmt(w[top], self.dec)}, goes to "
             f"{'itself' if top == fi else '“' + ctx.tokens[top] + '”'}. The weights add up to one."
         )
-        others = [i for i in range(n) if i != fi]
-        # The other rows step back: faint cells, muted numbers and labels.
         self.play(
-            FadeOut(self.convention), FadeOut(self.legend), FadeOut(self.boxes),
-            *(self.grid.row(i).animate.set_fill(opacity=0.3).set_stroke(opacity=0.5) for i in others),
-            *(self.grid.row_entries(i).animate.set_color(self.theme["muted"]).set_opacity(0.6) for i in others),
-            *(self.grid.row_labels[i].animate.set_color(self.theme["muted"]).set_opacity(0.6) for i in others),
+            FadeOut(VGroup(self.conv.row_text, self.conv.col_text)), FadeOut(self.view.legend),
+            FadeOut(self.conv.marks()), *self._step_back([i for i in range(n) if i != fi]),
             run_time=TIME.fade,
         )
-        self.play(self.grid.animate.to_edge(LEFT, buff=0.45), run_time=TIME.transform)
-        self.row_box = SurroundingRectangle(
-            VGroup(self.grid.row(fi), self.grid.row_labels[fi]), color=self.theme["accent"], buff=0.05, stroke_width=4
-        )
-        self.play(Create(self.row_box), run_time=TIME.fade)
+        self.play(grid.animate.to_edge(LEFT, buff=SIDE_BUFF), run_time=TIME.transform)
+        self.lifted = lay = row_bars(ctx, w, grid, self.theme, self.dec)
+        self.play(Create(lay.row_box), run_time=TIME.fade)
 
         # The row, lifted out: one bar per word it looks at.
-        left = self.grid.get_right()[0] + 0.9
-        names = VGroup(*(label(t, "label", self.theme["key"]) for t in ctx.tokens))
-        name_w = max(m.width for m in names)
-        x0 = left + name_w + 0.2
-        length = 6.75 - 0.85 - x0  # room for the number after the longest bar
-        pitch = min(0.62, 4.2 / n)
-        bar_h = pitch * 0.62
-        top = self.grid.body().get_center()[1] + pitch * (n - 1) / 2
-        wmax = max(float(np.max(w)), 1e-9)
-        self.bars, self.bar_nums, self.bar_names = VGroup(), VGroup(), VGroup()
-        for j in range(n):
-            y = top - j * pitch
-            bar = Rectangle(
-                width=max(length * w[j] / wmax, 0.02), height=bar_h, stroke_width=0,
-                fill_color=self.theme.heat(ctx.attention[fi, j]), fill_opacity=1,
-            )
-            bar.move_to([x0 + bar.width / 2, y, 0])
-            num = Num(w[j], self.dec, self._source(fi, j), size="cell", color=self.theme["text"])
-            num.next_to(bar, RIGHT, buff=0.15)
-            nm = names[j]
-            nm.move_to([x0 - 0.2 - nm.width / 2, y, 0])
-            self.bars.add(bar)
-            self.bar_nums.add(num)
-            self.bar_names.add(nm)
-        self.head = label(f"“{ctx.tokens[fi]}” looks at", "label", self.theme["accent"])
-        self.head.next_to(self.bars, UP, buff=0.3).align_to(self.bar_names, LEFT)
-        self.play(FadeIn(self.head), run_time=TIME.fade)
+        self.play(FadeIn(lay.head), run_time=TIME.fade)
         self.play(
             LaggedStart(
                 *(
                     AnimationGroup(
-                        TransformFromCopy(self.grid.col_labels[j], self.bar_names[j]),
-                        GrowFromEdge(self.bars[j], LEFT),
-                        TransformFromCopy(self.grid.entry(fi, j), self.bar_nums[j]),
+                        TransformFromCopy(grid.col_labels[j], lay.names[j]),
+                        GrowFromEdge(lay.bars[j], LEFT),
+                        TransformFromCopy(grid.entry(fi, j), lay.nums[j]),
                     )
                     for j in range(n)
                 ),
-                lag_ratio=0.15,
+                lag_ratio=BAR_LAG,
             ),
             run_time=TIME.transform * 2,
         )
@@ -200,59 +394,26 @@ class ReadingAttention(LessonScene):
 
     # -- 3 -------------------------------------------------------------------------------
     def where_it_looks(self) -> None:
-        ctx = self.ctx(0)
+        ctx, lifted = self.ctx(0), self.lifted
         n, fi = ctx.n, ctx.focus_index
-        w = self.shown[fi]
-        wmax = max(float(np.max(w)), 1e-9)
+        w = self.view.shown[fi]
         self.narrate(f"Over the sentence, a thicker arc means more attention. {describe_focus(ctx.tokens, list(w), fi)}")
-        self.play(FadeOut(self.grid), FadeOut(self.row_box), FadeOut(self.head), run_time=TIME.fade)
+        self.play(FadeOut(self.view.grid), FadeOut(lifted.row_box), FadeOut(lifted.head), run_time=TIME.fade)
 
         # The sentence, with the row standing on it as vertical bars.
-        row = TokenRow(ctx.tokens, self.theme, focus=fi)
-        if row.width > 13.2:
-            row.scale_to_fit_width(13.2)
-        row.move_to(DOWN * 1.15)
-        base = row.get_top()[1] + 0.12
-        max_h = 2.2 - 0.45 - base
-        bars, nums = VGroup(), VGroup()
-        for j in range(n):
-            box = row.boxes[j]
-            bw = min(0.55, box.width * 0.6)
-            h = max(max_h * w[j] / wmax, 0.02)
-            bar = Rectangle(width=bw, height=h, stroke_width=0, fill_color=self.theme.heat(ctx.attention[fi, j]), fill_opacity=1)
-            bar.move_to([box.get_center()[0], base + h / 2, 0])
-            num = Num(w[j], self.dec, self._source(fi, j), size="cell", color=self.theme["text"])
-            num.next_to(bar, UP, buff=0.1)
-            bars.add(bar)
-            nums.add(num)
+        lay = over_sentence(ctx, w, self.theme, self.dec)
         self.play(
-            *(ReplacementTransform(self.bars[j], bars[j]) for j in range(n)),
-            *(ReplacementTransform(self.bar_nums[j], nums[j]) for j in range(n)),
-            *(ReplacementTransform(self.bar_names[j], row.words[j]) for j in range(n)),
-            FadeIn(row.boxes),
-            run_time=TIME.transform * 1.5,
+            *(ReplacementTransform(lifted.bars[j], lay.bars[j]) for j in range(n)),
+            *(ReplacementTransform(lifted.nums[j], lay.nums[j]) for j in range(n)),
+            *(ReplacementTransform(lifted.names[j], lay.row.words[j]) for j in range(n)),
+            FadeIn(lay.row.boxes),
+            run_time=TIME.transform * SLOW,
         )
         # bring the words back in front of their boxes
-        self.remove(*row.words)
-        self.add(row)
+        self.remove(*lay.row.words)
+        self.add(lay.row)
 
         # Arcs from the focus word to every other word, as thick and bright as the weight.
-        arcs = VGroup()
-        start = row.boxes[fi].get_bottom() + DOWN * 0.06
-        depth = start[1] - (-3.2)
-        for j in range(n):
-            if j == fi:
-                continue
-            end = row.boxes[j].get_bottom() + DOWN * 0.06
-            chord = max(abs(end[0] - start[0]), 1e-6)
-            # deep for a neighbour, flatter for a far word, always above the caption
-            sag = min(depth, 0.25 * chord + 0.35)
-            angle = 4 * np.arctan(2 * sag / chord)
-            arc = ArcBetweenPoints(start, end, angle=angle if end[0] > start[0] else -angle)
-            arc.set_stroke(self.theme["accent"], width=1.5 + 14 * w[j], opacity=0.25 + 0.75 * w[j] / wmax)
-            arc.add_tip(tip_length=0.12 + 0.2 * w[j], tip_width=0.12 + 0.2 * w[j])
-            arc.tip.set_fill(self.theme["accent"], opacity=0.25 + 0.75 * w[j] / wmax).set_stroke(width=0)
-            arcs.add(arc)
-        self.play(LaggedStart(*(Create(a) for a in arcs), lag_ratio=0.15), run_time=TIME.write * 1.5)
+        self.play(LaggedStart(*(Create(a) for a in lay.arcs), lag_ratio=BAR_LAG), run_time=TIME.write * SLOW)
         self.note = self.say(describe_focus(ctx.tokens, list(w), fi), self.note)
         self.hold()
