@@ -60,6 +60,7 @@ from scenes.components import (
     number_cell_width,
     trace_grid,
     wrap_token_row,
+    wrapped_text,
 )
 from scenes.layout import GROUP_BUFF, ITEM_BUFF, LABEL_BUFF, MED_LARGE_BUFF, SMALL_BUFF, Box
 from scenes.theme import TIME, Theme
@@ -127,18 +128,6 @@ def mark_sense(trace: LessonTrace, c: int, theme: Theme, words: VGroup, columns:
         words[j].set_color(colour)
         marks.add(SurroundingRectangle(columns(j), color=colour, buff=0, stroke_width=5))
     return marks
-
-
-def wrapped(text: str, size: str, colour: str, width: float) -> VGroup:
-    """``text`` on as few lines of ``size`` as fit ``width``, broken between words, left aligned."""
-    lines: list[str] = []
-    for word in text.split():
-        trial = f"{lines[-1]} {word}" if lines else word
-        if lines and label(trial, size).width <= width:
-            lines[-1] = trial
-        else:
-            lines.append(word)
-    return VGroup(*(label(line, size, colour) for line in lines)).arrange(DOWN, buff=SMALL_BUFF, aligned_edge=LEFT)
 
 
 @dataclass(frozen=True)
@@ -219,9 +208,9 @@ def example_lines(trace: LessonTrace, theme: Theme) -> VGroup:
 
 def task_layout(trace: LessonTrace, theme: Theme, box: Box) -> TaskLayout:
     question, rule = question_text(trace)
-    q = VGroup(wrapped(question, "body", theme["text"], box.width))
+    q = VGroup(wrapped_text(question, "body", theme["text"], box.width))
     if rule:
-        q.add(wrapped(rule, "label", theme["muted"], box.width))
+        q.add(wrapped_text(rule, "label", theme["muted"], box.width))
     q.arrange(DOWN, buff=SMALL_BUFF, aligned_edge=LEFT)
     rows = sense_rows(trace, theme, box.width)
     examples = example_lines(trace, theme)

@@ -87,6 +87,7 @@ from .text import (
     describe_focus,
     label,
     text_baseline,
+    wrapped_text,
 )
 from .tokens import TokenRow, tint_tokens, wrap_token_row
 from .wording import listed, quoted, which_sentence
@@ -94,7 +95,7 @@ from .wording import listed, quoted, which_sentence
 __all__ = [
     # text
     "LightText", "label", "text_baseline", "centre_on_baseline", "cap_centre", "cap_height", "Provenance",
-    "describe_focus", "ORDINALS",
+    "describe_focus", "ORDINALS", "wrapped_text",
     # numbers
     "Source", "resolve", "Num", "ShapeLabel", "row_total", "number_cell_width",
     # grids

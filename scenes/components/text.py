@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from manim import Text
+from manim import DOWN, LEFT, SMALL_BUFF, Text, VGroup
 
 from ..theme import FONT, MONO, ROLE, SIZE, Theme
 
@@ -152,3 +152,15 @@ def describe_focus(tokens: Sequence[str], weights: Sequence[float], focus: int) 
     else:
         text += "."
     return text
+
+
+def wrapped_text(text: str, size: str, colour: str, width: float) -> VGroup:
+    """``text`` on as few lines of ``size`` as fit ``width``, broken between words, left aligned."""
+    lines: list[str] = []
+    for word in text.split():
+        trial = f"{lines[-1]} {word}" if lines else word
+        if lines and label(trial, size).width <= width:
+            lines[-1] = trial
+        else:
+            lines.append(word)
+    return VGroup(*(label(line, size, colour) for line in lines)).arrange(DOWN, buff=SMALL_BUFF, aligned_edge=LEFT)
