@@ -41,7 +41,8 @@ from manim import (
     Write,
 )
 
-from attncore import ContextTrace, LessonTrace, decimals_needed, round_rows_to_one
+from attncore import ContextTrace, LessonTrace, decimals_needed, fmt, round_rows_to_one
+from attncore.senses import sense_positions
 from scenes.base import LessonScene
 from scenes.components import (
     BLOCK_LABELS_H,
@@ -413,6 +414,14 @@ class LearnedProjections(LessonScene):
     # -- section 1 ------------------------------------------------------------------------
     def _provenance_words(self) -> str:
         """How the weights were obtained, said in words (the seed's digits stay on screen)."""
+        t = self.trace.training
+        if t is not None and not t.examples:  # asked to be trained, but nothing to learn from
+            return "Ours are not trained: no sentence of the lesson states a sense to learn from."
+        if t is not None and t.trained:  # say on what they were trained, and whether it worked
+            focus = self.ctx(0).focus
+            if not t.claims_hold:
+                return f"Ours were trained to tell which sense “{focus}” has, but the training fell short."
+            return f"Ours were trained on this lesson's own question: which sense “{focus}” has in each sentence."
         spec = self.lesson.projections
         names = ("W_Q", "W_K", "W_V", "W_V_reshape", "W_O")
         given = [nm for nm in names if spec.matrix(nm) is not None]
@@ -508,7 +517,24 @@ class LearnedProjections(LessonScene):
             text = f"“{ctx.focus}” now gives {big.entry(f, j).text} to {who}, against {small.entry(f, j).text} before."
         else:
             text = f"In the row of “{ctx.focus}”, the most attention now goes to {who}."
-        return text + " A new pattern, but untrained weights make it arbitrary."
+        return text + self._learned_words(shown[f])
+
+    def _learned_words(self, row: np.ndarray) -> str:
+        """What the weights did to the focus row (``row``, as shown): learned, fell short, or arbitrary."""
+        t, ctx = self.trace.training, self.ctx(0)
+        if t is None or not t.trained:
+            return " A new pattern, but untrained weights make it arbitrary."
+        cols = list(sense_positions(self.lesson, ctx.context))
+        if not t.claims_hold:
+            return " The training fell short, so read no meaning into it."
+        if not cols:  # this sentence states no sense: the weights learned on the others
+            return " A new pattern, learned on the lesson's other sentences."
+        words = " and ".join(f"“{ctx.tokens[j]}”" for j in cols)
+        if cols == [int(np.argmax(row))]:  # its number was just said
+            return f" W_Q and W_K learned this: {words} is the word that tells the sense of “{ctx.focus}”."
+        share = fmt(float(row[cols].sum()), self.dec)
+        return (f" W_Q and W_K learned to make “{ctx.focus}” look at the word that tells its sense: "
+                f"{share} of its attention goes to {words}.")
 
     def new_pattern(self) -> None:
         ctx = self.ctx(0)

@@ -237,7 +237,14 @@ class ChangingDimension(LessonScene):
             "This one has more columns than rows, so every word gets a longer value vector, of size d_v.",
             "This one has fewer columns than rows, so every word gets a shorter value vector, of size d_v.",
             "This one happens to be square, but any number of columns, d_v, would work.",
-        )
+        ) + self._untrained_words()
+
+    def _untrained_words(self) -> str:
+        """With trained weights, say that this W_V was not trained (unless set by hand)."""
+        t = self.trace.training
+        if t is None or not t.trained or self.lesson.projections.matrix("W_V_reshape") is not None:
+            return ""
+        return " Its numbers are drawn at random, not trained: its columns have no named sense to learn."
 
     def value_map(self) -> None:
         self.narrate(self._value_map_words())

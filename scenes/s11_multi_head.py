@@ -36,7 +36,8 @@ from manim import (
     VMobject,
 )
 
-from attncore import ContextTrace, LessonTrace, decimals_needed, round_rows_to_one
+from attncore import ContextTrace, LessonTrace, decimals_needed, fmt, round_rows_to_one
+from attncore.senses import sense_positions
 from scenes.base import LessonScene
 from scenes.components import (
     BLOCK_LABELS_H,
@@ -75,6 +76,8 @@ from scenes.theme import TIME, Theme
 
 #: Head names without digits (plain labels may not contain any); LIMITS allows 1-4 heads.
 HEAD_NAMES = ("first head", "second head", "third head", "fourth head")
+#: A head "learned to find" the sense words when its focus row puts at least this much on them.
+HEAD_FINDS = 0.5
 ROLES = (("Q", "query"), ("K", "key"), ("V", "value"))
 
 # -- head colours ----------------------------------------------------------------------------
@@ -421,6 +424,9 @@ class MultiHead(LessonScene):
         """Every head in parallel; where the focus word looks most in the first two heads."""
         ctx = self.ctx(0)
         f, heads = ctx.focus_index, ctx.multi_head.heads
+        learned = self._learned_heads_words()
+        if learned:
+            return "All heads run the same attention in parallel, each in its own subspace. " + learned
         if self.h == 1:
             return ("The single head runs attention on all the columns: "
                     "with one head, this is the attention of the learned projections.")
@@ -437,6 +443,25 @@ class MultiHead(LessonScene):
         if j0 == j1:
             return text + f"“{ctx.focus}” gives {who[0]} {a0} in the {head_name(0, self.h)}, {a1} in the second."
         return text + f"“{ctx.focus}” gives {a0} to {who[0]} in the {head_name(0, self.h)}, {a1} to {who[1]} in the second."
+
+    def _learned_heads_words(self) -> str:
+        """With trained weights whose claims hold: what each head learned, from its focus row as shown."""
+        t, ctx = self.trace.training, self.ctx(0)
+        cols = list(sense_positions(self.lesson, ctx.context))
+        if t is None or not t.trained or not t.claims_hold or not cols:
+            return ""
+        f, words = ctx.focus_index, " and ".join(f"“{ctx.tokens[j]}”" for j in cols)
+        said = []
+        for k, head in enumerate(ctx.multi_head.heads):
+            row = round_rows_to_one(head.attention, self.dec)[f]
+            share = float(row[cols].sum())
+            j = int(np.argmax(row))
+            what = (f"learned to find {words} ({fmt(share, self.dec)})" if share >= HEAD_FINDS
+                    else f"looks at {'itself' if j == f else '“' + ctx.tokens[j] + '”'}" if row[j] >= HEAD_FINDS
+                    else "spreads its attention: nothing readable")
+            said.append(f"the {head_name(k, self.h)} {what}" if self.h > 1 else f"the head {what}")
+        text = "; ".join(said)
+        return f"In the row of “{ctx.focus}”, {text}."
 
     # -- section 3 ------------------------------------------------------------------------
     def _joined_words(self) -> str:
