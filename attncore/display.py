@@ -6,7 +6,7 @@ screen and the tables always agree.
 
 from __future__ import annotations
 
-from decimal import ROUND_HALF_EVEN, Decimal
+from decimal import ROUND_HALF_UP, Decimal
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -21,13 +21,16 @@ MINUS_INFINITY = _MINUS + "\u221e"
 def fmt(x: float, decimals: int, *, plus: bool = False) -> str:
     """Format ``x`` with exactly ``decimals`` decimals and a typographic minus sign.
 
-    Rounding is half-to-even on the decimal value of ``x`` and ``-0`` prints as ``0``.
+    Rounding is half away from zero on the decimal value of ``x``, as students,
+    calculators and spreadsheets round (``ROUND`` in Excel, LibreOffice and Google
+    Sheets), so the video, ``values`` and the workbook show the same digits; ``-0``
+    prints as ``0``.
 
-    >>> fmt(0.125, 2), fmt(-1.5, 1), fmt(-0.001, 2), fmt(3, 0)
-    ('0.12', '−1.5', '0.00', '3')
+    >>> fmt(0.125, 2), fmt(4.625, 2), fmt(-0.125, 2), fmt(-0.001, 2), fmt(3, 0)
+    ('0.13', '4.63', '−0.13', '0.00', '3')
     """
     q = Decimal(1).scaleb(-decimals)
-    r = Decimal(repr(float(x))).quantize(q, rounding=ROUND_HALF_EVEN)
+    r = Decimal(repr(float(x))).quantize(q, rounding=ROUND_HALF_UP)
     if r.is_zero():
         r = abs(r)
     s = f"{r:.{decimals}f}"

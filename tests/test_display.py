@@ -61,7 +61,7 @@ def test_fmt_uses_a_real_minus_sign(x: float, decimals: int, expected: str) -> N
 
 @pytest.mark.parametrize(
     ("x", "decimals", "expected"),
-    [(-0.0, 2, "0.00"), (-0.004, 2, "0.00"), (-0.4, 0, "0"), (-0.0005, 3, "0.000"), (-1e-300, 1, "0.0")],
+    [(-0.0, 2, "0.00"), (-0.004, 2, "0.00"), (-0.4, 0, "0"), (-0.0004, 3, "0.000"), (-1e-300, 1, "0.0")],
 )
 def test_fmt_negative_zero_prints_as_zero(x: float, decimals: int, expected: str) -> None:
     assert fmt(x, decimals) == expected
@@ -70,20 +70,22 @@ def test_fmt_negative_zero_prints_as_zero(x: float, decimals: int, expected: str
 @pytest.mark.parametrize(
     ("x", "decimals", "expected"),
     [
-        (0.5, 0, "0"),
+        (0.5, 0, "1"),
         (1.5, 0, "2"),
-        (2.5, 0, "2"),
+        (2.5, 0, "3"),
         (3.5, 0, "4"),
-        (-2.5, 0, "\u22122"),
-        (0.25, 1, "0.2"),
+        (-2.5, 0, "\u22123"),
+        (0.25, 1, "0.3"),
         (0.75, 1, "0.8"),
-        (0.125, 2, "0.12"),
+        (0.125, 2, "0.13"),
         (0.375, 2, "0.38"),
-        (-0.125, 2, "\u22120.12"),
-        (0.0625, 3, "0.062"),
+        (-0.125, 2, "\u22120.13"),
+        (0.0625, 3, "0.063"),
+        (4.625, 2, "4.63"),  # the default lesson's 9.25 / 2: 4.63 on a calculator and in the workbook
+        (3.125, 2, "3.13"),
     ],
 )
-def test_fmt_rounds_half_to_even(x: float, decimals: int, expected: str) -> None:
+def test_fmt_rounds_half_away_from_zero_as_students_and_spreadsheets_do(x: float, decimals: int, expected: str) -> None:
     # every x here is exact in binary, so the tie is a real tie
     assert fmt(x, decimals) == expected
 
@@ -111,7 +113,7 @@ def test_fmt_is_the_nearest_value_on_the_grid(x: float, decimals: int) -> None:
 def test_round_matrix_and_format_matrix_agree_with_fmt() -> None:
     m = np.array([[0.125, -0.375, 2.0], [-0.001, 1 / 3, -2 / 3]])
     strings = format_matrix(m, 2)
-    assert strings == [["0.12", "\u22120.38", "2.00"], ["0.00", "0.33", "\u22120.67"]]
+    assert strings == [["0.13", "\u22120.38", "2.00"], ["0.00", "0.33", "\u22120.67"]]
     assert round_matrix(m, 2).tolist() == [[float(shown_value(s)) for s in row] for row in strings]
 
 
@@ -133,9 +135,15 @@ def test_decimals_needed(m: list[list[float]], max_decimals: int, expected: int)
 def test_default_lesson_inputs_shown_exactly_with_decimals_needed() -> None:
     trace = trace_lesson()
     w = trace.weights
-    for m in [c.embeddings for c in trace.contexts] + [w.W_Q, w.W_K, w.W_V, w.W_V_reshape, w.W_O]:
+    for m in [c.embeddings for c in trace.contexts]:
         dec = decimals_needed(m, trace.decimals)
-        assert dec <= 1  # small round numbers (claim 3), halves for the weights
+        assert dec <= 1  # small round numbers (claim 3)
+        assert [[float(shown_value(s)) for s in row] for row in format_matrix(m, dec)] == m.tolist()
+    # the weights (trained by default) are shown at the lesson's precision, and what is
+    # shown is exactly what computes
+    for m in [w.W_Q, w.W_K, w.W_V, w.W_V_reshape, w.W_O]:
+        dec = decimals_needed(m, trace.decimals)
+        assert dec <= trace.decimals
         assert [[float(shown_value(s)) for s in row] for row in format_matrix(m, dec)] == m.tolist()
 
 
@@ -257,3 +265,9 @@ def test_round_rows_to_one_example_from_the_docs() -> None:
 def test_rows_not_summing_to_one_raise(rows: list[list[float]], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         round_rows_to_one(rows, 2)
+
+
+def test_rows_keep_ordinary_rounding_when_it_already_sums_to_one() -> None:
+    row = np.array([[0.2561, 0.0113, 0.6961, 0.0127, 0.0238]])
+    assert round_rows_to_one(row, 2).tolist() == [[float(fmt(v, 2)) for v in row[0]]]
+
