@@ -169,20 +169,45 @@ def test_same_lesson_traced_twice_is_identical(trace: LessonTrace) -> None:
     assert trace.weights.provenance == fresh.weights.provenance
 
 
-def test_provenance_is_one_honest_line_naming_the_seed(trace: LessonTrace) -> None:
-    prov = trace.weights.provenance
+@pytest.fixture(scope="module")
+def random_trace(trace: LessonTrace) -> LessonTrace:
+    """The default lesson with ``[projections] weights = "random"``: seeded halves."""
+    return trace_lesson(trace.lesson.with_weights("random"))
+
+
+def test_provenance_is_one_honest_line_naming_the_seed(random_trace: LessonTrace) -> None:
+    prov = random_trace.weights.provenance
     assert prov.strip()
     assert "\n" not in prov
-    seed = trace.lesson.projections.seed
+    seed = random_trace.lesson.projections.seed
     assert seed is not None
     assert f"seed {seed}" in prov
     assert "untrained" in prov.lower()
 
 
-def test_weights_are_halves_in_unit_range(trace: LessonTrace) -> None:
+def test_weights_are_halves_in_unit_range(random_trace: LessonTrace) -> None:
     # what the provenance line promises: drawn and rounded to halves
-    w = trace.weights
+    w = random_trace.weights
     for m in (w.W_Q, w.W_K, w.W_V, w.W_V_reshape, w.W_O):
         assert np.array_equal(m * 2, np.round(m * 2))
         assert np.all(np.abs(m) <= 1)
+    assert w.W_V_reshape.shape == (random_trace.lesson.d, random_trace.lesson.projections.d_v)
+
+
+def test_trained_provenance_is_one_honest_line_naming_the_training(trace: LessonTrace) -> None:
+    # the default lesson is trained: the line says how, with which seeds, and what was not trained
+    assert trace.lesson.projections.weights == "trained" and trace.training is not None
+    prov, t = trace.weights.provenance, trace.training
+    assert prov.strip() and "\n" not in prov
+    assert prov.startswith("Trained") and f"{t.steps} steps" in prov and f"seed {t.seed}" in prov
+    assert f"seed {trace.lesson.projections.seed}" in prov  # the W_V of step 10 is still drawn
+    assert "not trained" in prov and "untrained" not in prov.lower()
+
+
+def test_trained_weights_are_shown_at_the_lessons_decimals(trace: LessonTrace) -> None:
+    # W_Q, W_K, W_V, W_O are trained and rounded to the lesson's decimals; W_V of step 10 stays halves
+    w, scale = trace.weights, 10 ** trace.decimals
+    for m in (w.W_Q, w.W_K, w.W_V, w.W_O):
+        assert np.allclose(m * scale, np.round(m * scale), atol=1e-9)
+    assert np.array_equal(w.W_V_reshape * 2, np.round(w.W_V_reshape * 2))
     assert w.W_V_reshape.shape == (trace.lesson.d, trace.lesson.projections.d_v)

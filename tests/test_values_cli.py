@@ -137,7 +137,14 @@ def test_values_json_exits_zero_and_writes_nothing(json_run: tuple[subprocess.Co
 
 
 def test_values_json_has_exactly_the_documented_shape(data: dict[str, Any], trace: LessonTrace) -> None:
-    assert {"dimensions", "contexts"} <= set(data) <= {"dimensions", "contexts", "title", "weights_provenance"}
+    assert {"dimensions", "contexts"} <= set(data) <= {"dimensions", "contexts", "title", "weights_provenance", "training"}
+    assert data["weights_provenance"] == trace.weights.provenance
+    assert ("training" in data) == (trace.training is not None)
+    if trace.training is not None:
+        t = data["training"]
+        assert {"task", "steps", "seed", "loss", "accuracy", "snapshots", "claims_hold", "reason"} <= set(t)
+        assert len(t["loss"]) == t["steps"] + t["rounding_steps"] + 1 and t["loss"][-1] < t["loss"][0]
+        assert t["claims_hold"] is True and t["reason"] == ""
     assert data["dimensions"] == list(trace.lesson.dimensions)
     d = len(data["dimensions"])
     h = trace.lesson.heads

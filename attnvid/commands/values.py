@@ -33,7 +33,7 @@ def print_tables(trace: LessonTrace, console: Console) -> None:
     lesson, dec = trace.lesson, trace.decimals
     dims = list(lesson.dimensions)
     console.print(f"[bold]{lesson.title}[/]  (d = {lesson.d}, heads = {lesson.heads}, {dec} decimals)")
-    console.print(f"Weights: {trace.weights.provenance}\n")
+    console.print(f"Weights: {escape(trace.weights.provenance)}\n", soft_wrap=True)  # one line, greppable
     print_training(trace, console)
     for c in trace.contexts:
         toks = list(c.tokens)
@@ -78,7 +78,7 @@ def print_training(trace: LessonTrace, console: Console) -> None:
         return
     console.rule("training", style="dim")
     if t.task:
-        console.print(f"Task: {escape(t.task)}")
+        console.print(f"Task: {escape(t.task)}", soft_wrap=True)
     if t.loss:
         console.print(f"Loss: {t.loss[0]:.4f} at step 0, {t.loss[-1]:.4f} after {len(t.loss) - 1} steps; "
                       f"{t.rounded_loss:.4f} with the rounded weights")
@@ -89,8 +89,8 @@ def print_training(trace: LessonTrace, console: Console) -> None:
         words = ", ".join(escape(w) for w in c.sense_words) or "no word"
         console.print(f"{escape(c.context)!s}: attention on {words}: {fmt(c.simple, dec)} simplified, "
                       f"{fmt(c.trained, dec)} trained (heads {heads}); reads {c.readout or 'no single dimension'} "
-                      f"(heads: {c.readout_heads or 'no single dimension'}), sense {c.sense}")
-    console.print(f"Claims hold: {'yes' if t.claims_hold else 'no: ' + escape(t.reason)}\n")
+                      f"(heads: {c.readout_heads or 'no single dimension'}), sense {c.sense}", soft_wrap=True)
+    console.print(f"Claims hold: {'yes' if t.claims_hold else 'no: ' + escape(t.reason)}\n", soft_wrap=True)
 
 
 def _masked_table(title: str, m: np.ndarray, toks: list[str], decimals: int) -> Table:
