@@ -397,7 +397,7 @@ def maps_layout(trace: LessonTrace, theme: Theme, box: Box, dec: int) -> Maps:
 
 
 class LearnedProjections(LessonScene):
-    TITLE = "9 · Learned projections"
+    TITLE = "10 · Learned projections"
     STAGE = 5
     FORMULA = "Q = X·W_Q   K = X·W_K   V = X·W_V"
     SECTIONS = (

@@ -213,7 +213,7 @@ def before_after_layout(trace: LessonTrace, theme: Theme, box: Box, dec: int) ->
 
 
 class ChangingDimension(LessonScene):
-    TITLE = "10 · Changing the dimension"
+    TITLE = "11 · Changing the dimension"
     STAGE = 5
     FORMULA = "V = X·W_V   output = A·V"
     SECTIONS = (

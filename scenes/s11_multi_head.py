@@ -340,7 +340,7 @@ def joined_layout(trace: LessonTrace, theme: Theme, box: Box, dec: int) -> Joine
 
 
 class MultiHead(LessonScene):
-    TITLE = "11 · Multi-head attention"
+    TITLE = "12 · Multi-head attention"
     STAGE = 6
     FORMULA = "MultiHead(X) = concat(heads)·W_O"
     SECTIONS = (
