@@ -16,6 +16,8 @@ from scenes.s09_training import LearningTheWeights
 from scenes.s09_projections import LearnedProjections
 from scenes.s10_dimension import ChangingDimension
 from scenes.s11_multi_head import MultiHead
+from scenes.s13_causal_mask import CausalMask
+from scenes.s14_word_order import WordOrder
 
 LECTURE: tuple[type[LessonScene], ...] = (
     Embeddings,
@@ -30,6 +32,8 @@ LECTURE: tuple[type[LessonScene], ...] = (
     LearnedProjections,
     ChangingDimension,
     MultiHead,
+    CausalMask,
+    WordOrder,
 )
 
 

@@ -1,0 +1,422 @@
+"""Step 13, the causal mask: a word may look only at itself and the words before it.
+
+After this scene the viewer knows why a model that writes a sentence word by word masks
+its scores (the words after the current one do not exist yet), how the mask works (the
+scores above the diagonal become −∞, whose exponential is 0, so the softmax shares each
+row among the words up to the query and every row still sums to 1), that the focus word
+still finds the words before it that carry its sense ("mouse" still finds "cat" and
+"keyboard"), and what the mask costs when such a word comes after the focus word.
+
+Shows from the attncore trace: ``scaled`` and ``causal.masked`` (context 0; "−∞" through
+``attncore.display.fmt_masked``), the focus row's ``softmax_exps(i, "causal")``, their sum
+``softmax_total(i, "causal")``, ``causal.attention`` (rows rounded to sum to exactly 1)
+and ``row_sums("causal")``; then for every context the focus word's ``attention`` and
+``causal.attention`` rows and ``causal.mask_cost`` (its attention on the words that carry
+the sense, without and with the mask).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    Create,
+    FadeIn,
+    FadeOut,
+    LaggedStart,
+    SurroundingRectangle,
+    Text,
+    TransformFromCopy,
+    VGroup,
+    VMobject,
+)
+
+from attncore import ContextTrace, fmt, round_rows_to_one
+from scenes.base import LessonScene
+from scenes.components import (
+    CompareRow,
+    MaskOver,
+    Num,
+    NumberGrid,
+    Source,
+    at_top,
+    axis_titles,
+    below,
+    cell_outline,
+    centre_in,
+    compare_rows,
+    fit_cells,
+    label,
+    label_width,
+    lift_entries,
+    listed,
+    mask_edge,
+    number_cell_width,
+    quoted,
+    row_total,
+    text_size,
+    token_matrix,
+    which_sentence,
+)
+from scenes.layout import GROUP_BUFF, ITEM_BUFF, LABEL_BUFF, LABEL_ROOM, SMALL_BUFF, Box
+from scenes.theme import TIME, Theme
+
+STAGE = "causal"  # the attncore stage of the masked softmax (ContextTrace.softmax_exps etc.)
+
+
+# -- sources and colours ----------------------------------------------------------------------
+def masked_source(ctx: ContextTrace, c: int, i: int, j: int) -> Source:
+    """A score of the mask's matrix: the masked score where the word may look, else the
+    scaled score the mask is about to hide (both are the same number where visible)."""
+    return Source(c, "causal.masked", (i, j)) if ctx.causal.mask[i, j] else Source(c, "scaled", (i, j))
+
+
+def key_colours(ctx: ContextTrace, theme: Theme) -> list[str]:
+    """Column-label colours of the focus row: the focus word as query, the words after it muted."""
+    f = ctx.focus_index
+    return [theme["query"] if j == f else theme["muted"] if j > f else theme["key"] for j in range(ctx.n)]
+
+
+# -- 1: the mask over the scores -------------------------------------------------------------
+@dataclass(frozen=True)
+class MaskedScores:
+    intro: Text
+    grid: NumberGrid  # the scaled scores, without those the mask hides
+    future: VGroup  # the scores the mask hides, lifted out of the grid
+    axes: VGroup
+    mask: MaskOver
+
+
+def masked_scores_layout(ctx: ContextTrace, dec: int, theme: Theme, box: Box) -> MaskedScores:
+    intro = at_top(label("Each word may look only at itself and at the words before it", "label", theme["query"]), box)
+    room = below(intro, box)
+    row_w = label_width(ctx.tokens, "body") + LABEL_BUFF
+    cw, ch = fit_cells(ctx.n, ctx.n, room.width - 2 * row_w, room.height - LABEL_ROOM, max_w=1.2, max_h=0.6)
+    grid = token_matrix(ctx.scaled, dec, lambda i, j: masked_source(ctx, 0, i, j), theme, ctx.tokens,
+                        cell_w=cw, cell_h=ch)
+    axes = axis_titles(grid, theme)
+    centre_in(VGroup(grid, axes), room).shift(RIGHT * (room.centre_x - grid.cells.get_x()))
+    mask = MaskOver(grid, ctx.causal.masked, dec, lambda i, j: Source(0, "causal.masked", (i, j)), theme,
+                    size=text_size(cw, ch))
+    future = lift_entries(grid, mask.hidden)
+    return MaskedScores(intro, grid, future, axes, mask)
+
+
+# -- 2: the softmax of the focus row ---------------------------------------------------------
+@dataclass(frozen=True)
+class FocusRow:
+    intro: Text
+    grid: NumberGrid  # rows: masked scores, their exponentials, the weights
+    mask: MaskOver  # over the first row
+    total: VGroup  # "sum =" and the sum of the exponentials, beside the second row
+    check: VGroup  # "sum =", the sum of the weights and a tick, beside the third row
+
+
+def focus_rows(ctx: ContextTrace, dec: int, theme: Theme) -> list[CompareRow]:
+    f = ctx.focus_index
+    return [
+        CompareRow("score / √d", ctx.scaled[f], lambda j: masked_source(ctx, 0, f, j), theme["muted"]),
+        CompareRow("exp(score)", ctx.softmax_exps(f, STAGE), lambda j: Source(0, "softmax_exps", (j,), (f, STAGE)),
+                   theme["muted"]),
+        CompareRow("exp ÷ sum", ctx.causal.attention[f],
+                   lambda j: Source(0, "causal.attention", (f, j), rows_to_one=True), theme["muted"],
+                   shown=round_rows_to_one(ctx.causal.attention, dec)[f], heat=True),
+    ]
+
+
+#: The height of the focus row's cells.
+ROW_H = 0.7
+
+
+def number_size(values: np.ndarray, dec: int, cw: float) -> str:
+    """The largest number size at which every value fits a cell ``cw`` wide (else the smallest)."""
+    return next((s for s in ("body", "cell") if number_cell_width(values, dec, s) <= cw), "small")
+
+
+def focus_row_layout(ctx: ContextTrace, dec: int, theme: Theme, box: Box) -> FocusRow:
+    f, n = ctx.focus_index, ctx.n
+    intro = at_top(label(f"The row of “{ctx.focus}”: the softmax runs over what the mask leaves", "label",
+                         theme["query"]), box)
+    total = VGroup(label("sum =", "body", theme["accent"]),
+                   Num(ctx.softmax_total(f, STAGE), dec, Source(0, "softmax_total", (), (f, STAGE)), size="body",
+                       color=theme["accent"])).arrange(RIGHT, buff=ITEM_BUFF)
+    check = VGroup(label("sum =", "body", theme["positive"]),
+                   Num(ctx.row_sums(STAGE)[f], dec, row_total(0, f, STAGE), size="body", color=theme["positive"]),
+                   label("✓", "body", theme["positive"])).arrange(RIGHT, buff=ITEM_BUFF)
+    rows = focus_rows(ctx, dec, theme)
+    side = max(total.width, check.width) + GROUP_BUFF
+    cw = min(1.4, (box.width - label_width([r.name for r in rows], "body") - LABEL_BUFF - side) / n)
+    size = number_size(np.vstack([ctx.scaled[f], ctx.softmax_exps(f, STAGE)]), dec, cw)
+    grid = compare_rows(rows, ctx.tokens, dec, theme, cell_w=cw, cell_h=ROW_H, size=size,
+                        label_size="body" if size == "body" else "label", column_colours=key_colours(ctx, theme))
+    total.next_to(grid.cell(1, n - 1), RIGHT, buff=GROUP_BUFF)
+    check.next_to(grid.cell(2, n - 1), RIGHT, buff=GROUP_BUFF)
+    centre_in(VGroup(grid, total, check), below(intro, box))
+    values = np.vstack([ctx.causal.masked[f], ctx.softmax_exps(f, STAGE), ctx.causal.attention[f]])
+    mask = MaskOver(grid, values, dec, lambda i, j: Source(0, "causal.masked", (f, j)), theme,
+                    size=size, visible=np.tile(ctx.causal.mask[f], (3, 1)))
+    lift_entries(grid, mask.hidden)
+    return FocusRow(intro, grid, mask, total, check)
+
+
+# -- 3: every row ----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class MaskedAttention:
+    intro: Text
+    grid: NumberGrid
+    axes: VGroup
+    edge: VMobject
+    sums: VGroup
+    sum_head: Text
+    focus: SurroundingRectangle
+
+
+def masked_attention_layout(ctx: ContextTrace, dec: int, theme: Theme, box: Box) -> MaskedAttention:
+    n, f = ctx.n, ctx.focus_index
+    intro = at_top(label("Every row: the softmax of the scores the mask leaves", "label", theme["text"]), box)
+    room = below(intro, box)
+    row_w = label_width(ctx.tokens, "body") + LABEL_BUFF
+    cw, ch = fit_cells(n, n + 1, room.width - 2 * row_w, room.height - LABEL_ROOM, max_w=1.2, max_h=0.6)
+    grid = token_matrix(ctx.causal.attention, dec, lambda i, j: Source(0, "causal.attention", (i, j), rows_to_one=True),
+                        theme, ctx.tokens, cell_w=cw, cell_h=ch, heat=True)
+    axes = axis_titles(grid, theme)
+    sums = VGroup(*(Num(ctx.row_sums(STAGE)[i], dec, row_total(0, i, STAGE), size=text_size(cw, ch),
+                        color=theme["positive"]).next_to(grid.cell(i, n - 1), RIGHT, buff=GROUP_BUFF)
+                    for i in range(n)))
+    sum_head = label("sum", "label", theme["positive"])
+    sum_head.move_to(sums).align_to(grid.col_labels, DOWN)
+    centre_in(VGroup(grid, axes, sums, sum_head), room)
+    edge = mask_edge(grid, ctx.causal.mask, theme)
+    focus = SurroundingRectangle(VGroup(grid.row(f), grid.row_labels[f]), color=theme["query"], buff=SMALL_BUFF / 2)
+    return MaskedAttention(intro, grid, axes, edge, sums, sum_head, focus)
+
+
+# -- 4 and 5: every context, without and with the mask ---------------------------------------
+@dataclass(frozen=True)
+class ContextBlock:
+    grid: NumberGrid  # the focus word's weights, row 0 without the mask, row 1 with it; words as columns
+    edge: VMobject  # the mask's edge on row 1
+    senses: tuple[VGroup, VGroup]  # outlines of the cells of the words that carry the sense, row 0 and row 1
+    cost: VGroup  # the two sums of mask_cost and their head (empty when the context states no sense)
+
+    def whole(self) -> VGroup:
+        return VGroup(self.grid, self.edge, *self.senses, self.cost)
+
+
+#: Sizes tried, largest first: (label size, number size, cell height).
+BLOCK_SIZES = (("body", "body", 0.62), ("label", "cell", 0.5), ("small", "small", 0.42), ("small", "small", 0.36))
+
+
+def context_rows(ctx: ContextTrace, c: int, dec: int, theme: Theme) -> list[CompareRow]:
+    f = ctx.focus_index
+    return [
+        CompareRow("no mask", ctx.attention[f], lambda j: Source(c, "attention", (f, j), rows_to_one=True),
+                   theme["muted"], shown=round_rows_to_one(ctx.attention, dec)[f], heat=True),
+        CompareRow("with the mask", ctx.causal.attention[f],
+                   lambda j: Source(c, "causal.attention", (f, j), rows_to_one=True), theme["text"],
+                   shown=round_rows_to_one(ctx.causal.attention, dec)[f], heat=True),
+    ]
+
+
+def sense_colour(ctx: ContextTrace, theme: Theme) -> str:
+    leans = ctx.context.leans
+    return theme.dim(leans) if leans is not None else theme["accent"]
+
+
+def cost_head(ctx: ContextTrace) -> str:
+    words = sorted({ctx.tokens[j] for j in ctx.causal.mask_cost.sense_positions})
+    return f"on “{words[0]}”" if len(words) == 1 else "on its sense words"
+
+
+def cost_column(ctx: ContextTrace, c: int, dec: int, theme: Theme, grid: NumberGrid, size: str) -> VGroup:
+    """The focus word's attention on the words of its sense, without and with the mask, right of the rows."""
+    cost = ctx.causal.mask_cost
+    if not cost.sense_positions:
+        return VGroup()
+    colour = sense_colour(ctx, theme)
+    nums = VGroup(Num(cost.unmasked, dec, Source(c, "causal.mask_cost.unmasked"), size=size, color=colour),
+                  Num(cost.causal, dec, Source(c, "causal.mask_cost.causal"), size=size, color=colour))
+    for i, num in enumerate(nums):
+        num.next_to(grid.cell(i, ctx.n - 1), RIGHT, buff=GROUP_BUFF)
+    head = label(cost_head(ctx), "small", colour).next_to(nums, UP, buff=SMALL_BUFF)
+    head.align_to(nums, LEFT)
+    return VGroup(head, nums)
+
+
+def context_block(ctx: ContextTrace, c: int, dec: int, theme: Theme, cw: float, sizes: tuple[str, str, float]) -> ContextBlock:
+    lsize, nsize, ch = sizes
+    grid = compare_rows(context_rows(ctx, c, dec, theme), ctx.tokens, dec, theme, cell_w=cw, cell_h=ch, size=nsize,
+                        label_size=lsize, column_colours=key_colours(ctx, theme))
+    visible = np.vstack([np.ones(ctx.n, dtype=bool), ctx.causal.mask[ctx.focus_index]])
+    edge = mask_edge(grid, visible, theme, rows=[1])
+    colour = sense_colour(ctx, theme)
+    senses = tuple(VGroup(*(cell_outline(grid, i, j, colour) for j in ctx.causal.mask_cost.sense_positions))
+                   for i in (0, 1))
+    return ContextBlock(grid, edge, (senses[0], senses[1]), cost_column(ctx, c, dec, theme, grid, nsize))
+
+
+def contexts_layout(ctxs: Sequence[ContextTrace], dec: int, theme: Theme, box: Box) -> tuple[ContextBlock, ...]:
+    """One block per context, stacked, their cells aligned on the left; the largest sizes that fit."""
+    side = max((label(cost_head(c), "small").width for c in ctxs if c.causal.mask_cost.sense_positions), default=0.0)
+    names = label_width(["no mask", "with the mask"], "body") + LABEL_BUFF
+    cw = min(1.3, (box.width - names - side - GROUP_BUFF) / max(c.n for c in ctxs))
+    blocks: tuple[ContextBlock, ...] = ()
+    for sizes in BLOCK_SIZES:
+        blocks = tuple(context_block(ctx, c, dec, theme, cw, sizes) for c, ctx in enumerate(ctxs))
+        if sum(b.whole().height for b in blocks) + (len(blocks) - 1) * GROUP_BUFF <= box.height:
+            break
+    stack = VGroup(*(b.whole() for b in blocks)).arrange(DOWN, buff=GROUP_BUFF)
+    for b in blocks:
+        b.whole().shift(RIGHT * (blocks[0].grid.cells.get_left()[0] - b.grid.cells.get_left()[0]))
+    stack.move_to(box.centre)
+    return blocks
+
+
+# -- narration -------------------------------------------------------------------------------
+def named(ctx: ContextTrace, js: Sequence[int]) -> str:
+    """The words at ``js``, quoted; the focus word is "itself"."""
+    return listed([f"“{ctx.tokens[j]}”" for j in js if j != ctx.focus_index]
+                  + (["itself"] if ctx.focus_index in js else []))
+
+
+def finds(ctx: ContextTrace, c: int, m: int, dec: int) -> str:
+    """What the focus word still finds under the mask, with the weight the screen shows."""
+    f, row = ctx.focus_index, round_rows_to_one(ctx.causal.attention, dec)[ctx.focus_index]
+    if f == 0:
+        return f"{which_sentence(c, m)}, “{ctx.focus}” comes first: it sees only itself."
+    before = max(range(f), key=lambda j: row[j])
+    return f"{which_sentence(c, m)}, “{ctx.focus}” still finds “{ctx.tokens[before]}”, {fmt(row[before], dec)}."
+
+
+def change(was: str, now: str) -> str:
+    """A share going from ``was`` to ``now`` (both as shown), in words."""
+    if was == now:
+        return f"stays at {now}"
+    return f"falls from {was} to {now}" if float(now.replace("−", "-")) < float(was.replace("−", "-")) \
+        else f"rises from {was} to {now}"
+
+
+def costs(ctx: ContextTrace, c: int, m: int, dec: int) -> str:
+    """What the mask costs the focus word, with the numbers the screen shows."""
+    cost, f = ctx.causal.mask_cost, ctx.focus_index
+    if not cost.sense_positions:
+        later = range(f + 1, ctx.n)
+        if not later:
+            return f"{which_sentence(c, m)}, “{ctx.focus}” is the last word: the mask hides nothing from it."
+        j = max(later, key=lambda k: ctx.attention[f, k])
+        shown = fmt(round_rows_to_one(ctx.attention, dec)[f, j], dec)
+        return f"{which_sentence(c, m)}, “{ctx.tokens[j]}” comes later: its {shown} of the attention is gone."
+    share = change(fmt(cost.unmasked, dec), fmt(cost.causal, dec))
+    if cost.hidden_positions:
+        hidden = quoted([ctx.tokens[j] for j in cost.hidden_positions])
+        comes, it = ("comes", "it") if len(cost.hidden_positions) == 1 else ("come", "them")
+        return (f"{which_sentence(c, m)}, {hidden} {comes} after “{ctx.focus}”: the mask hides {it}, "
+                f"and the share of the sense words {share}.")
+    return f"{which_sentence(c, m)}, the sense words come first: their share {share}."
+
+
+# -- the scene -------------------------------------------------------------------------------
+class CausalMask(LessonScene):
+    TITLE = "13 · The causal mask"
+    STAGE = 3
+    FORMULA = "softmax(mask(X·Xᵀ / √d)) · X"
+    SECTIONS = (
+        ("Only the words before", "hide_the_future"),
+        ("Softmax over what is left", "focus_row"),
+        ("Every row still sums to one", "every_row"),
+        ("Both contexts under the mask", "both_contexts"),
+        ("What the mask costs", "mask_cost"),
+    )
+
+    def hide_the_future(self) -> None:
+        ctx = self.ctx(0)
+        lay = masked_scores_layout(ctx, self.dec, self.theme, self.content)
+        hidden = len(lay.mask.hidden)
+        self.narrate(
+            "A model that writes a sentence word by word cannot look ahead: the words after the current one do not "
+            "exist yet. So each word may look only at itself and the words before it. The mask sets the "
+            f"{hidden} scores above the diagonal to minus infinity."
+        )
+        self.play(FadeIn(lay.intro), FadeIn(lay.grid), FadeIn(lay.future), FadeIn(lay.axes), run_time=TIME.write)
+        self.note = self.say("The scaled scores X·Xᵀ / √d, as before.")
+        self.play(FadeOut(lay.future), FadeIn(lay.mask.covers), FadeIn(lay.mask.marks), Create(lay.mask.edge),
+                  self.light_formula("mask"), run_time=TIME.transform)
+        self.note = self.say("Above the diagonal, the words after the query: their scores become −∞.", self.note)
+
+    def focus_row(self) -> None:
+        ctx, f = self.ctx(0), self.ctx(0).focus_index
+        lay = focus_row_layout(ctx, self.dec, self.theme, self.content)
+        g, seen = lay.grid, [j for j in range(ctx.n) if ctx.causal.mask[f, j]]
+        self.narrate(
+            f"In the row of “{ctx.focus}”, the exponential of minus infinity is zero: the later words get nothing. "
+            f"The other exponentials add up to {lay.total[1].text}; divided by that sum, the weights go to "
+            f"{named(ctx, seen)}, and still add up to {lay.check[1].text}."
+        )
+        self.clear_content()
+        self.add(g.cells)  # every cell first: the numbers then land on top of them
+        self.play(FadeIn(lay.intro), FadeIn(g.col_labels), FadeIn(g.row_labels[0]),
+                  FadeIn(VGroup(*(g.entry(0, j) for j in seen))), FadeIn(lay.mask), self.light_formula("softmax"),
+                  run_time=TIME.write)
+        sources = [g.entry(0, j) if j in seen else lay.mask.mark(0, j) for j in range(ctx.n)]
+        self.play(FadeIn(g.row_labels[1]), LaggedStart(
+            *(TransformFromCopy(sources[j], g.entry(1, j)) for j in range(ctx.n)), lag_ratio=0.15),
+            run_time=2 * TIME.transform)
+        self.play(FadeIn(lay.total[0]), TransformFromCopy(g.row_entries(1), lay.total[1]), run_time=TIME.transform)
+        self.note = self.say("The exponential of −∞ is zero: the hidden words get nothing.")
+        self.play(FadeIn(g.row_labels[2]), LaggedStart(
+            *(TransformFromCopy(VGroup(g.entry(1, j), lay.total[1]), g.entry(2, j)) for j in range(ctx.n)),
+            lag_ratio=0.15), run_time=2 * TIME.transform)
+        self.play(FadeIn(lay.check[0]), TransformFromCopy(g.row_entries(2), lay.check[1]), FadeIn(lay.check[2]),
+                  run_time=TIME.transform)
+        self.note = self.say("The words up to the query share all the attention.", self.note)
+
+    def every_row(self) -> None:
+        ctx = self.ctx(0)
+        lay = masked_attention_layout(ctx, self.dec, self.theme, self.content)
+        g = lay.grid
+        self.narrate(
+            f"Every row works the same way. “{ctx.tokens[0]}”, the first word, sees only itself: weight "
+            f"{g.entry(0, 0).text}. And every row still sums to {lay.sums[-1].text}."
+        )
+        self.clear_content()
+        self.play(FadeIn(lay.intro), FadeIn(g.row_labels), FadeIn(g.col_labels), FadeIn(lay.axes), run_time=TIME.fade)
+        self.play(LaggedStart(*(FadeIn(VGroup(g.row(i), g.row_entries(i))) for i in range(ctx.n)), lag_ratio=0.15),
+                  run_time=TIME.transform)
+        self.play(Create(lay.edge), Create(lay.focus), run_time=TIME.fade)
+        self.play(FadeIn(lay.sum_head), LaggedStart(
+            *(TransformFromCopy(g.row_entries(i), lay.sums[i]) for i in range(ctx.n)), lag_ratio=0.1),
+            run_time=TIME.transform)
+        self.note = self.say("Right of the line: hidden, weight zero. Every row still sums to one.")
+
+    def both_contexts(self) -> None:
+        ctxs, m = self.trace.contexts, len(self.trace.contexts)
+        self.blocks = contexts_layout(ctxs, self.dec, self.theme, self.content)
+        self.narrate(" ".join(finds(ctx, c, m, self.dec) for c, ctx in enumerate(ctxs))
+                     + " The mask hides only what comes later.")
+        self.clear_content()
+        self.add(*(b.grid.row(1) for b in self.blocks))
+        self.play(*(FadeIn(VGroup(b.grid.col_labels, b.grid.row_labels[1], b.grid.row_entries(1))) for b in self.blocks),
+                  *(Create(b.edge) for b in self.blocks), self.light_formula(None), run_time=TIME.write)
+        self.play(*(Create(b.senses[1]) for b in self.blocks), run_time=TIME.fade)
+        who = {c.focus for c in ctxs}
+        self.note = self.say(f"“{ctxs[0].focus}” still finds the words before it." if len(who) == 1
+                             else "The focus word still finds the words before it.")
+
+    def mask_cost(self) -> None:
+        ctxs, m = self.trace.contexts, len(self.trace.contexts)
+        self.narrate(" ".join(costs(ctx, c, m, self.dec) for c, ctx in enumerate(ctxs))
+                     + " A word learns only from what came before it.")
+        self.add(*(b.grid.row(0) for b in self.blocks))
+        self.play(*(FadeIn(VGroup(b.grid.row_labels[0], b.grid.row_entries(0))) for b in self.blocks),
+                  run_time=TIME.transform)
+        self.play(*(Create(b.senses[0]) for b in self.blocks), *(FadeIn(b.cost) for b in self.blocks),
+                  run_time=TIME.fade)
+        senses = any(c.causal.mask_cost.sense_positions for c in ctxs)
+        self.note = self.say("Without the mask and with it: the share of the words that carry the sense." if senses
+                             else "Without the mask and with it: the later words lose their share.", self.note)

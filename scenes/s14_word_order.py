@@ -1,0 +1,410 @@
+"""Step 14, word order: attention alone does not see it; positional encodings add it.
+
+After this scene the viewer knows that self-attention without positions ignores word
+order: shuffle the sentence and the focus word's output is the same, to the last digit
+shown (each word is compared with every word wherever it stands, and the weighted sum
+does not care about order). Adding a position vector to every word (the sinusoidal
+encoding, PE[p, 2i] = sin(p / 10000^(2i/d)), PE[p, 2i+1] = cos(…)) makes the outputs of
+the sentence and of its shuffled copy differ. And, honestly: with a d this small the
+encoding is as large as the embeddings and moves the meaning too (in the default lesson
+"mouse" in the tech sentence then leans animal); real models use d in the hundreds and
+learn how to use the positions. The scene does not call the output with positions better.
+
+Shows from the attncore trace, for every context: ``positional.shuffled_tokens`` and
+``shuffled_order`` (the shuffled sentence), the focus word's ``output`` row beside
+``positional.shuffled_focus_output``, the encoding ``positional.encoding`` (context 0),
+then ``positional.output`` (focus row) beside ``positional.shuffled_positional_focus_output``,
+and finally ``output`` beside ``positional.output`` with the dimension each leans to.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    Create,
+    FadeIn,
+    LaggedStart,
+    SurroundingRectangle,
+    TransformFromCopy,
+    VGroup,
+)
+
+from attncore import ContextTrace, LessonTrace, fmt
+from scenes.base import LessonScene
+from scenes.components import (
+    POSITIONAL_ENCODING,
+    CompareRow,
+    Definition,
+    NumberGrid,
+    Source,
+    TokenRow,
+    at_top,
+    below,
+    cell_outline,
+    centre_in,
+    centre_on_baseline,
+    column_labels,
+    compare_rows,
+    fit_cells,
+    label,
+    label_width,
+    number_cell_width,
+    text_size,
+    trace_grid,
+    which_sentence,
+    wrap_token_row,
+)
+from scenes.layout import GROUP_BUFF, ITEM_BUFF, LABEL_BUFF, LABEL_ROOM, SMALL_BUFF, Box
+from scenes.theme import TIME, Theme
+
+#: Token sizes tried for the sentences, largest first.
+TOKEN_SIZES = ("body", "label", "small")
+#: Sizes tried for the tables, largest first: (label size, number size, cell height).
+TABLE_SIZES = (("body", "body", 0.62), ("label", "cell", 0.5), ("small", "small", 0.42), ("small", "small", 0.36))
+
+
+# -- 1: the sentence shuffled ----------------------------------------------------------------
+@dataclass(frozen=True)
+class Shuffle:
+    originals: tuple[TokenRow, ...]  # one per context, in its order
+    shuffled: tuple[TokenRow, ...]  # the same words in the shuffled order
+    tags: VGroup  # "sentence" / "shuffled" left of the rows
+
+
+def shuffle_layout(ctxs: Sequence[ContextTrace], theme: Theme, box: Box) -> Shuffle:
+    """Each sentence over its shuffled copy, the contexts one under the other, in the largest words that fit."""
+    tag_w = label_width(["sentence", "shuffled"], "label") + ITEM_BUFF
+    rows: list[tuple[TokenRow, TokenRow]] = []
+    for size in TOKEN_SIZES:
+        rows = [(wrap_token_row(TokenRow(c.tokens, theme, c.focus_index, size), box.width - 2 * tag_w),
+                 wrap_token_row(TokenRow(c.positional.shuffled_tokens, theme, c.positional.shuffled_focus_index, size),
+                                box.width - 2 * tag_w)) for c in ctxs]
+        pairs = [VGroup(a, b).arrange(DOWN, buff=ITEM_BUFF) for a, b in rows]
+        if sum(p.height for p in pairs) + (len(pairs) - 1) * GROUP_BUFF <= box.height:
+            break
+    centre_in(VGroup(*(VGroup(a, b).arrange(DOWN, buff=ITEM_BUFF) for a, b in rows)).arrange(DOWN, buff=GROUP_BUFF), box)
+    tags = VGroup()
+    for a, b in rows:
+        for row, text in ((a, "sentence"), (b, "shuffled")):
+            tags.add(label(text, "label", theme["muted"]).next_to(row, LEFT, buff=ITEM_BUFF))
+    return Shuffle(tuple(a for a, _ in rows), tuple(b for _, b in rows), tags)
+
+
+def moves(ctx: ContextTrace, original: TokenRow, shuffled: TokenRow) -> list[TransformFromCopy]:
+    """Every word of the sentence flies to its place in the shuffled sentence."""
+    order = ctx.positional.shuffled_order
+    return [TransformFromCopy(original[order[p]], shuffled[p]) for p in range(ctx.n)]
+
+
+# -- 2, 4, 5: two rows per context -----------------------------------------------------------
+@dataclass(frozen=True)
+class PairBlock:
+    grid: NumberGrid  # two rows of the focus word's output, the dimensions as columns
+    tags: VGroup  # words right of the rows ("same", "differs", a dimension name)
+
+    def whole(self) -> VGroup:
+        return VGroup(self.grid, self.tags)
+
+
+#: A tag right of a row: (row, text, colour).
+Tag = tuple[int, str, str]
+
+
+@dataclass(frozen=True)
+class PairSpec:
+    """What one context's block shows: its two rows (long and short names) and its tags."""
+
+    rows: tuple[CompareRow, CompareRow]
+    short_names: tuple[str, str]
+    tags: tuple[Tag, ...]
+
+
+def pair_block(spec: PairSpec, dims: Sequence[str], dec: int, theme: Theme, cw: float,
+               sizes: tuple[str, str, float], short: bool) -> PairBlock:
+    lsize, nsize, ch = sizes
+    rows = [CompareRow(n, r.values, r.source, r.colour) for r, n in zip(spec.rows, spec.short_names)] if short \
+        else list(spec.rows)
+    grid = compare_rows(rows, dims, dec, theme, cell_w=cw, cell_h=ch, size=nsize, label_size=lsize,
+                        column_colours=[theme.dim(d) for d in dims])
+    tags = VGroup(*(label(text, lsize, colour).next_to(grid.cell(i, len(dims) - 1), RIGHT, buff=GROUP_BUFF)
+                    for i, text, colour in spec.tags))
+    return PairBlock(grid, tags)
+
+
+def pair_width(specs: Sequence[PairSpec], dims: Sequence[str], dec: int, box: Box,
+               sizes: tuple[str, str, float], short: bool) -> tuple[float, bool]:
+    """The cell width at which the rows, their names and tags fit across ``box``, and whether
+    the numbers fit such cells at these sizes."""
+    lsize, nsize, _ = sizes
+    names = [n for s in specs for n in (s.short_names if short else (s.rows[0].name, s.rows[1].name))]
+    tags = label_width([t for s in specs for _, t, _ in s.tags], lsize) + GROUP_BUFF
+    cw = min(1.5, (box.width - label_width(names, lsize) - LABEL_BUFF - tags) / len(dims))
+    need = number_cell_width(np.array([r.values for s in specs for r in s.rows]), dec, nsize)
+    return cw, cw >= need
+
+
+def stack_blocks(blocks: Sequence[PairBlock], box: Box) -> float:
+    """Stack the blocks, their cells aligned on the left, centred in ``box``; their height."""
+    stack = VGroup(*(b.whole() for b in blocks)).arrange(DOWN, buff=GROUP_BUFF)
+    for b in blocks:
+        b.whole().shift(RIGHT * (blocks[0].grid.cells.get_left()[0] - b.grid.cells.get_left()[0]))
+    centre_in(stack, box)
+    return float(stack.height)
+
+
+def pairs_layout(specs: Sequence[PairSpec], dims: Sequence[str], dec: int, theme: Theme, box: Box) -> tuple[PairBlock, ...]:
+    """One block per context, stacked; the largest sizes (the sentences as names if they fit) that fit ``box``."""
+    blocks: tuple[PairBlock, ...] = ()
+    for short in (False, True):
+        for sizes in TABLE_SIZES:
+            cw, fits = pair_width(specs, dims, dec, box, sizes, short)
+            if not fits:
+                continue
+            blocks = tuple(pair_block(s, dims, dec, theme, cw, sizes, short) for s in specs)
+            if stack_blocks(blocks, box) <= box.height:
+                return blocks
+    if not blocks:  # nothing fits across: the smallest sizes, the numbers shrunk to their cells
+        cw, _ = pair_width(specs, dims, dec, box, TABLE_SIZES[-1], True)
+        blocks = tuple(pair_block(s, dims, dec, theme, cw, TABLE_SIZES[-1], True) for s in specs)
+    stack_blocks(blocks, box)
+    return blocks
+
+
+def focus_row(values: np.ndarray, name: str, source: Callable[[int], Source], colour: str) -> CompareRow:
+    return CompareRow(name, values, source, colour)
+
+
+def row_source(c: int, path: str, row: int | None) -> Callable[[int], Source]:
+    """Entry k of row ``row`` of the trace matrix at ``path`` (entry k of the vector there when ``row`` is None)."""
+    return lambda k: Source(c, path, (k,) if row is None else (row, k))
+
+
+def same_or_not(a: np.ndarray, b: np.ndarray, dec: int, theme: Theme) -> Tag:
+    """"= same" when the two rows show the same digits, else "≠ differs"."""
+    same = [fmt(x, dec) for x in a] == [fmt(x, dec) for x in b]
+    return (1, "= same", theme["positive"]) if same else (1, "≠ differs", theme["negative"])
+
+
+def shuffled_specs(ctxs: Sequence[ContextTrace], dec: int, theme: Theme, positions: bool) -> list[PairSpec]:
+    """The focus word's output in the sentence and in the shuffled one, without or with positions."""
+    out = []
+    for c, ctx in enumerate(ctxs):
+        f, p, plus = ctx.focus_index, ctx.positional, " + PE" if positions else ""
+        a = p.output[f] if positions else ctx.output[f]
+        b = p.shuffled_positional_focus_output if positions else p.shuffled_focus_output
+        path_a = "positional.output" if positions else "output"
+        path_b = "positional.shuffled_positional_focus_output" if positions else "positional.shuffled_focus_output"
+        rows = (focus_row(a, " ".join(ctx.tokens) + plus, row_source(c, path_a, f), theme["text"]),
+                focus_row(b, " ".join(p.shuffled_tokens) + plus, row_source(c, path_b, None), theme["text"]))
+        out.append(PairSpec(rows, ("sentence" + plus, "shuffled" + plus), (same_or_not(a, b, dec, theme),)))
+    return out
+
+
+def lean(values: np.ndarray) -> int:
+    """The dimension the output leans to: its largest entry."""
+    return int(np.argmax(values))
+
+
+def lean_specs(ctxs: Sequence[ContextTrace], theme: Theme) -> list[PairSpec]:
+    """The focus word's output without and with positions (the sentence in its order), each with its lean."""
+    out = []
+    for c, ctx in enumerate(ctxs):
+        f, dims = ctx.focus_index, ctx.dimensions
+        a, b = ctx.output[f], ctx.positional.output[f]
+        sentence = " ".join(ctx.tokens)
+        rows = (focus_row(a, sentence, row_source(c, "output", f), theme["text"]),
+                focus_row(b, sentence + " + PE", row_source(c, "positional.output", f), theme["text"]))
+        tags = tuple((i, dims[lean(v)], theme.dim(dims[lean(v)])) for i, v in enumerate((a, b)))
+        out.append(PairSpec(rows, ("no positions", "with positions"), tags))
+    return out
+
+
+def lean_outlines(blocks: Sequence[PairBlock], ctxs: Sequence[ContextTrace], theme: Theme) -> VGroup:
+    """An outline around the largest entry of every row: where it leans."""
+    out = VGroup()
+    for b, ctx in zip(blocks, ctxs):
+        for i, v in enumerate((ctx.output[ctx.focus_index], ctx.positional.output[ctx.focus_index])):
+            out.add(cell_outline(b.grid, i, lean(v), theme.dim(ctx.dimensions[lean(v)])))
+    return out
+
+
+# -- 3: the encoding -------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Encoding:
+    formula: Definition
+    grid: NumberGrid  # PE of context 0: one row per position, labelled by the word there
+    heads: VGroup  # "sentence" over the row labels, "shuffled" over the words right of the grid
+    shuffled: VGroup  # the words of the shuffled sentence, right of the rows they take
+    focus: VGroup  # the focus word's row in each order, outlined
+
+
+def encoding_layout(trace: LessonTrace, dec: int, theme: Theme, box: Box) -> Encoding:
+    ctx = trace.contexts[0]
+    p, f, dims = ctx.positional, ctx.focus_index, ctx.dimensions
+    formula = at_top(Definition(POSITIONAL_ENCODING, theme), box)
+    room = below(formula, box)
+    words_w = label_width([*ctx.tokens, "sentence", "shuffled"], "label") + GROUP_BUFF
+    cw, ch = fit_cells(ctx.n, ctx.d, room.width - 2 * words_w, room.height - LABEL_ROOM, max_w=1.4, max_h=0.55)
+    grid = trace_grid(trace, "positional.encoding", dec, theme, cell_w=cw, cell_h=ch, size=text_size(cw, ch),
+                      row_labels=list(ctx.tokens))
+    assert isinstance(grid, NumberGrid)
+    grid.set_column_labels(column_labels(grid, dims, theme, [theme.dim(d) for d in dims], size="label"))
+    grid.row_labels[f].set_color(theme["query"])
+    words = [label(w, "label", theme["query"] if r == p.shuffled_focus_index else theme["text"])
+             for r, w in enumerate(p.shuffled_tokens)]
+    for r, w in enumerate(words):
+        centre_on_baseline(w, grid.cell(r, ctx.d - 1).get_center())
+        w.next_to(grid.cell(r, ctx.d - 1), RIGHT, buff=GROUP_BUFF, coor_mask=np.array([1, 0, 0]))
+    shuffled = VGroup(*words)
+    heads = VGroup(label("sentence", "small", theme["muted"]).next_to(grid.row_labels, DOWN, buff=ITEM_BUFF),
+                   label("shuffled", "small", theme["muted"]).next_to(shuffled, DOWN, buff=ITEM_BUFF))
+    heads[0].align_to(grid.row_labels, RIGHT)
+    heads[1].align_to(shuffled, LEFT)
+    centre_in(VGroup(grid, shuffled, heads), room)
+    focus = VGroup(SurroundingRectangle(grid.row_labels[f], color=theme["query"], buff=SMALL_BUFF),
+                   SurroundingRectangle(shuffled[p.shuffled_focus_index], color=theme["query"], buff=SMALL_BUFF))
+    return Encoding(formula, grid, heads, shuffled, focus)
+
+
+# -- narration -------------------------------------------------------------------------------
+def swap_words(ctx: ContextTrace) -> str:
+    """The shuffle of the first sentence, in words."""
+    p = ctx.positional
+    if p.shuffled_order == tuple(range(ctx.n)):
+        return f"Every word of “{ctx.context.sentence}” is “{ctx.focus}”: no order to change."
+    other = ctx.tokens[p.shuffled_focus_index]
+    return (f"Swap “{ctx.focus}” and “{other}”: “{ctx.context.sentence}” becomes "
+            f"“{' '.join(p.shuffled_tokens)}”. The same words, in another order.")
+
+
+def biggest_change(a: np.ndarray, b: np.ndarray) -> int:
+    """The dimension in which two outputs differ most."""
+    return int(np.argmax(np.abs(np.asarray(a) - np.asarray(b))))
+
+
+def order_counts(ctx: ContextTrace, c: int, m: int, dec: int) -> str:
+    f, p = ctx.focus_index, ctx.positional
+    a, b = p.output[f], p.shuffled_positional_focus_output
+    k = biggest_change(a, b)
+    if fmt(a[k], dec) == fmt(b[k], dec):
+        return f"{which_sentence(c, m)}, the digits stay the same."
+    return f"{which_sentence(c, m)}, {ctx.dimensions[k]}: {fmt(a[k], dec)} in order, {fmt(b[k], dec)} shuffled."
+
+
+def leans(ctx: ContextTrace, c: int, m: int, dec: int) -> str:
+    """How the lean of the focus word moves when the positions are added, with the screen's numbers."""
+    f, dims = ctx.focus_index, ctx.dimensions
+    a, b = ctx.output[f], ctx.positional.output[f]
+    before, after = lean(a), lean(b)
+    if before == after:
+        k = biggest_change(a, b)
+        return (f"{which_sentence(c, m)}, “{ctx.focus}” still leans {dims[after]}, yet its {dims[k]} value moves "
+                f"from {fmt(a[k], dec)} to {fmt(b[k], dec)}.")
+    return (f"{which_sentence(c, m)}, “{ctx.focus}” leaned {dims[before]}; with positions it leans {dims[after]}, "
+            f"{fmt(b[after], dec)} against {fmt(b[before], dec)} {dims[before]}.")
+
+
+def telling(ctxs: Sequence[ContextTrace]) -> list[int]:
+    """The contexts whose focus word leans elsewhere once positions are added (the first one when none does)."""
+    moved = [c for c, x in enumerate(ctxs)
+             if lean(x.output[x.focus_index]) != lean(x.positional.output[x.focus_index])]
+    return moved or [0]
+
+
+def how_large(ctx: ContextTrace) -> str:
+    """The position vectors against the word vectors, in words (for the honest note)."""
+    ratio = float(np.mean(np.abs(ctx.positional.encoding)) / max(float(np.mean(np.abs(ctx.embeddings))), 1e-9))
+    return "about as large as the word vectors" if ratio >= 0.5 else "smaller than the word vectors, yet not small"
+
+
+# -- the scene -------------------------------------------------------------------------------
+class WordOrder(LessonScene):
+    TITLE = "14 · Word order"
+    STAGE = 0
+    FORMULA = "Output = softmax(X·Xᵀ / √d) · X"
+    SECTIONS = (
+        ("Shuffle the sentence", "shuffle"),
+        ("The same output in any order", "same_output"),
+        ("Add the positions", "add_positions"),
+        ("Now the order counts", "order_counts"),
+        ("What the numbers show", "what_the_numbers_show"),
+    )
+
+    def shuffle(self) -> None:
+        ctxs = self.trace.contexts
+        lay = shuffle_layout(ctxs, self.theme, self.content)
+        self.narrate(swap_words(ctxs[0]))
+        self.play(LaggedStart(*(FadeIn(r, shift=DOWN * 0.2) for r in lay.originals), lag_ratio=0.3),
+                  FadeIn(VGroup(*lay.tags[0::2])), run_time=TIME.write)
+        self.play(LaggedStart(*(a for c, ctx in enumerate(ctxs) for a in moves(ctx, lay.originals[c], lay.shuffled[c])),
+                              lag_ratio=0.05), FadeIn(VGroup(*lay.tags[1::2])), run_time=2 * TIME.transform)
+        self.note = self.say("The same words in another order.")
+
+    def same_output(self) -> None:
+        ctxs, m = self.trace.contexts, len(self.trace.contexts)
+        blocks = pairs_layout(shuffled_specs(ctxs, self.dec, self.theme, False), ctxs[0].dimensions, self.dec,
+                              self.theme, self.content)
+        f = ctxs[0].focus_index
+        k = lean(ctxs[0].output[f])
+        self.narrate(
+            "Attention compares every word with every word, wherever it stands, and a sum does not care about order. "
+            f"So “{ctxs[0].focus}” gets the same output, shuffled or not: "
+            f"{fmt(ctxs[0].output[f][k], self.dec)} {ctxs[0].dimensions[k]} in both"
+            + (", and likewise in every sentence. " if m > 1 else ". ") + "Attention alone does not see word order."
+        )
+        self._show_pairs(blocks)
+        self.note = self.say("Shuffled or not: the same output, digit for digit.", self.note)
+
+    def _show_pairs(self, blocks: Sequence[PairBlock], outlines: VGroup | None = None) -> None:
+        self.clear_content()
+        self.add(*(b.grid.cells for b in blocks))  # cells first: the numbers land on them
+        self.play(*(FadeIn(VGroup(b.grid.col_labels, b.grid.row_labels[0], b.grid.row_entries(0))) for b in blocks),
+                  run_time=TIME.fade)
+        self.play(*(FadeIn(VGroup(b.grid.row_labels[1], b.grid.row_entries(1))) for b in blocks),
+                  run_time=TIME.transform)
+        self.play(*(FadeIn(b.tags, shift=LEFT * 0.2) for b in blocks),
+                  *([Create(outlines)] if outlines is not None else []), run_time=TIME.fade)
+        self.hold(sum(2 * c.d for c in self.trace.contexts))
+
+    def add_positions(self) -> None:
+        lay = encoding_layout(self.trace, self.dec, self.theme, self.content)
+        ctx = self.ctx(0)
+        self.narrate(
+            "So we add to each word a vector that says only where it stands: sines and cosines of its position. "
+            f"Shuffled, “{ctx.focus}” stands elsewhere, and gets another row."
+        )
+        self.clear_content()
+        self.play(FadeIn(lay.formula), self.light_formula(None, "Output = softmax(X′·X′ᵀ / √d) · X′,  X′ = X + PE"),
+                  run_time=TIME.write)
+        self.play(FadeIn(lay.grid), run_time=TIME.transform)
+        self.play(FadeIn(lay.shuffled), FadeIn(lay.heads), Create(lay.focus), run_time=TIME.fade)
+        self.hold(ctx.n * ctx.d)
+        self.note = self.say("Each position adds its own vector: the row of the place where the word stands.")
+
+    def order_counts(self) -> None:
+        ctxs, m = self.trace.contexts, len(self.trace.contexts)
+        blocks = pairs_layout(shuffled_specs(ctxs, self.dec, self.theme, True), ctxs[0].dimensions, self.dec,
+                              self.theme, self.content)
+        self.narrate(f"With positions, shuffling changes the output of “{ctxs[0].focus}”. "
+                     + " ".join(order_counts(ctx, c, m, self.dec) for c, ctx in enumerate(ctxs)))
+        self._show_pairs(blocks)
+        self.note = self.say("With positions, the order of the words counts.", self.note)
+
+    def what_the_numbers_show(self) -> None:
+        ctxs, m = self.trace.contexts, len(self.trace.contexts)
+        blocks = pairs_layout(lean_specs(ctxs, self.theme), ctxs[0].dimensions, self.dec, self.theme, self.content)
+        d = ctxs[0].d
+        self.narrate(
+            " ".join(leans(ctx, c, m, self.dec) for c, ctx in enumerate(ctxs) if c in telling(ctxs))
+            + f" That is not a better meaning: with only {d} dimensions, the position vectors are "
+            f"{how_large(ctxs[0])}. Real models use d in the hundreds, and learn how to use the positions."
+        )
+        self._show_pairs(blocks, lean_outlines(blocks, ctxs, self.theme))
+        self.note = self.say("With d this small, positions also move the meaning; real models use hundreds.",
+                             self.note)
