@@ -1,0 +1,195 @@
+"""The causal mask and word order scenes (issue #15): built without rendering for the built-in
+lessons, lessons at the bounds and a lesson whose sense words come after the focus word;
+every number and every "−∞" on screen is the trace's, nothing leaves the frame, overlaps or
+is too small; the shuffled output shown equals the original; one real render each.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+from typing import cast
+
+import av
+import numpy as np
+import pytest
+from conftest import ATTNVID, built_scene
+from test_lesson_scenes import lesson_toml
+
+from attncore import fmt
+from attncore.display import fmt_masked
+from scenes.base import LessonScene
+from scenes.components import MaskedCell, Num, Source
+from scenes.inspect import (
+    expected_text,
+    leaving_frame,
+    overlapping_texts,
+    resolve,
+    unreadable_numbers,
+    visible_texts,
+)
+from scenes.s13_causal_mask import CausalMask
+from scenes.s14_word_order import WordOrder
+
+SCENES = (CausalMask, WordOrder)
+
+#: The default vocabulary with the sense words after "mouse": the mask hides "cat" and "keyboard".
+SENSE_AFTER = """
+title = "Sense after the focus word"
+dimensions = ["animal", "tech", "grammar", "other"]
+decimals = 2
+[vocabulary]
+cat = [3, 0, 0, 0.5]
+mouse = [2, 2, 0, 0.5]
+keyboard = [0, 3, 0, 0.5]
+and = [0, 0, 2, 0]
+are = [0, 0, 2, 0.5]
+friends = [0.5, 0, 0.5, 1]
+useful = [0, 0.5, 0.5, 1]
+[[contexts]]
+name = "animal"
+sentence = "mouse and cat are friends"
+focus = "mouse"
+leans = "animal"
+[[contexts]]
+name = "tech"
+sentence = "mouse and keyboard are useful"
+focus = "mouse"
+leans = "tech"
+[projections]
+seed = 7
+d_v = 3
+[heads]
+count = 2
+"""
+
+#: (contexts, words, dimensions, heads) of the generated lessons: the corners of the supported sizes.
+BOUNDS = {"smallest": (1, 2, 2, 1), "largest": (3, 8, 8, 4), "long-narrow": (2, 8, 2, 2), "short-wide": (3, 2, 8, 1)}
+
+
+@pytest.fixture(scope="module")
+def lessons(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """Lesson specs by name: the built-in ones, the bounds, and the sense words after the focus word."""
+    folder = tmp_path_factory.mktemp("causal_lessons")
+    out = {"default": "", "bank": "bank", "souris": "souris"}
+    for name, (n_ctx, n_tok, d, heads) in BOUNDS.items():
+        path = folder / f"{name}.toml"
+        path.write_text(lesson_toml(n_ctx, n_tok, d, heads), encoding="utf-8")
+        out[name] = str(path)
+    path = folder / "sense_after.toml"
+    path.write_text(SENSE_AFTER, encoding="utf-8")
+    out["sense-after"] = str(path)
+    return out
+
+
+LESSONS = ["default", "bank", "souris", *BOUNDS, "sense-after"]
+CASES = [pytest.param(cls, name, id=f"{cls.__name__}-{name}") for cls in SCENES for name in LESSONS]
+
+
+def build(cls: type[LessonScene], spec: str = "") -> LessonScene:
+    """``cls`` built (once per lesson) for the lesson ``spec``."""
+    return cast(LessonScene, built_scene(cls, spec))
+
+
+def shown_nums(scene: LessonScene, section: str) -> list[tuple[Num, Source]]:
+    """The numbers from the trace on screen at the end of ``section``, with their sources."""
+    cp = next(cp for cp in scene.checkpoints if cp.section == section)
+    return [(s.mob, s.mob.source) for s in visible_texts(cp)
+            if isinstance(s.mob, Num) and s.mob.source is not None]
+
+
+@pytest.mark.parametrize(("cls", "name"), CASES)
+def test_scene_builds_and_shows_the_trace_readably(lessons: dict[str, str], cls: type[LessonScene], name: str) -> None:
+    scene = build(cls, lessons[name])
+    assert [cp.section for cp in scene.checkpoints] == cls.section_names()
+    checked = 0
+    for cp in scene.checkpoints:
+        where = f"{name} / {cp.section}"
+        assert not leaving_frame(cp), f"{where}: {leaving_frame(cp)} leave the frame"
+        assert not overlapping_texts(cp), f"{where}: these texts overlap: {overlapping_texts(cp)}"
+        assert not unreadable_numbers(cp), f"{where}: too small at 480p: {unreadable_numbers(cp)}"
+        for s in visible_texts(cp):
+            if isinstance(s.mob, Num) and not s.mob.constant:
+                assert s.mob.text == expected_text(scene.trace, s.mob), f"{where}: {s.mob.text} vs {s.mob.source}"
+                checked += 1
+    assert checked > 0
+    assert all(n.text for n in scene.narrations) and len(scene.narrations) == len(cls.SECTIONS)
+
+
+@pytest.mark.parametrize("name", LESSONS)
+def test_every_minus_infinity_stands_on_a_masked_score(lessons: dict[str, str], name: str) -> None:
+    scene = build(CausalMask, lessons[name])
+    ctx = scene.trace.contexts[0]
+    for cp in scene.checkpoints:
+        marks = [s.mob for s in visible_texts(cp) if isinstance(s.mob, MaskedCell)]
+        for m in marks:
+            _, value = resolve(scene.trace, m.source)
+            assert np.isneginf(value) and m.text == fmt_masked(value, m.decimals) == "−∞", (cp.section, m.source)
+        if cp.section == "Only the words before":
+            # every score above the diagonal, and only those
+            assert sorted(m.source.index for m in marks) == [(i, j) for i in range(ctx.n) for j in range(i + 1, ctx.n)]
+            # and every score on or below it, unchanged
+            seen = {src.index for _, src in shown_nums(scene, cp.section)}
+            assert seen == {(i, j) for i in range(ctx.n) for j in range(i + 1)}
+
+
+@pytest.mark.parametrize("name", LESSONS)
+def test_the_shuffled_output_shown_equals_the_original(lessons: dict[str, str], name: str) -> None:
+    scene = build(WordOrder, lessons[name])
+    nums = shown_nums(scene, "The same output in any order")
+    for c, ctx in enumerate(scene.trace.contexts):
+        f = ctx.focus_index
+        original = {src.index[-1]: m.text for m, src in nums if src.context == c and src.name == "output"}
+        shuffled = {src.index[-1]: m.text for m, src in nums
+                    if src.context == c and src.name == "positional.shuffled_focus_output"}
+        assert sorted(original) == sorted(shuffled) == list(range(ctx.d)), (c, original, shuffled)
+        assert original == shuffled, f"context {c}: {original} vs {shuffled}"
+        assert all(src.index[0] == f for _, src in nums if src.context == c and src.name == "output")
+
+
+def test_with_positions_the_outputs_differ_and_the_video_says_it_honestly(lessons: dict[str, str]) -> None:
+    scene = build(WordOrder, lessons["default"])
+    nums = shown_nums(scene, "Now the order counts")
+    tech = scene.trace.contexts[1]
+    shown = {(src.context, src.name, src.index[-1]): m.text for m, src in nums}
+    assert any(shown[(1, "positional.output", k)] != shown[(1, "positional.shuffled_positional_focus_output", k)]
+               for k in range(tech.d))
+    last = scene.narrations[-1].text
+    # "mouse" in the tech sentence leans animal once positions are added: said with the screen's numbers.
+    f = tech.focus_index
+    assert np.argmax(tech.positional.output[f]) == 0 and np.argmax(tech.output[f]) == 1
+    assert "leans animal, 2.61 against 1.77 tech" in last
+    assert "not a better meaning" in last and "hundreds" in last
+
+
+def test_the_mask_cost_is_shown_when_the_sense_words_come_after(lessons: dict[str, str]) -> None:
+    scene = build(CausalMask, lessons["sense-after"])
+    for c, ctx in enumerate(scene.trace.contexts):
+        cost = ctx.causal.mask_cost
+        assert cost.hidden_positions == cost.sense_positions != ()
+        nums = {src.name: m.text for m, src in shown_nums(scene, "What the mask costs") if src.context == c}
+        assert nums["causal.mask_cost.unmasked"] != nums["causal.mask_cost.causal"] == fmt(0.0, scene.dec)
+    said = scene.narrations[-1].text
+    assert "“cat” comes after “mouse”: the mask hides it" in said
+    assert "“keyboard” comes after “mouse”" in said
+    # and in the built-in lesson, where "cat" and "keyboard" come first, "mouse" still finds them
+    found = build(CausalMask, lessons["default"]).narrations[3].text
+    assert "still finds “cat”" in found and "still finds “keyboard”" in found
+
+
+@pytest.mark.render
+@pytest.mark.parametrize("cls", SCENES, ids=lambda c: c.__name__)
+def test_one_real_render_at_low_quality(tmp_path: Path, cls: type[LessonScene]) -> None:
+    r = subprocess.run([ATTNVID, "render", cls.__name__, "--quality", "low"], cwd=tmp_path,
+                       capture_output=True, text=True, timeout=900)
+    assert r.returncode == 0, r.stderr
+    out = Path(r.stdout.strip().splitlines()[-1])
+    path = out if out.is_absolute() else tmp_path / out
+    assert path.name.endswith(f"_{cls.__name__}.mp4") and path.is_file()
+    expected_s = build(cls).renderer.time
+    with av.open(str(path)) as container:
+        v = container.streams.video[0]
+        assert v.codec_context.name == "h264"
+        assert (v.codec_context.width, v.codec_context.height) == (854, 480)
+        frames = sum(1 for _ in container.decode(video=0))
+    assert abs(frames - round(expected_s * 15)) <= 1, (frames, expected_s)
