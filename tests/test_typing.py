@@ -17,8 +17,8 @@ def mypy_packages() -> list[str]:
         return list(tomllib.load(f)["tool"]["mypy"]["packages"])
 
 
-def test_the_typed_packages_include_the_core_and_the_application() -> None:
-    assert {"attncore", "attnvid"} <= set(mypy_packages())
+def test_the_typed_packages_include_the_core_the_scenes_and_the_application() -> None:
+    assert {"attncore", "attnvid", "scenes"} <= set(mypy_packages())
 
 
 def test_mypy_finds_no_error() -> None:
