@@ -12,8 +12,8 @@ from scenes.s05_softmax import Softmax
 from scenes.s06_reading import ReadingAttention
 from scenes.s07_mixing import MixingValues
 from scenes.s08_two_contexts import TwoContexts
-from scenes.s09_training import LearningTheWeights
 from scenes.s09_projections import LearnedProjections
+from scenes.s09_training import LearningTheWeights
 from scenes.s10_dimension import ChangingDimension
 from scenes.s11_multi_head import MultiHead
 from scenes.s13_causal_mask import CausalMask
@@ -34,6 +34,15 @@ LECTURE: tuple[type[LessonScene], ...] = (
     MultiHead,
     CausalMask,
     WordOrder,
+)
+
+#: The lecture's default parts, each meant to stay under six minutes of video (viewers'
+#: engagement drops after about six minutes: Guo, Kim & Rubin, 2014). Every scene is in
+#: exactly one part, in lecture order.
+PARTS: tuple[tuple[str, tuple[type[LessonScene], ...]], ...] = (
+    ("The core mechanism", LECTURE[:8]),
+    ("Learned weights and heads", LECTURE[8:12]),
+    ("Decoders and positions", LECTURE[12:]),
 )
 
 
