@@ -233,6 +233,7 @@ class ChangingDimension(LessonScene):
 
     # -- section 1 ------------------------------------------------------------------------
     def _value_map_words(self) -> str:
+        """W_V need not be square; how this lesson's d_v compares with d."""
         return "The value matrix W_V does not have to be square. " + self._compare(
             "This one has more columns than rows, so every word gets a longer value vector, of size d_v.",
             "This one has fewer columns than rows, so every word gets a shorter value vector, of size d_v.",
@@ -262,6 +263,7 @@ class ChangingDimension(LessonScene):
 
     # -- section 2 ------------------------------------------------------------------------
     def _output_words(self) -> str:
+        """Why the output takes the size of V."""
         return ("Attention is unchanged: the output is A times V. "
                 "Each output row is a weighted average of rows of V, so it has the size of V, not of X.")
 
@@ -282,6 +284,7 @@ class ChangingDimension(LessonScene):
 
     # -- section 3 ------------------------------------------------------------------------
     def _before_after_words(self) -> str:
+        """The focus word goes in with d numbers and comes out with d_v."""
         return (f"“{self.ctx(0).focus}” goes in with d numbers and comes out with d_v. "
                 "Multi-head attention uses this to give each head smaller values.")
 

@@ -358,6 +358,7 @@ class MultiHead(LessonScene):
 
     # -- section 1 ------------------------------------------------------------------------
     def _split_words(self) -> str:
+        """What splitting into heads means, for one head or several."""
         if self.h > 1:
             return ("Multi-head attention splits Q, K and V by columns: "
                     "each head gets its own smaller subspace of d over h dimensions.")
@@ -465,6 +466,7 @@ class MultiHead(LessonScene):
 
     # -- section 3 ------------------------------------------------------------------------
     def _joined_words(self) -> str:
+        """Joining the heads and mixing them with W_O; the closing thought."""
         joined = (
             "Each head mixes its own columns of V. The outputs are concatenated, back to d columns, "
             "and one more weight matrix, W_O, mixes the heads. "
