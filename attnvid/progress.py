@@ -55,14 +55,14 @@ class SceneProgress:
 
     def note(self, text: str) -> None:
         """A line of its own above the display (a finished lesson, in a batch)."""
-        self.console.print(text)
+        self.console.print(text, soft_wrap=True)
 
     def start(self, label: str, where: str = "") -> None:
         """``label`` begins rendering (``where``: on which cluster worker; "" for here)."""
         self.state[label] = "rendering"
         self.began[label] = time.perf_counter()
         if self.live is None and self.announce_starts:
-            self.console.print(f"{label}: rendering" + (f" on {where}" if where else ""))
+            self.console.print(f"{label}: rendering" + (f" on {where}" if where else ""), soft_wrap=True)
         self._update()
 
     def done(self, job: Job, r: Result) -> None:
@@ -74,5 +74,7 @@ class SceneProgress:
             if r.worker:
                 self.state[label] += f" on {r.worker}"
         if self.live is None:
-            self.console.print(f"{label}: " + self.state[label].replace("[green]", "").replace("[/]", "").replace("[dim]", ""))
+            # soft_wrap: one line per job whatever its length (rich wraps at 80 columns off a terminal)
+            self.console.print(f"{label}: " + self.state[label].replace("[green]", "").replace("[/]", "").replace("[dim]", ""),
+                               soft_wrap=True)
         self._update()

@@ -174,6 +174,14 @@ class Lines:
         raise AssertionError(f"no line matching {pattern!r} in {timeout} s:\n{''.join(self.all)}")
 
 
+def finish(p: subprocess.Popen[str], lines: Lines, timeout: float) -> str:
+    """Wait for ``p`` (its stderr is ``lines``'s to read); its stdout (two short lines at most)."""
+    p.wait(timeout=timeout)
+    lines.thread.join(timeout=30)
+    assert p.stdout is not None
+    return p.stdout.read()
+
+
 @pytest.mark.render
 def test_batch_on_a_dask_cluster_gives_the_frames_of_a_local_batch(tmp_path: Path,
                                                                   local_batch: dict[str, list[str]]) -> None:
@@ -208,13 +216,14 @@ def test_a_worker_killed_mid_batch_loses_nothing(tmp_path: Path, local_batch: di
             victim_label, victim = m.group(1), m.group(2)
             time.sleep(2.0)  # well into the render (Manim is drawing)
             kill_group(cluster.workers[victim])
-            out, _ = p.communicate(timeout=900)
+            out = finish(p, lines, timeout=900)
         finally:
             kill_group(p)
-        lines.thread.join(timeout=10)
         err = "".join(lines.all)
         assert p.returncode == 0, err[-3000:]
-        (finisher,) = re.findall(rf"^{re.escape(victim_label)}: rendered in .* on (tcp://\S+)$", err, re.M)
+        finishers = re.findall(rf"^{re.escape(victim_label)}: rendered in .* on (tcp://\S+)$", err, re.M)
+        assert len(finishers) == 1, err
+        finisher = finishers[0]
         assert finisher != victim and finisher in cluster.workers, err
         assert cluster.workers[victim].poll() is not None, "the victim is gone"
         check_complete(media, out)
@@ -231,10 +240,9 @@ def test_ctrl_c_cancels_the_batch_and_leaves_nothing_half_written(tmp_path: Path
             lines = Lines(p)
             lines.wait_for(r": rendering on tcp://", timeout=300)
             os.killpg(p.pid, signal.SIGINT)  # Ctrl-C in a terminal: the batch's whole process group
-            out, _ = p.communicate(timeout=60)
+            out = finish(p, lines, timeout=60)
         finally:
             kill_group(p)
-        lines.thread.join(timeout=10)
         err = "".join(lines.all)
         assert p.returncode == 130, err
         assert err.strip().splitlines()[-1] == "attnvid: interrupted", err
