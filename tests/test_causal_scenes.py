@@ -192,4 +192,7 @@ def test_one_real_render_at_low_quality(tmp_path: Path, cls: type[LessonScene]) 
         assert v.codec_context.name == "h264"
         assert (v.codec_context.width, v.codec_context.height) == (854, 480)
         frames = sum(1 for _ in container.decode(video=0))
-    assert abs(frames - round(expected_s * 15)) <= 1, (frames, expected_s)
+    # A real render ends every wait on a frame (15 a second); the build without rendering
+    # keeps exact times. Long narrated sections end on an arbitrary time: at most a frame
+    # apart per section.
+    assert abs(frames - round(expected_s * 15)) <= len(cls.SECTIONS), (frames, expected_s)
