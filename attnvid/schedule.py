@@ -45,7 +45,12 @@ def _kind(job: Job) -> str:
 def estimates(jobs: Sequence[Job]) -> dict[Job, float | None]:
     """The last render time (s) of each job's scene, or None when never measured."""
     files = {p: _read(p) for p in {_times_file(j) for j in jobs}}
-    own = {j: files[_times_file(j)].get(_kind(j), {}).get(j.scene) for j in jobs}
+
+    def recorded(j: Job) -> object:
+        times = files[_times_file(j)].get(_kind(j))
+        return times.get(j.scene) if isinstance(times, dict) else None
+
+    own = {j: recorded(j) for j in jobs}
     borrowed: dict[tuple[str, str], float] = {}
     for j, t in own.items():
         if isinstance(t, (int, float)):
@@ -73,6 +78,8 @@ def remember_times(done: Iterable[tuple[Job, Result]]) -> None:
     for path, items in by_file.items():
         data = _read(path)
         for job, r in items:
-            data.setdefault(_kind(job), {})[job.scene] = round(r.seconds, 2)
+            if not isinstance(data.get(_kind(job)), dict):
+                data[_kind(job)] = {}
+            data[_kind(job)][job.scene] = round(r.seconds, 2)
         with contextlib.suppress(OSError):
             write_atomic(path, json.dumps(data, indent=1, sort_keys=True).encode())

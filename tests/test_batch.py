@@ -300,3 +300,24 @@ def test_without_dask_cluster_is_one_line(tmp_path: Path) -> None:
     assert r.returncode == 1
     assert r.stderr == "attnvid: error: --cluster needs Dask here and on every worker: pip install 'attnvid[cluster]'\n"
     assert not (tmp_path / "media").exists()
+
+
+def test_scenes_never_measured_go_first_then_the_longest(tmp_path: Path) -> None:
+    """attnvid.schedule: the order jobs are handed to the workers (LPT, by the last render's time)."""
+    from attnvid.jobs import Job, Result
+    from attnvid.schedule import longest_first, remember_times
+
+    def job(scene: str, root: Path) -> Job:
+        return Job(scene=scene, index=1, quality="low", fmt="mp4", lesson_spec="", root=str(root), key="k")
+
+    a, b = tmp_path / "a", tmp_path / "b"
+    jobs = [job(s, a) for s in ("Embeddings", "Softmax", "Scaling", "MultiHead")]
+    assert longest_first(jobs) == jobs
+    remember_times([(j, Result(scene=j.scene, path="", seconds=t, cached=False, duration=1.0))
+                    for j, t in zip(jobs[:3], (5.0, 20.0, 10.0))])
+    assert [j.scene for j in longest_first(jobs)] == ["MultiHead", "Softmax", "Scaling", "Embeddings"]
+    # Another lesson's root of the same run lends its times; a damaged file only loses the order.
+    other = [job("Softmax", b), job("Embeddings", b)]
+    assert [j.scene for j in longest_first(other + jobs[:1])] == ["Softmax", "Embeddings", "Embeddings"]
+    (a / "scenes" / ".render-times.json").write_text('{"low/mp4": 3}', encoding="utf-8")
+    assert longest_first(jobs) == jobs
