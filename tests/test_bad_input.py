@@ -39,6 +39,7 @@ BASE = {
     "doctor": ["doctor"],
     "script": ["script"],
     "workbook": ["workbook"],
+    "batch": ["batch", "default", "--scene", "Softmax"],
 }
 
 
@@ -144,7 +145,8 @@ def test_bad_options(command: str, attnvid_here: Attnvid, tmp_path: Path) -> Non
 
 @pytest.mark.parametrize("command", [c for c in BASE if takes(c, "scenes") or takes(c, "scene")])
 def test_unknown_scene(command: str, attnvid_here: Attnvid, tmp_path: Path) -> None:
-    args = [command, "NoSuchScene"]
+    # batch names its scenes with --scene (its arguments are lessons)
+    args = [*BASE[command], "--scene", "NoSuchScene"] if command == "batch" else [command, "NoSuchScene"]
     r = attnvid_here(*args)
     assert_one_line(r, args, tmp_path)
     assert "unknown scene 'NoSuchScene'; choose from: Embeddings" in r.err
