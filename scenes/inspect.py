@@ -10,14 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
 from manim import DL, UR, Mobject, Text, config, tempconfig
 from manim.renderer.cairo_renderer import CairoRenderer
 
 from attncore import ContextTrace, LessonTrace, fmt, round_rows_to_one
 
 from .base import Checkpoint, LessonScene
-from .components import Num, ShapeLabel, Source
+from .components import Num, ShapeLabel, resolve
 
 
 class DryRenderer(CairoRenderer):
@@ -57,17 +56,6 @@ def build(cls: type[LessonScene], *, frames: bool | frozenset[str] = False, mobj
             cls.collect_checkpoints = False
             cls.collect_frames = False
     return scene
-
-
-def resolve(trace: LessonTrace, src: Source) -> tuple[Any, Any]:
-    """(the whole array or scalar named by ``src``, the value at ``src.index``)."""
-    obj: Any = trace if src.name.startswith("training.") else trace.contexts[src.context]
-    for part in src.name.split("."):
-        obj = obj[int(part)] if part.isdigit() else getattr(obj, part)
-    if callable(obj):
-        obj = obj(*src.args)
-    whole = np.asarray(obj, dtype=float)
-    return whole, (whole[src.index] if src.index else whole)
 
 
 def expected_text(trace: LessonTrace, num: Num) -> str:
