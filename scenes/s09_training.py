@@ -441,7 +441,7 @@ class LearningTheWeights(LessonScene):
                     f"This lesson's weights were not trained. {self.trace.weights.provenance}")
         return (f"How are the weights learned? From a question the lesson asks: {said} "
                 f"The answer is where the output is largest. "
-                f"Training uses {len(t.examples)} sentences made from the lesson's own.")
+                "Training uses the lesson's own sentences and sentences generated from them.")
 
     def the_task(self) -> None:
         self.narrate(self._task_words())

@@ -337,11 +337,10 @@ class CausalMask(LessonScene):
     def hide_the_future(self) -> None:
         ctx = self.ctx(0)
         lay = masked_scores_layout(ctx, self.dec, self.theme, self.content)
-        hidden = len(lay.mask.hidden)
         self.narrate(
             "A model that writes a sentence word by word cannot look ahead: the words after the current one do not "
-            "exist yet. So each word may look only at itself and the words before it. The mask sets the "
-            f"{hidden} scores above the diagonal to minus infinity."
+            "exist yet. So each word may look only at itself and the words before it. The mask sets every "
+            "score above the diagonal to minus infinity."
         )
         self.play(FadeIn(lay.intro), FadeIn(lay.grid), FadeIn(lay.future), FadeIn(lay.axes), run_time=TIME.write)
         self.note = self.say("The scaled scores X·Xᵀ / √d, as before.")

@@ -399,10 +399,9 @@ class WordOrder(LessonScene):
     def what_the_numbers_show(self) -> None:
         ctxs, m = self.trace.contexts, len(self.trace.contexts)
         blocks = pairs_layout(lean_specs(ctxs, self.theme), ctxs[0].dimensions, self.dec, self.theme, self.content)
-        d = ctxs[0].d
         self.narrate(
             " ".join(leans(ctx, c, m, self.dec) for c, ctx in enumerate(ctxs) if c in telling(ctxs))
-            + f" That is not a better meaning: with only {d} dimensions, the position vectors are "
+            + " That is not a better meaning: with d this small, the position vectors are "
             f"{how_large(ctxs[0])}. Real models use d in the hundreds, and learn how to use the positions."
         )
         self._show_pairs(blocks, lean_outlines(blocks, ctxs, self.theme))

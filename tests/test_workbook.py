@@ -89,7 +89,7 @@ LESSONS: dict[str, Callable[[], Lesson]] = {
     "default": default_lesson,
     "bank": lambda: builtin_lesson("bank"),
     "souris": lambda: builtin_lesson("souris"),
-    "trained": lambda: default_lesson().with_weights("trained"),
+    "random": lambda: default_lesson().with_weights("random"),  # untrained: no Training sheet
     "bounds": bounds_lesson,
 }
 
@@ -121,7 +121,8 @@ def edit_vector(wb: Workbook, lesson: Lesson, trace: LessonTrace) -> Lesson:
     for cell, v in zip(vocab[row], new, strict=True):
         cell.value = v
     vocabulary = tuple((w, new if w == "mouse" else vec) for w, vec in lesson.vocabulary)
-    return replace(lesson, vocabulary=vocabulary)
+    # the workbook's weights are typed inputs: an edited vector does not retrain them
+    return _explicit_weights(replace(lesson, vocabulary=vocabulary), trace)
 
 
 def edit_weight(wb: Workbook, lesson: Lesson, trace: LessonTrace) -> Lesson:
@@ -143,12 +144,12 @@ def edit_sentence(wb: Workbook, lesson: Lesson, trace: LessonTrace) -> Lesson:
     _, tokens = _range(wb, "Tokens_1")
     tokens[0][1].value = word
     new = Context(ctx.name, (ctx.tokens[0], word, *ctx.tokens[2:]), ctx.focus, ctx.leans)
-    return replace(lesson, contexts=(new, *lesson.contexts[1:]))
+    return _explicit_weights(replace(lesson, contexts=(new, *lesson.contexts[1:])), trace)
 
 
 EDITS: dict[str, tuple[str, Callable[[Workbook, Lesson, LessonTrace], Lesson]]] = {
     "edit-vector": ("default", edit_vector),
-    "edit-weight": ("trained", edit_weight),
+    "edit-weight": ("default", edit_weight),
     "edit-sentence": ("bank", edit_sentence),
 }
 
@@ -406,10 +407,13 @@ def test_sheets_follow_the_lecture(cases: dict[str, Case]) -> None:
     later = ["Projections", "Dimension"]
     order = ["Causal mask", "Positions"]
     default = openpyxl.load_workbook(cases["default"].written)
-    assert default.sheetnames == ["Start", "Inputs", *steps, *later, "Head 1", "Head 2", "Multi-head", *order]
-    bounds = openpyxl.load_workbook(cases["bounds"].written)  # trained: its history comes before the projections
+    # trained (the default): the history comes before the projections
+    assert default.sheetnames == ["Start", "Inputs", *steps, "Training", *later, "Head 1", "Head 2", "Multi-head", *order]
+    bounds = openpyxl.load_workbook(cases["bounds"].written)
     heads = [f"Head {h}" for h in range(1, 5)]
     assert bounds.sheetnames == ["Start", "Inputs", *steps, "Training", *later, *heads, "Multi-head", *order]
+    untrained = openpyxl.load_workbook(cases["random"].written)
+    assert untrained.sheetnames == ["Start", "Inputs", *steps, *later, "Head 1", "Head 2", "Multi-head", *order]
     start = bounds["Start"]
     links = {c.hyperlink.location for row in start.iter_rows() for c in row if c.hyperlink is not None}
     assert links == {f"'{s}'!A1" for s in bounds.sheetnames[1:]}, "the first sheet links to every other"
