@@ -368,8 +368,11 @@ class TrainingTrace:
             "learning_rate": self.learning_rate, "decimals": self.decimals, "trained": list(self.trained),
             "loss": list(self.loss), "rounded_loss": num(self.rounded_loss),
             "accuracy": num(self.accuracy), "accuracy_heads": num(self.accuracy_heads),
-            "snapshot_steps": list(self.snapshot_steps),
-            "snapshots": [[[float(v) for v in row] for row in s] for s in self.snapshots],
+            # one entry per snapshot step; "attention" holds, per context, the focus word's row
+            "snapshots": [
+                {"step": int(step), "attention": [[float(v) for v in s[k]] for s in self.snapshots]}
+                for k, step in enumerate(self.snapshot_steps)
+            ],
             "claims": [
                 {"context": c.context, "sense": c.sense, "sense_words": list(c.sense_words), "simple": c.simple,
                  "trained": c.trained, "heads": list(c.heads), "readout": c.readout, "readout_heads": c.readout_heads}

@@ -339,7 +339,14 @@ def test_training_history_is_in_the_json(trained_trace: LessonTrace) -> None:
     t = data["training"]
     assert t["claims_hold"] is True and t["reason"] == ""
     assert t["loss"][0] > 4 * t["rounded_loss"]
-    assert len(t["snapshots"]) == len(trained_trace.contexts)
+    record = trained_trace.training
+    assert record is not None
+    assert [s["step"] for s in t["snapshots"]] == list(record.snapshot_steps)
+    for k, snap in enumerate(t["snapshots"]):
+        assert set(snap) == {"step", "attention"} and len(snap["attention"]) == len(trained_trace.contexts)
+        for c, row in enumerate(snap["attention"]):
+            assert row == [float(v) for v in record.snapshots[c][k]]
+            assert abs(sum(row) - 1.0) < 1e-9, "an attention row sums to 1"
     assert "mouse" in t["task"] or "bank" in t["task"] or "souris" in t["task"]
     assert {c["context"] for c in t["claims"]} == {c.context.name for c in trained_trace.contexts}
 
