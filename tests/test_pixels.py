@@ -26,6 +26,9 @@ KEY_FRAMES = [
     ("Softmax", None),  # None: the last section
     ("TwoContexts", None),
     ("MultiHead", None),
+    ("LearningTheWeights", None),
+    ("CausalMask", None),
+    ("WordOrder", None),
 ]
 #: Pixels allowed to differ by more than 16 levels: fewer than one digit's worth at 480p.
 MAX_CHANGED_PIXELS = 20
