@@ -28,6 +28,7 @@ __all__ = [
     "LIMITS",
     "WEIGHTS",
     "Context",
+    "LecturePart",
     "Lesson",
     "LessonError",
     "ProjectionSpec",
@@ -82,13 +83,15 @@ DEFAULT_WEIGHTS = "trained"  # learned on the lesson's own question; write weigh
 
 _TOP_KEYS = {
     "title", "language", "dimensions", "decimals", "vocabulary", "contexts", "projections", "heads", "theme", "training",
-    "narration",
+    "narration", "lecture",
 }
 _CONTEXT_KEYS = {"name", "sentence", "focus", "leans"}
 _PROJECTION_KEYS = {"weights", "seed", "d_v", "W_Q", "W_K", "W_V", "W_V_reshape", "W_O"}
 _HEADS_KEYS = {"count"}
 _TRAINING_KEYS = {"steps", "seed", "learning_rate", "examples"}
 _EXAMPLE_KEYS = {"sentence", "focus", "leans"}
+_LECTURE_KEYS = {"parts"}
+_PART_KEYS = {"title", "scenes"}
 
 
 class LessonError(ValueError):
@@ -138,6 +141,18 @@ class TrainingSpec:
 
 
 @dataclass(frozen=True)
+class LecturePart:
+    """One ``[[lecture.parts]]`` entry: a title and the scenes it holds, as the file names them.
+
+    Whether the names are scenes of the lecture (and each is named once, in lecture order)
+    is checked by the application, which knows the scenes (``attnvid.catalog.lecture_parts``).
+    """
+
+    title: str
+    scenes: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Lesson:
     """A whole lesson. Vectors are tuples so that the lesson is immutable and hashable."""
 
@@ -154,6 +169,10 @@ class Lesson:
     training: TrainingSpec = field(default_factory=TrainingSpec)
     #: ``[narration]``: (section slug, text with placeholders) replacing what a section says
     narration: tuple[tuple[str, str], ...] = ()
+    #: ``[lecture]``: the parts the lesson's lecture is made of (empty: the default parts).
+    #: Not in ``repr``: the repr is the lesson's part of every scene's cache key, and which
+    #: scenes a lecture holds changes how none of them renders.
+    lecture: tuple[LecturePart, ...] = field(default=(), repr=False)
 
     @property
     def d(self) -> int:
@@ -252,6 +271,7 @@ def parse_lesson(data: dict[str, Any], source: str = "built-in") -> Lesson:
         source=source,
         language=top.language,
         training=_training(src, data.get("training", {}), top.dimensions, vocab_words),
+        lecture=_lecture(src, data.get("lecture")),
     )
     _check_exponentials(src, lesson)
     for k in range(len(lesson.contexts)):
@@ -433,6 +453,40 @@ def _training(src: str, raw: Any, dims: tuple[str, ...], vocab_words: set[str]) 
             raise _err(src, f"{where}.leans", "is missing", 'add leans = "..." (the sense of the focus word here)')
         examples.append(replace(ctx, name=f"example {i + 1}", leans=_leans(src, where, e, dims)))
     return TrainingSpec(steps=steps, seed=seed, learning_rate=rate, examples=tuple(examples))
+
+
+def _lecture(src: str, raw: Any) -> tuple[LecturePart, ...]:
+    """``[lecture]``: the lecture's parts, each a title and scene names (empty: the default parts)."""
+    example = '[[lecture.parts]] with title = "..." and scenes = ["Embeddings", ...]'
+    if raw is None:
+        return ()
+    if not isinstance(raw, dict):
+        raise _err(src, "lecture", "must be a table", f"write {example}")
+    _check_keys(src, "lecture", raw, _LECTURE_KEYS)
+    parts_raw = raw.get("parts")
+    if parts_raw is None:
+        raise _err(src, "lecture.parts", "is missing", f"add {example}, or remove [lecture] for the default parts")
+    if not isinstance(parts_raw, list) or not all(isinstance(p, dict) for p in parts_raw):
+        raise _err(src, "lecture.parts", "must be a list of [[lecture.parts]] tables", f"write {example}")
+    if not parts_raw:
+        raise _err(src, "lecture.parts", "is empty", f"add {example}, or remove [lecture] for the default parts")
+    parts = []
+    for i, p in enumerate(parts_raw, 1):
+        where = f"lecture.parts[{i}]"
+        _check_keys(src, where, p, _PART_KEYS)
+        title = p.get("title")
+        if not isinstance(title, str) or not title.strip():
+            raise _err(src, f"{where}.title", "must be a non-empty text", 'write e.g. title = "The core mechanism"')
+        scenes = p.get("scenes")
+        if scenes is None:
+            raise _err(src, f"{where}.scenes", "is missing", 'add e.g. scenes = ["Embeddings", "DotProducts"]')
+        if not isinstance(scenes, list) or not all(isinstance(s, str) and s.strip() for s in scenes):
+            raise _err(src, f"{where}.scenes", "must be a list of scene names",
+                       'write e.g. scenes = ["Embeddings", "DotProducts"] (attnvid list shows the scenes)')
+        if not scenes:
+            raise _err(src, f"{where}.scenes", "is empty", "name at least one scene, or remove this part")
+        parts.append(LecturePart(" ".join(title.split()), tuple(s.strip() for s in scenes)))
+    return tuple(parts)
 
 
 def _key(word: str) -> str:

@@ -1,14 +1,16 @@
 """The lecture's scenes as the commands name them: by class or file name, in any case,
 with one line listing the known scenes when a name is wrong; their sections by title
-(in any case) or slug; and what a lesson or a voice needs of them (narration slugs,
-recordings).
+(in any case) or slug; the lesson's lecture in parts (its ``[lecture]`` table or the
+default parts); and what a lesson or a voice needs of them (narration slugs, recordings).
 
 Imports :mod:`scenes.lecture` (and so manim) only when called.
 """
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from attncore import Lesson, LessonError
@@ -28,8 +30,8 @@ def lecture_scenes() -> tuple[type[LessonScene], ...]:
     return LECTURE
 
 
-def resolve_scene(name: str) -> type[LessonScene]:
-    """The scene named ``name`` (``Softmax``, ``softmax`` or ``s05_softmax``), or a one-line error."""
+def _find_scene(name: str) -> type[LessonScene] | None:
+    """The scene named ``name`` (``Softmax``, ``softmax`` or ``s05_softmax``), or None."""
     from scenes.lecture import find_scene
 
     try:
@@ -40,8 +42,16 @@ def resolve_scene(name: str) -> type[LessonScene]:
     for cls in lecture_scenes():
         if folded in (cls.__name__.casefold(), cls.__module__.rsplit(".", 1)[-1].casefold()):
             return cls
-    known = ", ".join(c.__name__ for c in lecture_scenes())
-    raise UserError(f"unknown scene {name!r}; choose from: {known}")
+    return None
+
+
+def resolve_scene(name: str) -> type[LessonScene]:
+    """The scene named ``name`` (``Softmax``, ``softmax`` or ``s05_softmax``), or a one-line error."""
+    cls = _find_scene(name)
+    if cls is None:
+        known = ", ".join(c.__name__ for c in lecture_scenes())
+        raise UserError(f"unknown scene {name!r}; choose from: {known}")
+    return cls
 
 
 def resolve_scenes(names: Sequence[str]) -> list[type[LessonScene]]:
@@ -98,3 +108,61 @@ def check_narration(lesson: Lesson) -> None:
         if slug not in slugs:
             raise LessonError(f"{lesson.source}: narration.{slug}: no section of the lecture has this slug; "
                               f"use one of {', '.join(slugs)} (attnvid list shows the sections)")
+
+
+@dataclass(frozen=True)
+class Part:
+    """One part of a lesson's lecture: its title and its scenes, in lecture order."""
+
+    title: str
+    scenes: tuple[type[LessonScene], ...]
+
+
+def lecture_parts(lesson: Lesson) -> tuple[Part, ...]:
+    """The lesson's lecture in parts: its ``[lecture]`` table with the scene names resolved
+    (in any case, class or file name), or the default parts (``scenes.lecture.PARTS``).
+
+    attncore checked the table's shape; here every name must be a scene, named once, the
+    scenes in lecture order, or a one-line :class:`LessonError` names the entry and the fix.
+    """
+    from scenes.lecture import PARTS
+
+    if not lesson.lecture:
+        return tuple(Part(title, scenes) for title, scenes in PARTS)
+    order = lecture_scenes()
+    seen: dict[type[LessonScene], str] = {}  # scene: the part that has it
+    parts = []
+    for i, part in enumerate(lesson.lecture, 1):
+        scenes = []
+        for k, name in enumerate(part.scenes, 1):
+            where = f"{lesson.source}: lecture.parts[{i}].scenes[{k}]"
+            cls = _lesson_scene(where, name)
+            if cls in seen:
+                raise LessonError(f"{where}: {name!r} is {cls.__name__}, already in {seen[cls]}; "
+                                  "name every scene once")
+            last = next(reversed(seen), None)  # the scene named just before
+            if last is not None and order.index(cls) < order.index(last):
+                raise LessonError(f"{where}: {cls.__name__} comes before {last.__name__} in the lecture; "
+                                  "list the scenes in lecture order (attnvid list shows it)")
+            seen[cls] = f"lecture.parts[{i}]"
+            scenes.append(cls)
+        parts.append(Part(part.title, tuple(scenes)))
+    return tuple(parts)
+
+
+def _lesson_scene(where: str, name: str) -> type[LessonScene]:
+    """The scene a ``[lecture]`` entry names, or a one-line :class:`LessonError` suggesting the likely one."""
+    cls = _find_scene(name)
+    if cls is not None:
+        return cls
+    names = [c.__name__ for c in lecture_scenes()]
+    close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
+    hint = f"did you mean {close[0]!r}? " if close else ""
+    raise LessonError(f"{where}: {name!r} is not a scene of the lecture; {hint}use one of {', '.join(names)} "
+                      "(attnvid list shows them)")
+
+
+def check_lecture(lesson: Lesson) -> None:
+    """The lesson's ``[lecture]`` table names scenes of the lecture (only the application knows them)."""
+    if lesson.lecture:
+        lecture_parts(lesson)

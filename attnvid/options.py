@@ -30,10 +30,11 @@ def _checked_lesson(ctx: click.Context, param: click.Parameter, value: Path | No
     from attncore import find_lesson
     from attncore.lesson import lesson_warnings
 
-    from .catalog import check_narration
+    from .catalog import check_lecture, check_narration
 
     lesson = find_lesson(value)
     check_narration(lesson)
+    check_lecture(lesson)
     for warning in lesson_warnings(lesson):
         click.echo(f"attnvid: warning: {warning}", err=True)
     return value
