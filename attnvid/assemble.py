@@ -1,5 +1,6 @@
 """Assembling the lecture folder: one MP4 with chapters, WebVTT chapters, posters, section
-clips, the deck, the handout, the workbook, the manifest and the page.
+clips, one MP4 per part (with its chapters and captions), the deck, the handout, the
+workbook, the manifest and the page.
 
 Joining uses PyAV's stream copy (packets are re-timed, never re-encoded): the scenes
 come from the same encoder settings, so their H.264 streams can follow each other.
@@ -30,7 +31,7 @@ from attncore import Lesson, trace_lesson
 
 from .captions import Cue, compose_srt, compose_vtt, vtt_time
 from .clips import SectionClip, last_frame, write_section_clips
-from .deck import DECK_NAME, write_deck
+from .deck import DECK_NAME, DeckPart, write_deck
 from .handout import HANDOUT_NAME, write_handout
 from .jobs import Job, Result
 from .outputs import atomic_path, write_atomic
@@ -189,7 +190,8 @@ def write_manifest(folder: Path, manifest: dict[str, Any]) -> None:
 
 
 def lecture_manifest(lesson: Lesson, quality: str, duration: float, chapters: Sequence[Chapter], posters: list[str],
-                     voice: str, sections: Sequence[SectionClip] = ()) -> dict[str, Any]:
+                     voice: str, sections: Sequence[SectionClip] = (),
+                     parts: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
     """The lecture folder's ``manifest.json`` (paths relative to the folder)."""
     return {
         "title": lesson.title,
@@ -209,8 +211,64 @@ def lecture_manifest(lesson: Lesson, quality: str, duration: float, chapters: Se
         "slides": DECK_NAME,
         "handout": HANDOUT_NAME,
         "sections": [s.manifest() for s in sections],
+        "parts": list(parts),
         "voice": voice_engine(voice),
     }
+
+
+PARTS_DIR = "parts"
+
+
+def _part_entry(folder: Path, n: int, title: str, jobs: Sequence[Job], results: Sequence[Result],
+                titles: Sequence[str], start_s: float, language: str) -> dict[str, Any]:
+    """Write part ``n`` (its MP4 with chapters, chapters.vtt, captions) and return its manifest entry."""
+    stem = f"{PARTS_DIR}/part-{n}"
+    chapters = chapters_for(results, titles)
+    duration = join_videos([Path(r.path) for r in results], folder / f"{stem}.mp4", chapters)
+    write_atomic(folder / f"{stem}.chapters.vtt", chapters_vtt(chapters).encode())
+    cues = lecture_cues(results)
+    write_atomic(folder / f"{stem}.srt", compose_srt(cues).encode())
+    write_atomic(folder / f"{stem}.vtt", compose_vtt(cues).encode())
+    return {
+        "title": title,
+        "scenes": [j.scene for j in jobs],
+        "video": f"{stem}.mp4",
+        "duration_s": round(duration, 6),
+        "start_s": round(start_s, 6),  # where it starts in lecture.mp4
+        "poster": f"posters/{jobs[0].stem}.png",
+        "chapters": [{"title": c.title, "start_s": round(c.start_s, 6), "end_s": round(c.end_s, 6)} for c in chapters],
+        "chapters_vtt": f"{stem}.chapters.vtt",
+        "captions": [
+            {"path": f"{stem}.vtt", "format": "vtt", "lang": language, "label": "Captions"},
+            {"path": f"{stem}.srt", "format": "srt", "lang": language, "label": "Captions"},
+        ],
+    }
+
+
+def write_parts(folder: Path, lesson: Lesson, jobs: Sequence[Job], results: Sequence[Result],
+                titles: Sequence[str]) -> list[dict[str, Any]]:
+    """One MP4 per part of the lesson's lecture under ``folder/parts/`` (joined like
+    lecture.mp4, without re-encoding), each with its chapters and captions; their manifest
+    entries. A part none of whose scenes was rendered (``batch --scene``) is left out;
+    files of an earlier run that no part has now are removed.
+    """
+    from .catalog import lecture_parts
+
+    where = {j.scene: k for k, j in enumerate(jobs)}
+    starts = [sum(r.duration for r in results[:k]) for k in range(len(results))]
+    entries: list[dict[str, Any]] = []
+    (folder / PARTS_DIR).mkdir(exist_ok=True)
+    for part in lecture_parts(lesson):
+        ks = [where[c.__name__] for c in part.scenes if c.__name__ in where]
+        if ks:
+            entries.append(_part_entry(folder, len(entries) + 1, part.title, [jobs[k] for k in ks],
+                                       [results[k] for k in ks], [titles[k] for k in ks], starts[ks[0]],
+                                       lesson.language))
+    keep = {Path(p).name for e in entries for p in (e["video"], e["chapters_vtt"], *(c["path"] for c in e["captions"]))}
+    for old in (folder / PARTS_DIR).iterdir():
+        if old.name not in keep and not old.name.startswith("."):
+            old.unlink()
+    return entries
 
 
 def _posters(folder: Path, jobs: Sequence[Job], results: Sequence[Result]) -> list[str]:
@@ -241,9 +299,10 @@ def assemble_lecture(folder: Path, lesson: Lesson, jobs: Sequence[Job], results:
     write_atomic(folder / "narration.md", narration_markdown(lesson.title, results, titles).encode())
     write_workbook(folder / WORKBOOK_NAME, trace_lesson(lesson))  # the lecture's numbers as live formulas
     sections = write_section_clips(folder, jobs, results, titles)
-    write_deck(folder / DECK_NAME, folder, lesson.title, sections)
+    parts = write_parts(folder, lesson, jobs, results, titles)
+    write_deck(folder / DECK_NAME, folder, lesson.title, sections, [DeckPart(p["title"], p["scenes"]) for p in parts])
     write_handout(folder / HANDOUT_NAME, folder, lesson, sections, duration)
-    manifest = lecture_manifest(lesson, quality, duration, chapters, posters, voice, sections)
+    manifest = lecture_manifest(lesson, quality, duration, chapters, posters, voice, sections, parts)
     write_manifest(folder, manifest)
     page_cues = [{"start": c.start, "end": c.end, "text": c.text} for c in cues]
     write_atomic(folder / "index.html", lecture_page(manifest, lesson.title, page_cues).encode())

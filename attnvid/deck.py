@@ -1,4 +1,5 @@
-"""The lecture deck, ``lecture.pptx``: one slide per section, its clip playing by itself.
+"""The lecture deck, ``lecture.pptx``: one slide per section, its clip playing by itself,
+and a title slide before each part of the lecture.
 
 Each slide holds the section's clip (:mod:`attnvid.clips`) filling the 16:9 slide, the
 section's last frame as the clip's poster (what the slide shows before it plays, and
@@ -22,11 +23,15 @@ import datetime
 import io
 import zipfile
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from pptx import Presentation
+from pptx.dml.color import RGBColor
 from pptx.oxml import parse_xml
 from pptx.oxml.ns import nsdecls
+from pptx.shapes.base import BaseShape
+from pptx.shapes.placeholder import SlidePlaceholder
 from pptx.slide import Slide
 from pptx.util import Emu
 
@@ -38,6 +43,14 @@ DECK_NAME = "lecture.pptx"
 SLIDE_WIDTH, SLIDE_HEIGHT = Emu(12192000), Emu(6858000)
 #: The layout with a title and nothing else, in python-pptx's default template.
 TITLE_ONLY = 5
+#: The layout with a title and a subtitle (a part's first slide).
+TITLE_SLIDE = 0
+#: A part's title slide in the lecture page's colours (:mod:`attnvid.page`): dark like the scenes.
+PART_COLOURS: dict[str, RGBColor] = {
+    "background": RGBColor(0x14, 0x16, 0x1C),  # type: ignore[no-untyped-call]  # python-pptx leaves it untyped
+    "title": RGBColor(0xF2, 0xC1, 0x4E),  # type: ignore[no-untyped-call]
+    "subtitle": RGBColor(0xEC, 0xE8, 0xE1),  # type: ignore[no-untyped-call]
+}
 #: The zip format starts in 1980; the same date stands for "when" in the document.
 FIXED_DATE = (1980, 1, 1, 0, 0, 0)
 #: Zip members kept as they are: already compressed media.
@@ -87,11 +100,54 @@ def _add_section(slide: Slide, folder: Path, clip: SectionClip) -> None:
         notes.text = clip.narration
 
 
-def write_deck(out: Path, folder: Path, title: str, clips: Sequence[SectionClip]) -> None:
-    """Write the deck of ``clips`` (paths relative to ``folder``) to ``out``, atomically."""
+@dataclass(frozen=True)
+class DeckPart:
+    """A part of the lecture: its title slide comes before the first section of its first scene."""
+
+    title: str
+    scenes: Sequence[str]  # class names, in lecture order
+
+
+def _place(shape: BaseShape, top: float, height: float, text: str, colour: RGBColor) -> None:
+    """Put ``shape`` across the 16:9 slide (the template's layouts are 4:3), from ``top`` for
+    ``height`` (fractions of the slide's height), and set its text."""
+    shape.left, shape.width = Emu(SLIDE_WIDTH // 10), Emu(SLIDE_WIDTH * 8 // 10)
+    shape.top, shape.height = Emu(round(SLIDE_HEIGHT * top)), Emu(round(SLIDE_HEIGHT * height))
+    assert isinstance(shape, SlidePlaceholder)
+    shape.text = text
+    for paragraph in shape.text_frame.paragraphs:
+        for run in paragraph.runs:
+            run.font.color.rgb = colour
+
+
+def _add_part_title(slide: Slide, n: int, part: DeckPart, clips: Sequence[SectionClip]) -> None:
+    """Part ``n``'s title slide, dark like the scenes: its title; its scenes, sections and
+    length below; its scenes in the notes."""
+    mine = [c for c in clips if c.scene in part.scenes]
+    seconds = round(sum(c.end_s - c.start_s for c in mine))
+    scene_titles = list(dict.fromkeys(c.scene_title for c in mine))
+    slide.background.fill.solid()
+    slide.background.fill.fore_color.rgb = PART_COLOURS["background"]
+    if slide.shapes.title is not None:
+        _place(slide.shapes.title, 0.3, 0.2, f"Part {n}: {part.title}", PART_COLOURS["title"])
+    _place(slide.placeholders[1], 0.52, 0.12, f"{len(scene_titles)} scene{'s' if len(scene_titles) != 1 else ''} · "
+           f"{len(mine)} sections · {seconds // 60}:{seconds % 60:02d}", PART_COLOURS["subtitle"])
+    notes = slide.notes_slide.notes_text_frame
+    if notes is not None:
+        notes.text = "\n".join(scene_titles)
+
+
+def write_deck(out: Path, folder: Path, title: str, clips: Sequence[SectionClip],
+               parts: Sequence[DeckPart] = ()) -> None:
+    """Write the deck of ``clips`` (paths relative to ``folder``) to ``out``, atomically; each
+    of ``parts`` gets a title slide before its first section."""
     prs = Presentation()
     prs.slide_width, prs.slide_height = SLIDE_WIDTH, SLIDE_HEIGHT
-    for clip in clips:
+    opens = {part.scenes[0]: (n, part) for n, part in enumerate(parts, 1) if part.scenes}
+    for k, clip in enumerate(clips):
+        if clip.scene in opens and (k == 0 or clips[k - 1].scene != clip.scene):
+            n, part = opens[clip.scene]
+            _add_part_title(prs.slides.add_slide(prs.slide_layouts[TITLE_SLIDE]), n, part, clips)
         _add_section(prs.slides.add_slide(prs.slide_layouts[TITLE_ONLY]), folder, clip)
     props = prs.core_properties
     props.title = title

@@ -4,7 +4,9 @@ The manifest is embedded in the page (browsers refuse ``fetch`` from ``file://``
 double-clicking ``index.html`` works. Presenter mode pauses at the end of every section
 and waits for the lecturer (space, →, ↓, Page Down or a click go on; ←, ↑, Page Up step
 back a section), which is what a live presentation needs. The header links the lecture's
-other files: the slides, the handout and the workbook (:data:`LINKS`).
+other files: the slides, the handout and the workbook (:data:`LINKS`). Below, one card
+per part of the lecture: its own video (with its captions), its scenes, and a button
+that plays it in the whole lecture; the chapter list labels where each part begins.
 """
 
 from __future__ import annotations
@@ -44,6 +46,18 @@ _PAGE = """<!doctype html>
   .files { display: flex; gap: 14px; margin-left: auto; }
   .files a { color: var(--accent); text-decoration: none; }
   .files a:hover { text-decoration: underline; }
+  #parts { padding: 0 20px 24px; }
+  #parts h2 { font-size: 18px; margin: 8px 0 12px; }
+  .parts { display: grid; grid-template-columns: repeat(auto-fill, minmax(300px, 1fr)); gap: 16px; }
+  .part { background: var(--panel); border-radius: 6px; padding: 12px; }
+  .part h3 { font-size: 16px; margin: 0 0 4px; color: var(--accent); }
+  .part p { margin: 6px 0; }
+  .part ul { margin: 6px 0; padding: 0; list-style: none; color: var(--muted); font-size: 14px; }
+  .part a, .part button { color: var(--accent); background: none; border: 0; padding: 0; font: inherit; cursor: pointer;
+                          text-decoration: none; margin-right: 14px; white-space: nowrap; }
+  .part a:hover, .part button:hover { text-decoration: underline; }
+  nav .part-label { color: var(--accent); font-size: 13px; padding: 8px 8px 2px; text-transform: uppercase;
+                    letter-spacing: 0.04em; }
 </style>
 </head>
 <body>
@@ -63,6 +77,7 @@ _PAGE = """<!doctype html>
   </section>
   <nav aria-label="Chapters"><ol id="chapters"></ol></nav>
 </main>
+__PARTS__
 <script id="manifest" type="application/json">__MANIFEST__</script>
 <script>
 "use strict";
@@ -99,6 +114,31 @@ chapters.forEach((c, i) => {
   list.appendChild(li);
 });
 document.getElementById("meta").textContent = chapters.length + " sections · " + fmt(manifest.duration_s);
+// The parts: a label over each part's first chapter; each part's own video gets its
+// captions (the lecture's cues in its time span, shifted to start at zero); a button
+// plays the part in the lecture's video.
+(manifest.parts || []).forEach((p, n) => {
+  const first = list.children[chapterAt(p.start_s + EPS)];
+  const label = document.createElement("div");
+  label.className = "part-label";
+  label.textContent = "Part " + (n + 1) + " · " + p.title;
+  if (first) first.insertBefore(label, first.firstChild);
+  const article = document.querySelector('.part[data-index="' + n + '"]');
+  if (!article) return;
+  const v = article.querySelector("video");
+  const end = p.start_s + p.duration_s;
+  const cues = manifest.caption_cues.filter(c => c.start >= p.start_s - EPS && c.start < end - EPS);
+  if (v && cues.length) {
+    const cap = (p.captions || [])[0] || {};
+    const track = v.addTextTrack("captions", cap.label || "Captions", cap.lang || "en");
+    cues.forEach(c => track.addCue(new VTTCue(c.start - p.start_s, Math.min(c.end, end) - p.start_s, c.text)));
+    track.mode = "showing";
+  }
+  article.querySelector("button.in-lecture").addEventListener("click", () => {
+    seekTo(chapterAt(p.start_s + EPS), true);
+    video.scrollIntoView({ behavior: "smooth", block: "start" });
+  });
+});
 
 function seekTo(i, play) {
   i = Math.max(0, Math.min(chapters.length - 1, i));
@@ -182,6 +222,36 @@ def _links(manifest: dict[str, Any]) -> str:
     return f'<nav class="files" aria-label="Lecture files">{"".join(items)}</nav>' if items else ""
 
 
+def _clock(seconds: float) -> str:
+    s = round(seconds)
+    return f"{s // 60}:{s % 60:02d}"
+
+
+def _part(n: int, part: dict[str, Any]) -> str:
+    """Part ``n``'s card: its title, length, scenes, its own video and its files."""
+    scenes = list(dict.fromkeys(c["title"].split(" — ", 1)[0] for c in part["chapters"]))
+    items = "".join(f"<li>{html.escape(t)}</li>" for t in scenes)
+    count = f"{len(scenes)} scene{'s' if len(scenes) != 1 else ''}"
+    vtt = next((c["path"] for c in part["captions"] if c["format"] == "vtt"), None)
+    links = (f'<button class="in-lecture" type="button">Play in the lecture ({_clock(part["start_s"])})</button>'
+             f'<a href="{html.escape(part["video"])}">Video file</a>'
+             + (f'<a href="{html.escape(vtt)}">Captions</a>' if vtt else ""))
+    return (f'<article class="part" data-index="{n - 1}"><h3>Part {n} · {html.escape(part["title"])}</h3>'
+            f'<p class="muted">{count} · {len(part["chapters"])} sections · {_clock(part["duration_s"])}</p>'
+            f'<video controls preload="metadata" playsinline poster="{html.escape(part["poster"])}">'
+            f'<source src="{html.escape(part["video"])}" type="video/mp4"></video>'
+            f"<ul>{items}</ul><p>{links}</p></article>")
+
+
+def _parts(manifest: dict[str, Any]) -> str:
+    parts = manifest.get("parts") or []
+    if not parts:
+        return ""
+    cards = "".join(_part(n, p) for n, p in enumerate(parts, 1))
+    return (f'<section id="parts" aria-labelledby="parts-title"><h2 id="parts-title">The lecture in '
+            f'{len(parts)} part{"s" if len(parts) != 1 else ""}</h2><div class="parts">{cards}</div></section>')
+
+
 def lecture_page(manifest: dict[str, Any], title: str, cues: list[dict[str, Any]] | None = None) -> str:
     """The page for a lecture folder whose ``manifest`` is given (paths relative to it).
 
@@ -196,5 +266,6 @@ def lecture_page(manifest: dict[str, Any], title: str, cues: list[dict[str, Any]
         .replace("__POSTER__", html.escape(posters[0]))
         .replace("__TRACKS__", "")
         .replace("__LINKS__", _links(manifest))
+        .replace("__PARTS__", _parts(manifest))
         .replace("__MANIFEST__", data)
     )

@@ -20,8 +20,9 @@ def test_list_json_has_every_scene_in_order_with_sections(tmp_path: Path) -> Non
     assert r.returncode == 0, r.stderr
     rows = json.loads(r.stdout)
     assert [x["scene"] for x in rows] == [c.__name__ for c in LECTURE]
-    for x in rows:
-        assert set(x) == {"scene", "file", "sections"}
+    for k, x in enumerate(rows, 1):
+        assert set(x) == {"scene", "file", "sections", "part", "part_title", "index"}
+        assert x["index"] == k
         assert x["file"].startswith("scenes/") and x["file"].endswith(".py")
         assert (Path(__file__).resolve().parents[1] / x["file"]).is_file()
         assert x["sections"] and all(isinstance(s, str) and s for s in x["sections"])
@@ -31,8 +32,8 @@ def test_list_json_has_every_scene_in_order_with_sections(tmp_path: Path) -> Non
 def test_list_prints_a_readable_table(tmp_path: Path) -> None:
     r = run("list", cwd=tmp_path)
     assert r.returncode == 0
-    assert " 1. Embeddings  (scenes/s01_embeddings.py)" in r.stdout
-    assert "      - One word, two meanings" in r.stdout
+    assert "Part 1: The core mechanism\n   1. Embeddings  (scenes/s01_embeddings.py)\n" in r.stdout
+    assert "\n        - One word, two meanings\n" in r.stdout
 
 
 def test_unknown_scene_is_one_line_and_status_2(tmp_path: Path) -> None:

@@ -176,8 +176,11 @@ def test_the_deck_has_a_playing_slide_per_section(lecture_dir: Path) -> None:
     prs = Presentation(str(lecture_dir / m["slides"]))
     assert (prs.slide_width, prs.slide_height) == (12192000, 6858000), "16:9"
     slides = list(prs.slides)
-    assert len(slides) == len(m["sections"])
-    for slide, s in zip(slides, m["sections"]):
+    assert len(slides) == len(m["sections"]) + len(m["parts"]), "a slide per section, a title slide per part"
+    titles = [sl.shapes.title.text for sl in slides if sl.slide_layout.name == "Title Slide"]
+    assert titles == [f"Part {n}: {p['title']}" for n, p in enumerate(m["parts"], 1)]
+    slides = [sl for sl in slides if sl.slide_layout.name != "Title Slide"]
+    for slide, s in zip(slides, m["sections"], strict=True):
         assert slide.shapes.title is not None and slide.shapes.title.text.endswith(f" — {s['title']}")
         movies = [sh for sh in slide.shapes if sh.shape_type == MSO_SHAPE_TYPE.MEDIA]
         assert len(movies) == 1
@@ -206,8 +209,10 @@ def test_impress_shows_one_page_per_slide(lecture_dir: Path, tmp_path: Path) -> 
                        capture_output=True, text=True, timeout=600, check=False)
     pdf = tmp_path / "lecture.pdf"
     assert r.returncode == 0 and pdf.is_file(), r.stdout + r.stderr
-    assert pdf_pages(pdf) == len(m["sections"])
+    assert pdf_pages(pdf) == len(m["sections"]) + len(m["parts"])
     text = " ".join(pdf_text(pdf).split())
+    for n, p in enumerate(m["parts"], 1):
+        assert f"Part {n}: {p['title']}" in text
     for s in m["sections"]:
         assert s["title"] in text, s["title"]  # each slide's title, behind its video
 
@@ -254,7 +259,7 @@ def test_the_page_links_the_deck_the_handout_and_the_workbook(lecture_dir: Path)
 def test_the_same_lecture_gives_the_same_deck_and_handout(lecture_dir: Path, tmp_path: Path) -> None:
     from attncore import default_lesson
     from attnvid.clips import SectionClip
-    from attnvid.deck import write_deck
+    from attnvid.deck import DeckPart, write_deck
     from attnvid.handout import write_handout
 
     m = manifest(lecture_dir)
@@ -262,7 +267,7 @@ def test_the_same_lecture_gives_the_same_deck_and_handout(lecture_dir: Path, tmp
                          narration_of(lecture_dir, s["scene"], s["title"])) for s in m["sections"][:3]]
     digests = []
     for k in range(2):
-        write_deck(tmp_path / f"d{k}.pptx", lecture_dir, "t", clips)
+        write_deck(tmp_path / f"d{k}.pptx", lecture_dir, "t", clips, [DeckPart("p", [clips[0].scene])])
         write_handout(tmp_path / f"h{k}.pdf", lecture_dir, default_lesson(), clips, 60.0)
         digests.append([hashlib.sha256((tmp_path / f"{x}{k}.{e}").read_bytes()).hexdigest()
                         for x, e in (("d", "pptx"), ("h", "pdf"))])

@@ -13,7 +13,7 @@ import click
 from attncore import Lesson, LessonError
 
 from ..assemble import assemble_lecture
-from ..catalog import resolve_scene
+from ..catalog import check_lecture, lecture_parts, resolve_scene
 from ..cluster import LessonText
 from ..engine import Backend, render_locally, render_many
 from ..errors import UserError
@@ -68,6 +68,7 @@ def load_lessons(args: Sequence[str], media: Path) -> list[tuple[Path | None, Le
         path = None if name == "default" else Path(name)
         try:
             lesson = get_lesson(path)
+            check_lecture(lesson)
         except LessonError as exc:
             errors.append(str(exc))
             continue
@@ -101,7 +102,7 @@ def _cluster_lessons(batch: list[_Lesson]) -> dict[str, LessonText]:
 @voice_option("Narration voice of every lesson (espeak-ng offline, or recordings); captions are written in every case.")
 @jobs_option
 @click.option("--scene", "scenes", multiple=True, metavar="SCENE",
-              help="Only this scene (repeat the option for more); the lecture then holds only those. [default: all]")
+              help="Only this scene (repeat the option for more); the lecture then holds only those. [default: the lesson's lecture]")
 @click.option("--cluster", default=None, metavar="tcp://HOST:PORT",
               help="Render on the Dask scheduler there (pip install 'attnvid[cluster]'; workers need the same installation).")
 @media_option()
@@ -121,7 +122,8 @@ def batch(lessons: tuple[str, ...], quality: str, voice: str, jobs: int | None, 
                         "use --voice espeak or none", code=2)
     batch_lessons = []
     for path, lesson in found:
-        planned = plan(lesson, lesson_spec(path), scenes, quality, "mp4", media, voice)
+        names = scenes or [c.__name__ for part in lecture_parts(lesson) for c in part.scenes]
+        planned = plan(lesson, lesson_spec(path), names, quality, "mp4", media, voice)
         batch_lessons.append(_Lesson(path, lesson, output_root(lesson, media), [replace(j, tag=lesson.slug) for j in planned], {}))
     all_jobs = [j for b in batch_lessons for j in b.jobs]
     owner = {j: b for b in batch_lessons for j in b.jobs}

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from ..assemble import assemble_lecture
-from ..catalog import resolve_scene
+from ..catalog import lecture_parts, resolve_scene
 from ..engine import run_jobs
 from ..jobs import default_jobs, plan
 from ..lessons import get_lesson, lesson_spec, output_root
@@ -32,19 +32,22 @@ from ..outputs import claim_output
 @media_option()
 def lecture(quality: str, jobs: int | None, lesson_path: Path | None, voice: str, rate: int | None,
             media: Path) -> None:
-    """Render every scene and assemble the lecture folder.
+    """Render the lesson's scenes and assemble the lecture folder.
 
-    The folder (media/lecture/<quality>/ for the built-in lesson, media/<lesson>/lecture/
-    <quality>/ for others) holds lecture.mp4 (faststart, one chapter per section),
-    chapters.vtt, one poster PNG per scene, every section as its own MP4 (sections/),
-    lecture.pptx (one slide per section, its video playing by itself, the narration in
-    the notes), handout.pdf (each section's last frame and narration), index.html
-    (offline player with chapters and presenter mode), workbook.xlsx (every number as a
+    The lecture holds the scenes of the lesson's [lecture] parts (the default parts: every
+    scene). The folder (media/lecture/<quality>/ for the built-in lesson, media/<lesson>/
+    lecture/<quality>/ for others) holds lecture.mp4 (faststart, one chapter per section),
+    chapters.vtt, one MP4 per part with its chapters and captions (parts/), one poster
+    PNG per scene, every section as its own MP4 (sections/), lecture.pptx (a title slide
+    per part, then one slide per section, its video playing by itself, the narration in
+    the notes), handout.pdf (each section's last frame and narration), index.html (offline
+    player with chapters, presenter mode and the parts), workbook.xlsx (every number as a
     live formula) and manifest.json. Its path is the last line printed.
     """
     voice = spoken_voice(voice, rate)
     lesson = get_lesson(lesson_path)
-    job_list = plan(lesson, lesson_spec(lesson_path), (), quality, "mp4", media, voice)
+    names = [c.__name__ for part in lecture_parts(lesson) for c in part.scenes]  # the lesson's scenes, in order
+    job_list = plan(lesson, lesson_spec(lesson_path), names, quality, "mp4", media, voice)
     root = output_root(lesson, media)
     folder = root / "lecture" / quality
     with claim_output(root):

@@ -1,4 +1,4 @@
-"""``attnvid list``: the scenes in lecture order with their sections."""
+"""``attnvid list``: the lesson's lecture in parts, its scenes in order with their sections."""
 
 from __future__ import annotations
 
@@ -7,24 +7,33 @@ from pathlib import Path
 
 import click
 
-from ..catalog import lecture_scenes
+from ..catalog import lecture_index, lecture_parts
 from ..lessons import get_lesson
 from ..options import lesson_option
 
 
 @click.command("list")
 @lesson_option
-@click.option("--json", "as_json", is_flag=True, help='JSON: [{"scene", "file", "sections"}, ...].')
+@click.option("--json", "as_json", is_flag=True,
+              help='JSON: [{"scene", "file", "sections", "part", "part_title"}, ...].')
 def list_scenes(lesson_path: Path | None, as_json: bool) -> None:
-    """List the lecture's scenes in order, with their named sections."""
-    get_lesson(lesson_path)  # a bad lesson fails here, with its one-line message
+    """List the lecture's parts and their scenes in order, with their named sections.
+
+    The parts are the lesson's [lecture] table, or the default parts.
+    """
+    lesson = get_lesson(lesson_path)  # a bad lesson fails here, with its one-line message
     from scenes.lecture import scene_file
 
-    rows = [{"scene": c.__name__, "file": scene_file(c), "sections": c.section_names()} for c in lecture_scenes()]
+    parts = lecture_parts(lesson)
+    rows = [{"scene": c.__name__, "file": scene_file(c), "sections": c.section_names(), "part": n, "part_title": p.title,
+             "index": lecture_index(c)}
+            for n, p in enumerate(parts, 1) for c in p.scenes]
     if as_json:
         click.echo(json.dumps(rows, indent=1, ensure_ascii=False))
         return
-    for k, r in enumerate(rows, 1):
-        click.echo(f"{k:2d}. {r['scene']}  ({r['file']})")
-        for s in r["sections"]:
-            click.echo(f"      - {s}")
+    for n, p in enumerate(parts, 1):
+        click.echo(f"Part {n}: {p.title}")
+        for c in p.scenes:
+            click.echo(f"  {lecture_index(c):2d}. {c.__name__}  ({scene_file(c)})")
+            for s in c.section_names():
+                click.echo(f"        - {s}")
