@@ -5,7 +5,18 @@ This package never imports manim; the scenes draw what it computes.
 
 from __future__ import annotations
 
-from .display import decimals_needed, fmt, format_matrix, round_matrix, round_rows_to_one
+from .display import (
+    adds_up,
+    decimals_needed,
+    exp_as_shown,
+    exp_operand_decimals,
+    fmt,
+    format_matrix,
+    quotient_decimals,
+    round_matrix,
+    shown_sum,
+    softmax_decimals,
+)
 from .lesson import (
     DEFAULT_WEIGHTS,
     LIMITS,
@@ -63,7 +74,7 @@ __all__ = [
     "LessonTrace", "MultiHeadResult", "MultiHeadTrace", "ProjectedTrace", "ProjectionSpec",
     "ReshapedTrace", "Weights", "attention", "concat_heads", "decimals_needed", "default_lesson", "find_lesson", "fmt", "format_matrix",
     "load_lesson", "make_weights", "mix", "multi_head_attention", "parse_lesson", "project",
-    "round_matrix", "round_rows_to_one", "scale", "scores", "softmax", "split_heads", "trace_lesson",
+    "round_matrix", "shown_sum", "adds_up", "exp_operand_decimals", "exp_as_shown", "quotient_decimals", "softmax_decimals", "scale", "scores", "softmax", "split_heads", "trace_lesson",
     "DEFAULT_WEIGHTS", "WEIGHTS", "TrainingSpec", "TrainedWeights", "TrainingTrace", "train_lesson",
     "CausalResult", "CausalTrace", "MaskCost", "PositionalTrace", "add_positions", "causal_attention", "causal_mask",
     "masked_scores", "masked_softmax", "shuffled_order", "sinusoidal_encoding",

@@ -1,17 +1,26 @@
 """How numbers are shown: the one place that decides decimals and rounding.
 
 Scenes and the ``values`` command format every number through these helpers, so the
-screen and the tables always agree.
+screen and the tables always agree. One rule: every number is shown as :func:`fmt` of its
+own value (half away from zero), attention weights included, so equal values look
+equal and the video, ``values`` and the workbook show the same digits. A shown total
+whose shown parts do not add up to it is marked ``≈`` (:func:`adds_up`); a shown
+exponential or quotient gets operands precise enough to redo it
+(:func:`exp_operand_decimals`, :func:`quotient_decimals`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import ROUND_HALF_UP, Decimal
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-__all__ = ["MINUS_INFINITY", "decimals_needed", "fmt", "fmt_masked", "round_matrix", "round_rows_to_one", "format_matrix"]
+__all__ = [
+    "MINUS_INFINITY", "decimals_needed", "fmt", "fmt_masked", "round_matrix", "format_matrix", "shown_sum", "adds_up",
+    "exp_operand_decimals", "exp_as_shown", "quotient_decimals", "softmax_decimals",
+]
 
 _MINUS = "\u2212"  # a real minus sign: as wide as a digit, unlike the hyphen
 #: A masked score, as the lecture, the tables and the workbook write it.
@@ -58,32 +67,98 @@ def round_matrix(m: ArrayLike, decimals: int) -> np.ndarray:
     return np.array(flat, dtype=np.float64).reshape(arr.shape)
 
 
-def round_rows_to_one(p: ArrayLike, decimals: int) -> np.ndarray:
-    """Round probability rows so each displayed row sums to exactly 1.
+def shown_sum(parts: ArrayLike, decimals: int) -> float:
+    """The sum of ``parts`` as they are shown: each rounded by :func:`fmt` first.
 
-    Largest-remainder (Hamilton) rounding: floor every entry to the grid of
-    ``10**-decimals``, then give the missing units to the entries with the largest
-    remainders. Each entry moves by less than one unit; the exact values stay in the trace.
+    What a student gets by adding the numbers on screen; rounded to ``decimals`` again
+    only to drop the float noise of the addition.
 
-    >>> round_rows_to_one([[1/3, 1/3, 1/3]], 2).tolist()
-    [[0.34, 0.33, 0.33]]
+    >>> shown_sum([0.333, 0.333, 0.334], 2), shown_sum([0.125, 0.125], 2)
+    (0.99, 0.26)
     """
-    arr = np.asarray(p, dtype=np.float64)
-    if arr.ndim != 2:
-        raise ValueError(f"round_rows_to_one needs a 2-D matrix, got shape {arr.shape}")
-    unit = 10**decimals
-    out = np.empty_like(arr)
-    for i, row in enumerate(arr):
-        total = row.sum()
-        if not np.isclose(total, 1.0, rtol=0.0, atol=1e-9) or (row < 0).any():
-            raise ValueError(f"row {i} sums to {total}, not 1, or has a negative entry; only probability rows can be rounded this way")
-        scaled = row * unit
-        floors = np.floor(scaled + 1e-9).astype(np.int64)
-        missing = unit - int(floors.sum())
-        order = np.argsort(-(scaled - floors), kind="stable")  # largest remainder first
-        floors[order[:missing]] += 1
-        out[i] = floors / unit
-    return out
+    return float(round_matrix([float(np.sum(round_matrix(parts, decimals)))], decimals)[0])
+
+
+def adds_up(parts: ArrayLike, total: float, decimals: int) -> bool:
+    """Whether the shown ``total`` equals the sum of the shown ``parts`` at ``decimals``.
+
+    A total for which this is false is shown marked ``≈`` (``Num(..., approx=True)``):
+    the exact parts add up to it, their rounded values do not.
+
+    >>> adds_up([1/3, 1/3, 1/3], 1.0, 2), adds_up([0.25, 0.75], 1.0, 2)
+    (False, True)
+    """
+    return fmt(shown_sum(parts, decimals), decimals) == fmt(total, decimals)
+
+
+def _fewest(ok: Callable[[int], bool], decimals: int, max_decimals: int) -> int:
+    """The fewest decimals from ``decimals`` up to ``max_decimals`` for which ``ok`` holds
+    (``max_decimals`` when none does)."""
+    return next((k for k in range(decimals, max_decimals + 1) if ok(k)), max(decimals, max_decimals))
+
+
+def exp_operand_decimals(x: ArrayLike, exp_decimals: int, decimals: int, max_decimals: int = 6) -> int:
+    """The fewest decimals (at least ``decimals``) to show ``x`` with so that the
+    exponential of every number as shown, shown at ``exp_decimals``, is the exponential
+    shown: ``fmt(exp(x as shown), exp_decimals) == fmt(exp(x), exp_decimals)``.
+
+    The softmax shows ``3.125 → 22.76``: at two decimals the score would read 3.13, whose
+    exponential is 22.87. ``-inf`` (a masked score) needs no decimals. When no precision
+    up to ``max_decimals`` is enough, ``max_decimals`` (the exponential is then shown ``≈``).
+
+    >>> exp_operand_decimals([3.125, 0.75], 2, 2)
+    3
+    """
+    arr = np.asarray(x, dtype=np.float64).ravel()
+    arr = arr[np.isfinite(arr)]
+    want = format_matrix([np.exp(arr)], exp_decimals)[0]
+    return _fewest(lambda k: format_matrix([np.exp(round_matrix(arr, k))], exp_decimals)[0] == want,
+                   decimals, max_decimals)
+
+
+def exp_as_shown(x: float, operand_decimals: int, exp_decimals: int) -> bool:
+    """Whether ``exp(x)`` shown at ``exp_decimals`` is the exponential of ``x`` as shown
+    at ``operand_decimals`` (else the exponential is shown ``≈``)."""
+    if not np.isfinite(x):
+        return True
+    shown = float(round_matrix([x], operand_decimals)[0])
+    return fmt(float(np.exp(shown)), exp_decimals) == fmt(float(np.exp(x)), exp_decimals)
+
+
+def quotient_decimals(parts: ArrayLike, total: float, decimals: int, max_decimals: int = 6) -> int:
+    """The fewest decimals (at least ``decimals``) to show ``parts`` and ``total`` with so
+    that every shown part divided by the shown total, shown at ``decimals``, is the
+    quotient shown: ``fmt(part as shown / total as shown, decimals) == fmt(part / total, decimals)``.
+
+    >>> quotient_decimals([1.0, 2.0], 3.0, 2)
+    2
+    """
+    arr = np.asarray(parts, dtype=np.float64).ravel()
+    want = format_matrix([arr / total], decimals)[0]
+
+    def ok(k: int) -> bool:
+        shown_total = float(round_matrix([total], k)[0])
+        return shown_total != 0 and format_matrix([round_matrix(arr, k) / shown_total], decimals)[0] == want
+
+    return _fewest(ok, decimals, max_decimals)
+
+
+def softmax_decimals(scores: ArrayLike, decimals: int, max_decimals: int = 6) -> tuple[int, int]:
+    """(decimals of the scores, decimals of their exponentials and of the sum) for a softmax
+    row worked on screen, so that each step can be redone from the numbers shown.
+
+    The weights are shown at ``decimals``; the exponentials and their sum get enough
+    decimals that each shown exponential divided by the shown sum gives the shown weight
+    (:func:`quotient_decimals`), and the scores enough that the exponential of each shown
+    score is the shown exponential (:func:`exp_operand_decimals`). ``-inf`` (masked) is allowed.
+
+    >>> softmax_decimals([3.125, 0.0, 4.125, 0.125, 0.75], 2)
+    (3, 2)
+    """
+    x = np.asarray(scores, dtype=np.float64).ravel()
+    e = np.exp(x)
+    exp_dec = quotient_decimals(e, float(e.sum()), decimals, max_decimals)
+    return exp_operand_decimals(x, exp_dec, decimals, max_decimals), exp_dec
 
 
 def format_matrix(m: ArrayLike, decimals: int) -> list[list[str]]:

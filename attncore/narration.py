@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .display import decimals_needed, fmt, round_rows_to_one
+from .display import decimals_needed, fmt
 
 if TYPE_CHECKING:
     from .lesson import Context, Lesson
@@ -151,9 +151,9 @@ def check_template(text: str, lesson: Lesson) -> None:
 def _number(ref: _Ref, c: ContextTrace, decimals: int) -> str:
     i, j = ref.row, ref.column
     if ref.name == "attention":
-        return fmt(round_rows_to_one(c.attention, decimals)[i, j], decimals)
+        return fmt(float(c.attention[i, j]), decimals)
     if ref.name == "projected_attention":
-        return fmt(round_rows_to_one(c.projected.attention, decimals)[i, j], decimals)
+        return fmt(float(c.projected.attention[i, j]), decimals)
     if ref.name == "exp":
         return fmt(float(c.softmax_exps(i)[j]), decimals)
     if ref.name == "embeddings":

@@ -13,10 +13,10 @@ from typing import Any
 from manim import DL, UR, Mobject, Text, config, tempconfig
 from manim.renderer.cairo_renderer import CairoRenderer
 
-from attncore import ContextTrace, LessonTrace, fmt, round_rows_to_one
+from attncore import ContextTrace, LessonTrace, fmt
 
 from .base import Checkpoint, LessonScene
-from .components import Num, ShapeLabel, resolve
+from .components import APPROX, Num, ShapeLabel, resolve
 
 
 class DryRenderer(CairoRenderer):
@@ -59,13 +59,11 @@ def build(cls: type[LessonScene], *, frames: bool | frozenset[str] = False, mobj
 
 
 def expected_text(trace: LessonTrace, num: Num) -> str:
-    """What ``num`` must show according to the trace."""
+    """What ``num`` must show according to the trace (``≈ `` first when it is marked approximate)."""
     assert num.source is not None
-    whole, value = resolve(trace, num.source)
-    if num.source.rows_to_one:
-        i, j = num.source.index[-2:]
-        return fmt(round_rows_to_one(whole, num.decimals)[i, j], num.decimals)
-    return fmt(float(value), num.decimals)
+    _, value = resolve(trace, num.source)
+    # Manim's Text keeps its text without spaces: "≈ 1.00" reads back as "≈1.00".
+    return (APPROX * num.approx).replace(" ", "") + fmt(float(value), num.decimals)
 
 
 @dataclass

@@ -7,6 +7,8 @@ similarity, not yet a weight.
 
 Shows from the attncore trace (context 0): ``embeddings`` rows of the focus word and of
 the word it scores highest with, ``dot_terms(i, j)`` (the products), ``scores`` (S).
+The products and their sum carry twice the decimals of the vectors (at least the
+lesson's), so that 0.5 × 0.5 shows 0.25 and the sum is the sum of the products shown.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from manim import (
     Write,
 )
 
-from attncore import ContextTrace, decimals_needed
+from attncore import ContextTrace, adds_up, decimals_needed
 from scenes.base import LessonScene
 from scenes.components import (
     NumberGrid,
@@ -129,6 +131,12 @@ class WorkedExample:
         return VGroup(*self.signs.submobjects[2 * r : 2 * r + 2])
 
 
+def product_decimals(x_dec: int, dec: int) -> int:
+    """The decimals of a product of two numbers shown with ``x_dec``: all of its digits
+    (twice as many), and never fewer than the lesson's ``dec``."""
+    return max(dec, 2 * x_dec)
+
+
 def worked_example(ctx: ContextTrace, pair: Pair, dims: list[str], theme: Theme, dec: int) -> WorkedExample:
     """The worked example, its left edge on the content box's, a little above the area's centre."""
     i, j, d = pair.i, pair.j, ctx.d
@@ -141,6 +149,7 @@ def worked_example(ctx: ContextTrace, pair: Pair, dims: list[str], theme: Theme,
     # Wide enough for the heads of two neighbouring columns, and for a sign between them.
     gap = max(SIGN_GAP, max(head_w[0] + head_w[1], head_w[1] + head_w[2]) / 2 - cw + ITEM_BUFF)
     x_dec = decimals_needed(ctx.embeddings, dec)
+    p_dec = product_decimals(x_dec, dec)
     a = NumberGrid(
         ctx.embeddings[i][:, None], x_dec, lambda r, c: Source(0, "embeddings", (i, r)), theme,
         row_labels=dims, row_colours=[theme.dim(m) for m in dims], cell_w=cw, cell_h=ch, size=size, label_size=lsize,
@@ -150,7 +159,7 @@ def worked_example(ctx: ContextTrace, pair: Pair, dims: list[str], theme: Theme,
         cell_w=cw, cell_h=ch, size=size, label_size=lsize,
     )
     p = NumberGrid(
-        ctx.dot_terms(i, j)[:, None], dec, lambda r, c: Source(0, "dot_terms", (r,), (i, j)), theme,
+        ctx.dot_terms(i, j)[:, None], p_dec, lambda r, c: Source(0, "dot_terms", (r,), (i, j)), theme,
         cell_w=cw, cell_h=ch, size=size, label_size=lsize,
     )
     for g, head, colour in ((a, heads[0], "query"), (b, heads[1], "key"), (p, heads[2], "muted")):
@@ -164,8 +173,8 @@ def worked_example(ctx: ContextTrace, pair: Pair, dims: list[str], theme: Theme,
     rule = Line(p.cells.get_corner(DOWN + LEFT), p.cells.get_corner(DOWN + RIGHT), stroke_color=theme["text"], stroke_width=2)
     rule.shift(DOWN * RULE_DROP)
     total = NumberGrid(
-        ctx.scores[i : i + 1, j : j + 1], dec, lambda r, c: Source(0, "scores", (i, j)), theme,
-        cell_w=cw, cell_h=ch, size=size,
+        ctx.scores[i : i + 1, j : j + 1], p_dec, lambda r, c: Source(0, "scores", (i, j)), theme,
+        cell_w=cw, cell_h=ch, size=size, approx=lambda r, c: not adds_up(ctx.dot_terms(i, j), ctx.scores[i, j], p_dec),
     )
     total.cells.set_stroke(theme["accent"], width=SUM_STROKE)
     total.entries.set_color(theme["accent"])
@@ -253,7 +262,7 @@ class DotProducts(LessonScene):
             f"Take “{ctx.tokens[i]}” and “{ctx.tokens[j]}”, the word it matches most among the others. "
             f"Multiply the two vectors dimension by dimension: in {dims[k]}, {w.a.entry(k, 0).text} times "
             f"{w.b.entry(k, 0).text} gives {w.products.entry(k, 0).text}. Add the products: the sum, "
-            f"{w.total.entry(0, 0).text}, is the score in row “{ctx.tokens[i]}”, column “{ctx.tokens[j]}”."
+            f"{w.total.entry(0, 0).spoken}, is the score in row “{ctx.tokens[i]}”, column “{ctx.tokens[j]}”."
         )
         # Right: the empty score matrix, its cell (i, j) waiting for the sum.
         self.play(FadeIn(S.cells), Write(S.row_labels), Write(S.col_labels), FadeIn(m.axes), run_time=TIME.write)

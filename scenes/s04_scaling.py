@@ -33,7 +33,7 @@ from manim import (
     Write,
 )
 
-from attncore import ContextTrace, fmt, round_rows_to_one
+from attncore import ContextTrace, fmt, round_matrix
 from scenes.base import LessonScene
 from scenes.components import (
     Num,
@@ -163,9 +163,9 @@ def focus_chart(ctx: ContextTrace, matrix: str, x_left: float, x_right: float, t
                 theme: Theme, dec: int) -> Chart:
     """The focus row of ``matrix`` (an attention matrix of the trace) as bars between ``x_left`` and ``x_right``."""
     i = ctx.focus_index
-    shown = round_rows_to_one(getattr(ctx, matrix), dec)[i]
+    shown = round_matrix(getattr(ctx, matrix), dec)[i]
     bars = WeightBars(
-        shown, ctx.tokens, dec, lambda k: Source(0, matrix, (i, k), rows_to_one=True), theme,
+        shown, ctx.tokens, dec, lambda k: Source(0, matrix, (i, k)), theme,
         col_w=min(COL_W_MAX, 6 / ctx.n), height=BAR_H,
     )
     bars.words[i].set_color(theme["query"])

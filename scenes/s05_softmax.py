@@ -7,8 +7,10 @@ query (the word being updated), column = key (the word it looks at).
 
 Shows from the attncore trace (context 0): the focus row of ``scaled``,
 ``softmax_exps(i)`` and ``softmax_total(i)``, the focus row of ``attention`` and then
-the whole ``attention`` matrix (rounded so each displayed row sums to exactly 1), and
-each row's sum ``row_sums()``.
+the whole ``attention`` matrix, and each row's sum ``row_sums()``. Every step can be
+redone from the numbers shown: the scores carry the decimals their exponentials need,
+the exponentials those the division needs (``attncore.softmax_decimals``), and a sum
+that its rounded parts do not add up to is marked ``≈`` (``attncore.adds_up``).
 """
 
 from __future__ import annotations
@@ -32,18 +34,20 @@ from manim import (
     Write,
 )
 
-from attncore import ContextTrace, round_rows_to_one
+from attncore import ContextTrace, adds_up, exp_as_shown, round_matrix, shown_sum
 from scenes.base import LessonScene
 from scenes.components import (
     HeatLegend,
     Num,
     NumberGrid,
     Source,
+    approx_note,
     axis_titles,
     centre_on_baseline,
     label,
     label_width,
     row_total,
+    softmax_row_decimals,
     strip,
     text_size,
     token_matrix,
@@ -112,7 +116,7 @@ class SoftmaxRows:
 
     scaled: NumberGrid  # (1, n) the focus row of ``scaled``, the words over it
     exps: NumberGrid  # (1, n) softmax_exps(i)
-    weights: NumberGrid  # (1, n) the focus row of ``attention`` (rounded to one), heat-coloured
+    weights: NumberGrid  # (1, n) the focus row of ``attention``, heat-coloured
     names: VGroup  # ROW_NAMES, one left of each row
     intro: Text
     total: Num  # softmax_total(i)
@@ -126,14 +130,19 @@ class SoftmaxRows:
 
 
 def row_grids(ctx: ContextTrace, theme: Theme, dec: int, cw: float) -> tuple[NumberGrid, NumberGrid, NumberGrid]:
-    """The focus row's scaled scores, exponentials and weights, in cells ``cw`` wide (not placed)."""
+    """The focus row's scaled scores, exponentials and weights, in cells ``cw`` wide (not placed).
+
+    The scores and the exponentials carry the decimals that make each step redoable
+    (:func:`attncore.softmax_decimals`); an exponential that is still not the exponential
+    of its score as shown (no precision up to six decimals is enough) is marked ``≈``."""
     i = ctx.focus_index
+    x_dec, e_dec = softmax_row_decimals(ctx.scaled[i], dec)
     return (
-        strip(ctx.scaled[i], dec, lambda _, j: Source(0, "scaled", (i, j)), theme,
+        strip(ctx.scaled[i], x_dec, lambda _, j: Source(0, "scaled", (i, j)), theme,
               cell_w=cw, cell_h=ROW_H, col_labels=ctx.tokens),
-        strip(ctx.softmax_exps(i), dec, lambda _, j: Source(0, "softmax_exps", (j,), (i,)), theme,
-              cell_w=cw, cell_h=ROW_H),
-        strip(ctx.attention[i], dec, lambda _, j: Source(0, "attention", (i, j), rows_to_one=True), theme,
+        strip(ctx.softmax_exps(i), e_dec, lambda _, j: Source(0, "softmax_exps", (j,), (i,)), theme,
+              cell_w=cw, cell_h=ROW_H, approx=lambda _, j: not exp_as_shown(ctx.scaled[i, j], x_dec, e_dec)),
+        strip(ctx.attention[i], dec, lambda _, j: Source(0, "attention", (i, j)), theme,
               cell_w=cw, cell_h=ROW_H, heat=True),
     )
 
@@ -142,8 +151,11 @@ def softmax_rows(ctx: ContextTrace, theme: Theme, dec: int, box: Box) -> Softmax
     """The rows, centred with the sums beside them when the cells stay wide enough."""
     n, i = ctx.n, ctx.focus_index
     name_w = max(label(t, "body").width for t in ROW_NAMES)
-    total = Num(ctx.softmax_total(i), dec, Source(0, "softmax_total", (), (i,)), size="body", color=theme["accent"])
-    check_num = Num(ctx.row_sums()[i], dec, row_total(0, i), size="body", color=theme["positive"])
+    _, e_dec = softmax_row_decimals(ctx.scaled[i], dec)
+    total = Num(ctx.softmax_total(i), e_dec, Source(0, "softmax_total", (), (i,)), size="body", color=theme["accent"],
+                approx=not adds_up(ctx.softmax_exps(i), ctx.softmax_total(i), e_dec))
+    check_num = Num(ctx.row_sums()[i], dec, row_total(0, i), size="body", color=theme["positive"],
+                    approx=not adds_up(ctx.attention[i], ctx.row_sums()[i], dec))
     # The sum and the check go right of their rows when that leaves the cells wide
     # enough; otherwise (long totals, many words) under the rows' right end.
     side_w = max(label("sum =", "body").width + SUM_BUFF + m.width for m in (total, check_num)) + SUM_ROOM
@@ -191,7 +203,7 @@ class MatrixLayout:
     """A with its axis titles, the row sums beside it, the legend, and the convention over it."""
 
     convention: VGroup  # "row = query ...", "column = key ..."
-    A: NumberGrid  # (n, n) attention, rows rounded to one
+    A: NumberGrid  # (n, n) attention
     axes: VGroup  # "query ↓", "key →"
     sums: VGroup  # Num: row_sums(), one beside each row
     sum_head: Text
@@ -214,7 +226,8 @@ def row_sums(A: NumberGrid, ctx: ContextTrace, theme: Theme, dec: int, cw: float
     n = ctx.n
     sums = VGroup()
     for r in range(n):
-        s = Num(ctx.row_sums()[r], dec, row_total(0, r), size=text_size(cw, ch), color=theme["positive"])
+        s = Num(ctx.row_sums()[r], dec, row_total(0, r), size=text_size(cw, ch), color=theme["positive"],
+                approx=not adds_up(ctx.attention[r], ctx.row_sums()[r], dec))
         if s.width > cw * CELL_FILL:
             s.scale_to_fit_width(cw * CELL_FILL)
         s.move_to(A.cell(r, n - 1).get_center() + RIGHT * (cw + GROUP_BUFF))
@@ -231,7 +244,7 @@ def matrix_layout(ctx: ContextTrace, theme: Theme, dec: int) -> MatrixLayout:
     top = conv.get_bottom()[1] - ITEM_BUFF
     ch = min(MAX_CELL_H, (top - LABEL_ROOM - AREA.bottom) / n)
     A = token_matrix(
-        ctx.attention, dec, lambda r, c: Source(0, "attention", (r, c), rows_to_one=True), theme,
+        ctx.attention, dec, lambda r, c: Source(0, "attention", (r, c)), theme,
         ctx.tokens, cell_w=cw, cell_h=ch, heat=True,
     )
     axes = axis_titles(A, theme)
@@ -265,8 +278,8 @@ class Softmax(LessonScene):
         self.narrate(
             f"Softmax works on one row at a time. Take the scaled scores of “{ctx.focus}”. "
             "First, exponentiate each one: every score becomes positive, and large scores grow much faster: "
-            f"{lay.scaled.entry(0, k).text} becomes {lay.exps.entry(0, k).text}. Then add the exponentials up: "
-            f"{lay.total.text}."
+            f"{lay.scaled.entry(0, k).text} becomes {lay.exps.entry(0, k).spoken}. Then add the exponentials up: "
+            f"{lay.total.spoken}." + self._approx_exps(ctx)
         )
 
         self.play(FadeIn(lay.intro), FadeIn(lay.scaled.cells), Write(lay.scaled.col_labels), FadeIn(lay.names[0]),
@@ -288,15 +301,34 @@ class Softmax(LessonScene):
         self.hold(1)
         self.note = self.say("Add the exponentials of the row together.", self.note)
 
+    def _approx_exps(self, ctx: ContextTrace) -> str:
+        """The sentence on the sum of the exponentials, when it is marked ``≈``."""
+        lay, i = self.rows, ctx.focus_index
+        if not lay.total.approx:
+            return ""
+        return " " + approx_note("exponentials shown", [shown_sum(ctx.softmax_exps(i), lay.total.decimals)],
+                                 [ctx.softmax_total(i)])
+
+    def _approx_rows(self, ctx: ContextTrace) -> str:
+        """The sentence on the row sums marked ``≈``, when there are any."""
+        rows = [r for r in range(ctx.n) if not adds_up(ctx.attention[r], ctx.row_sums()[r], self.dec)]
+        if not rows:
+            return ""
+        return " " + approx_note("weights shown in some rows" if len(rows) > 1 else "weights shown in one row",
+                                 [shown_sum(ctx.attention[r], self.dec) for r in rows],
+                                 [ctx.row_sums()[r] for r in rows], "those sums are" if len(rows) > 1 else "its sum is")
+
     def normalise(self) -> None:
         ctx, lay = self.ctx(0), self.rows
         n, i = ctx.n, ctx.focus_index
-        shown = round_rows_to_one(ctx.attention, self.dec)
+        shown = round_matrix(ctx.attention, self.dec)
         k = max(range(n), key=lambda c: shown[i, c])
         self.narrate(
             f"Now divide each exponential by that sum. “{ctx.tokens[k]}” gets {lay.weights.entry(0, k).text}: "
             f"that is how much “{ctx.focus}” attends to it. The weights are all positive, "
-            f"and together they add up to {lay.check_num.text}."
+            f"and together they add up to {lay.check_num.spoken}."
+            + (" " + approx_note("weights shown", [shown_sum(ctx.attention[i], self.dec)], [ctx.row_sums()[i]])
+               if lay.check_num.approx else "")
         )
         self.play(FadeIn(lay.weights.cells), FadeIn(lay.names[2]), run_time=TIME.fade)
         self.play(
@@ -319,6 +351,7 @@ class Softmax(LessonScene):
         self.narrate(
             "Doing the same for every row gives the attention matrix A. Read it like this: a row is a query, "
             "the word being updated; a column is a key, the word it looks at. Every row sums to one."
+            + self._approx_rows(ctx)
         )
         # Keep the weight row: it becomes row i of the attention matrix.
         self.play(

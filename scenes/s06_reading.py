@@ -5,8 +5,9 @@ word being updated, the query; column = the word it looks at, the key) and can s
 the focus word, which words matter to it and roughly how much: the row is lifted out of
 the matrix as bars, then laid over the sentence as arcs whose thickness is the weight.
 
-Shows from the attncore trace: ``attention`` of the first context (every row rounded
-with ``round_rows_to_one`` so that each displayed row sums to exactly 1).
+Shows from the attncore trace: ``attention`` of the first context, every weight as
+``fmt`` rounds it (equal weights look equal; a row's shown weights may add up to a
+hundredth more or less than 1).
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from manim import (
     Write,
 )
 
-from attncore import ContextTrace, fmt, round_rows_to_one
+from attncore import ContextTrace, fmt, round_matrix
 from scenes.base import LessonScene
 from scenes.components import (
     HeatLegend,
@@ -121,7 +122,7 @@ SLOW = 1.5
 
 
 def weight_source(i: int, j: int) -> Source:
-    return Source(0, "attention", (i, j), rows_to_one=True)
+    return Source(0, "attention", (i, j))
 
 
 # -- 1 -----------------------------------------------------------------------------------------
@@ -129,19 +130,19 @@ def weight_source(i: int, j: int) -> Source:
 
 @dataclass(frozen=True)
 class MatrixView:
-    """The attention matrix (rows rounded to one, heat-coloured) and its legend."""
+    """The attention matrix (heat-coloured) and its legend."""
 
     grid: NumberGrid  # (n, n): query words on the rows, key words over the columns
     legend: HeatLegend
-    shown: np.ndarray  # (n, n) the weights as displayed: every row rounded to sum to 1
+    shown: np.ndarray  # (n, n) the weights as displayed (each as fmt rounds it)
 
 
 def matrix_view(ctx: ContextTrace, theme: Theme, dec: int) -> MatrixView:
     n, a = ctx.n, ctx.attention
-    shown = round_rows_to_one(a, dec)
+    shown = round_matrix(a, dec)
     cell_w, cell_h = fit_cells(n, n, GRID_W, GRID_H, max_w=MAX_CELL_W, max_h=MAX_CELL_H)
     grid = NumberGrid(
-        a, dec, weight_source, theme, row_labels=list(ctx.tokens), shown=shown,
+        a, dec, weight_source, theme, row_labels=list(ctx.tokens),
         cell_w=cell_w, cell_h=cell_h, fill=lambda i, j: theme.heat(a[i, j]), row_colours=[theme["query"]] * n,
     )
     # column labels that never shrink: every other one moves up a line if they would touch

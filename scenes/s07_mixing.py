@@ -7,7 +7,7 @@ the output of ``mouse`` is its own vector plus a share of the vectors it attends
 weighted average of the inputs.
 
 Shows from the attncore trace (first context): the focus word's ``attention`` row
-(rounded with ``round_rows_to_one``), ``embeddings`` (V = X), ``weighted_values(i)``
+(each weight as ``fmt`` rounds it), ``embeddings`` (V = X), ``weighted_values(i)``
 (the terms ``A[i, j] · V[j]``) and the ``output`` row of the focus word.
 
 Layout adapts to the lesson: when V and the terms cannot both stand side by side at a
@@ -44,7 +44,7 @@ from manim import (
     Write,
 )
 
-from attncore import ContextTrace, decimals_needed, fmt, round_rows_to_one
+from attncore import ContextTrace, decimals_needed, fmt, round_matrix
 from scenes.base import LessonScene
 from scenes.components import (
     EQ_BUFF,
@@ -126,8 +126,8 @@ ROW_LAG, LAG = 0.15, 0.2
 
 
 def weight_source(fi: int, j: int) -> Source:
-    """The weight of word ``j`` in the focus word's row, as displayed (rows rounded to one)."""
-    return Source(0, "attention", (fi, j), rows_to_one=True)
+    """The weight of word ``j`` in the focus word's row, as displayed."""
+    return Source(0, "attention", (fi, j))
 
 
 def weight_colours(ctx: ContextTrace, theme: Theme) -> tuple[list[ManimColor], list[str]]:
@@ -142,7 +142,7 @@ def focus_strip(ctx: ContextTrace, shown: np.ndarray, theme: Theme, dec: int) ->
     n, fi = ctx.n, ctx.focus_index
     heat, ink = weight_colours(ctx, theme)
     strip = NumberGrid(
-        ctx.attention[fi : fi + 1], dec, lambda _, j: weight_source(fi, j), theme, shown=shown[fi : fi + 1],
+        ctx.attention[fi : fi + 1], dec, lambda _, j: weight_source(fi, j), theme,
         row_labels=[ctx.tokens[fi]], cell_w=min(MAX_CELL_W, STRIP_WIDTH / n), cell_h=STRIP_H,
         row_colours=[theme["query"]], fill=lambda _, j: heat[j],
     )
@@ -186,7 +186,7 @@ class Equation:
     """``weights × V = terms`` with the output row under the terms, centred in MIXING_AREA."""
 
     cells: Cells
-    shown: np.ndarray  # (n,) the focus word's weights as displayed (rounded to one)
+    shown: np.ndarray  # (n,) the focus word's weights as displayed
     weights: NumberGrid  # (n, 1) the focus word's weights, one row per word
     values: NumberGrid  # (n, d) V = X
     terms: NumberGrid  # (n, d) A[fi, j] · V[j]; over V when in place
@@ -211,7 +211,7 @@ def equation_grids(ctx: ContextTrace, shown: np.ndarray, cells: Cells, theme: Th
     cw, ch = cells.width, cells.height
     heat, ink = weight_colours(ctx, theme)
     weights = NumberGrid(
-        ctx.attention[fi][:, None], dec, lambda j, _: weight_source(fi, j), theme, shown=shown[:, None],
+        ctx.attention[fi][:, None], dec, lambda j, _: weight_source(fi, j), theme,
         row_labels=list(ctx.tokens), cell_w=WEIGHT_W, cell_h=ch, fill=lambda j, _: heat[j],
     )
     for j in range(ctx.n):
@@ -245,7 +245,7 @@ def equation_layout(ctx: ContextTrace, dims: Sequence[str], theme: Theme, dec: i
     n = ctx.n
     dec_x = decimals_needed(ctx.embeddings, dec)
     cells = equation_cells(ctx, dec, dec_x)
-    shown = round_rows_to_one(ctx.attention, dec)[ctx.focus_index]
+    shown = round_matrix(ctx.attention, dec)[ctx.focus_index]
     weights, values, terms, out = equation_grids(ctx, shown, cells, theme, dec, dec_x)
     times = label("×", "formula", theme["muted"])
     equals = label("=", "formula", theme["muted"])
@@ -434,7 +434,7 @@ class MixingValues(LessonScene):
             f"Now the weights are used. The row of “{ctx.tokens[fi]}” becomes a column: one weight per word. "
             "Next to it are the values, for now just the embeddings."
         )
-        strip = focus_strip(ctx, round_rows_to_one(ctx.attention, self.dec), self.theme, self.dec)
+        strip = focus_strip(ctx, round_matrix(ctx.attention, self.dec), self.theme, self.dec)
         self.eq = eq = equation_layout(ctx, list(self.lesson.dimensions), self.theme, self.dec)
         self.play(FadeIn(strip), run_time=TIME.write)
         self.note = self.say(f"The weights: the row of “{ctx.tokens[fi]}” in the attention matrix.")

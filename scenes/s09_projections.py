@@ -8,7 +8,7 @@ and sees that new projections give a new attention pattern.
 
 Shows from the attncore trace, context 0: ``embeddings`` (X), ``projected.W_Q``,
 ``projected.W_K``, ``projected.W_V`` and the products ``projected.Q``, ``projected.K``,
-``projected.V`` with their shapes; ``projected.attention`` (rows rounded to one) next to
+``projected.V`` with their shapes; ``projected.attention`` next to
 the simplified ``attention``; ``trace.weights.provenance`` as its own text element.
 
 """
@@ -41,7 +41,7 @@ from manim import (
     Write,
 )
 
-from attncore import ContextTrace, LessonTrace, decimals_needed, fmt, round_rows_to_one
+from attncore import ContextTrace, LessonTrace, decimals_needed, fmt, round_matrix
 from attncore.senses import sense_positions
 from scenes.base import LessonScene
 from scenes.components import (
@@ -257,7 +257,7 @@ class Diagram:
     headings: tuple[Text, Text]  # "learned", "fixed"
     divider: DashedLine
     compare: VGroup  # a box: dot products, scaling, softmax
-    a_tiles: Tiles  # (n, n) projected.attention, rows rounded to one, as heat tiles
+    a_tiles: Tiles  # (n, n) projected.attention, as heat tiles
     a_name: Text
     mixing: VGroup  # a box: mixing, A·V
     out_tiles: Tiles  # (n, d) projected.output
@@ -315,7 +315,7 @@ def diagram_layout(ctx: ContextTrace, theme: Theme, box: Box, dec: int) -> Diagr
     divider = DashedLine((DIVIDER_X, box.top - TINY_BUFF, 0), (DIVIDER_X, box.bottom + DIVIDER_FOOT, 0),
                          color=theme["grid"])
     compare = mechanism_box(["dot products", "scaling", "softmax"], (COMPARE_X, TOP_Y, 0), theme)
-    shown = round_rows_to_one(ctx.projected.attention, dec)
+    shown = round_matrix(ctx.projected.attention, dec)
     a_tiles = Tiles(n, n, heat_fill(shown, theme), theme, cell_w=min(A_TILE_W, DIAGRAM_W / n), cell_h=th)
     a_tiles.move_to((A_X, TOP_Y, 0))
     a_name = name_over(a_tiles, "A", theme["accent"])
@@ -338,7 +338,7 @@ def diagram_layout(ctx: ContextTrace, theme: Theme, box: Box, dec: int) -> Diagr
 class Maps:
     """The attention with learned projections (large, numbers) beside the simplified one."""
 
-    big: Grid  # (n, n) projected.attention, rows rounded to one, the words as row labels
+    big: Grid  # (n, n) projected.attention, the words as row labels
     small: Grid  # (n, n) attention (Q = K = X), the same rows
     big_cols: VGroup  # the words over the columns
     small_cols: VGroup
@@ -510,7 +510,7 @@ class LearnedProjections(LessonScene):
         """The focus row in both maps: where it now looks most, and what that word got before."""
         ctx = self.ctx(0)
         f = ctx.focus_index
-        shown = round_rows_to_one(ctx.projected.attention, self.dec)
+        shown = round_matrix(ctx.projected.attention, self.dec)
         j = int(np.argmax(shown[f]))
         who = "itself" if j == f else f"“{ctx.tokens[j]}”"
         if isinstance(big, NumberGrid) and isinstance(small, NumberGrid):

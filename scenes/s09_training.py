@@ -12,7 +12,7 @@ line) and shows only the simplified row and the row of the weights used.
 
 Shows from the attncore trace: ``trace.training.task``, a few ``training.examples``;
 the curve of ``training.loss`` with its first and last values and ``snapshot_steps``;
-the focus row at every snapshot, ``training.snapshots[c]`` (rows rounded to one); the
+the focus row at every snapshot, ``training.snapshots[c]``; the
 focus row of the simplified ``attention`` and of ``projected.attention`` per context;
 the share of attention on the words that carry the sense, ``training.claims[i].simple``
 and ``.trained``; ``claims_hold`` and ``reason`` decide what is said;
@@ -41,7 +41,7 @@ from manim import (
     Write,
 )
 
-from attncore import LessonTrace, TrainingTrace, fmt, round_rows_to_one
+from attncore import LessonTrace, TrainingTrace, adds_up, fmt, round_matrix
 from attncore.training import ATTENTION_CLAIM, SenseClaim
 from scenes.base import LessonScene
 from scenes.components import (
@@ -103,9 +103,8 @@ def claim_of(trace: LessonTrace, c: int) -> tuple[int, SenseClaim] | None:
 
 
 def shown_share(rows: np.ndarray, k: int, cols: Sequence[int], dec: int) -> float:
-    """The sum of row ``k``'s weights on ``cols`` as the screen shows them (rows rounded to one)."""
-    shown = round_rows_to_one(rows, dec)
-    return float(sum(shown[k, j] for j in cols))
+    """The sum of row ``k``'s weights on ``cols`` as the screen shows them (each rounded by fmt)."""
+    return float(sum(round_matrix(rows, dec)[k, j] for j in cols))
 
 
 def focus_words(trace: LessonTrace) -> str:
@@ -273,7 +272,7 @@ def loss_layout(trace: LessonTrace, t: TrainingTrace, theme: Theme, box: Box, de
 class HistoryLayout:
     """Per context, the focus word's row at every snapshot (one grid row per snapshot)."""
 
-    grids: tuple[Grid, ...]  # (k, n) heat grids, rows rounded to one
+    grids: tuple[Grid, ...]  # (k, n) heat grids
     words: tuple[VGroup, ...]  # the sentence over each grid's columns
     steps: VGroup  # Num: the step of each snapshot, left of the first grid
     heads: VGroup  # "step" over the column of steps
@@ -324,7 +323,7 @@ def history_layout(trace: LessonTrace, t: TrainingTrace, theme: Theme, box: Box,
 class CompareBlock:
     """One context: the focus row of the simplified step over the row of the weights used."""
 
-    simple: Grid  # 1×n, rows rounded to one, row label "simplified"
+    simple: Grid  # 1×n, row label "simplified"
     learned: Grid  # 1×n, row label "trained" (or what the weights are)
     words: VGroup  # the sentence over the columns
     shares: VGroup  # Num: share on the sense words, simplified then trained; empty without a claim
@@ -361,9 +360,11 @@ def compare_block(trace: LessonTrace, c: int, names: tuple[str, str], cells: Cel
     shares = VGroup()
     claim = claim_of(trace, c)
     if claim is not None and claim[1].sense_words:
-        for g, part in zip(grids, ("simple", "trained")):
-            v = getattr(claim[1], part)
-            shares.add(Num(v, dec, Source(c, f"training.claims.{claim[0]}.{part}"), size="cell").next_to(
+        cols = sense_positions(trace, c)
+        for g, part, row in zip(grids, ("simple", "trained"), (ctx.attention, ctx.projected.attention)):
+            v = getattr(claim[1], part)  # ≈ when the weights shown on the sense words do not add up to it
+            approx = cells.numbers and not adds_up(row[ctx.focus_index, cols], v, dec)
+            shares.add(Num(v, dec, Source(c, f"training.claims.{claim[0]}.{part}"), size="cell", approx=approx).next_to(
                 g.body(), RIGHT, buff=MED_LARGE_BUFF))
     mark = mark_sense(trace, c, theme, words, lambda j: VGroup(grids[0].column(j), grids[1].column(j)))
     return CompareBlock(grids[0], grids[1], words, shares, mark)
@@ -506,7 +507,7 @@ class LearningTheWeights(LessonScene):
             said.append(f"on {who} from {fmt(first, self.dec)} to {fmt(last, self.dec)}")
             shown.append((last > first, who))
         if not said:
-            moved = any((round_rows_to_one(s, self.dec)[0] != round_rows_to_one(s, self.dec)[-1]).any()
+            moved = any((round_matrix(s, self.dec)[0] != round_matrix(s, self.dec)[-1]).any()
                         for s in t.snapshots)
             return ("Each row is the attention of the focus word at one step of training. "
                     "No other word of these sentences carries the sense, so there is no column to follow.",

@@ -5,7 +5,7 @@ and d_v columns it gives every word a value vector of size d_v, and because each
 row is a weighted average of value rows, the output of attention has V's size, not X's.
 
 Shows from the attncore trace, context 0: ``embeddings`` (X), ``reshaped.W_V``
-(d×d_v), ``reshaped.V`` (n×d_v), ``projected.attention`` (A, rows rounded to one) and
+(d×d_v), ``reshaped.V`` (n×d_v), ``projected.attention`` (A) and
 ``reshaped.output`` = A·V (n×d_v), each with its shape; then the focus word's input row
 (``embeddings``) next to its output row (``reshaped.output``).
 """

@@ -8,7 +8,7 @@ and reshapes the space it lives in.
 
 Shows from the attncore trace, context 0: ``projected.Q``/``K``/``V`` (shapes; drawn as
 tiles coloured by head when their numbers do not fit), ``multi_head.heads.k.attention``
-for every head k (rows rounded to one), ``multi_head.heads.k.output``,
+for every head k, ``multi_head.heads.k.output``,
 ``multi_head.concat``, ``multi_head.W_O`` and ``multi_head.output`` with their shapes.
 """
 
@@ -36,7 +36,7 @@ from manim import (
     VMobject,
 )
 
-from attncore import ContextTrace, LessonTrace, decimals_needed, fmt, round_rows_to_one
+from attncore import ContextTrace, LessonTrace, decimals_needed, fmt, round_matrix
 from attncore.senses import sense_positions
 from scenes.base import LessonScene
 from scenes.components import (
@@ -218,7 +218,7 @@ class Heads:
 
     strip: VGroup  # the three pictures, side by side
     small: list[Picture]  # Q, K, V: (n, d) head-coloured tiles, named
-    maps: list[Grid]  # (n, n) attention of each head, rows rounded to one
+    maps: list[Grid]  # (n, n) attention of each head
     cols: list[VGroup]  # the words over each map's columns
     titles: VGroup  # each head's name over its map
     frames: VGroup  # an outline in each head's colour around each map
@@ -434,7 +434,7 @@ class MultiHead(LessonScene):
         text = "All heads run the same attention in parallel, each in its own subspace. "
         top: list[tuple[int, str]] = []
         for k in range(2):
-            j = int(np.argmax(round_rows_to_one(heads[k].attention, self.dec)[f]))
+            j = int(np.argmax(round_matrix(heads[k].attention, self.dec)[f]))
             g = maps[k]
             top.append((j, g.entry(f, j).text if isinstance(g, NumberGrid) else ""))
         (j0, a0), (j1, a1) = top
@@ -454,7 +454,7 @@ class MultiHead(LessonScene):
         f, words = ctx.focus_index, " and ".join(f"“{ctx.tokens[j]}”" for j in cols)
         said = []
         for k, head in enumerate(ctx.multi_head.heads):
-            row = round_rows_to_one(head.attention, self.dec)[f]
+            row = round_matrix(head.attention, self.dec)[f]
             share = float(row[cols].sum())
             j = int(np.argmax(row))
             what = (f"learned to find {words} ({fmt(share, self.dec)})" if share >= HEAD_FINDS

@@ -9,7 +9,7 @@ still finds the words before it that carry its sense ("mouse" still finds "cat" 
 
 Shows from the attncore trace: ``scaled`` and ``causal.masked`` (context 0; "−∞" through
 ``attncore.display.fmt_masked``), the focus row's ``softmax_exps(i, "causal")``, their sum
-``softmax_total(i, "causal")``, ``causal.attention`` (rows rounded to sum to exactly 1)
+``softmax_total(i, "causal")``, ``causal.attention``
 and ``row_sums("causal")``; then for every context the focus word's ``attention`` and
 ``causal.attention`` rows and ``causal.mask_cost`` (its attention on the words that carry
 the sense, without and with the mask).
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 from manim import (
@@ -37,7 +38,7 @@ from manim import (
     VMobject,
 )
 
-from attncore import ContextTrace, fmt, round_rows_to_one
+from attncore import ContextTrace, adds_up, exp_as_shown, fmt, round_matrix, shown_sum
 from scenes.base import LessonScene
 from scenes.components import (
     CompareRow,
@@ -45,6 +46,7 @@ from scenes.components import (
     Num,
     NumberGrid,
     Source,
+    approx_note,
     at_top,
     axis_titles,
     below,
@@ -60,6 +62,7 @@ from scenes.components import (
     number_cell_width,
     quoted,
     row_total,
+    softmax_row_decimals,
     text_size,
     token_matrix,
     which_sentence,
@@ -119,14 +122,17 @@ class FocusRow:
 
 
 def focus_rows(ctx: ContextTrace, dec: int, theme: Theme) -> list[CompareRow]:
+    """Scores, exponentials, weights; the first two with the decimals that make each step
+    redoable from the numbers shown (:func:`attncore.softmax_decimals`)."""
     f = ctx.focus_index
+    x_dec, e_dec = softmax_row_decimals(ctx.causal.masked[f], dec)
     return [
-        CompareRow("score / √d", ctx.scaled[f], lambda j: masked_source(ctx, 0, f, j), theme["muted"]),
+        CompareRow("score / √d", ctx.scaled[f], lambda j: masked_source(ctx, 0, f, j), theme["muted"], decimals=x_dec),
         CompareRow("exp(score)", ctx.softmax_exps(f, STAGE), lambda j: Source(0, "softmax_exps", (j,), (f, STAGE)),
-                   theme["muted"]),
+                   theme["muted"], decimals=e_dec,
+                   approx=lambda j: not exp_as_shown(ctx.causal.masked[f, j], x_dec, e_dec)),
         CompareRow("exp ÷ sum", ctx.causal.attention[f],
-                   lambda j: Source(0, "causal.attention", (f, j), rows_to_one=True), theme["muted"],
-                   shown=round_rows_to_one(ctx.causal.attention, dec)[f], heat=True),
+                   lambda j: Source(0, "causal.attention", (f, j)), theme["muted"], heat=True),
     ]
 
 
@@ -143,16 +149,20 @@ def focus_row_layout(ctx: ContextTrace, dec: int, theme: Theme, box: Box) -> Foc
     f, n = ctx.focus_index, ctx.n
     intro = at_top(label(f"The row of “{ctx.focus}”: the softmax runs over what the mask leaves", "label",
                          theme["query"]), box)
+    x_dec, e_dec = softmax_row_decimals(ctx.causal.masked[f], dec)
+    exps, weights = ctx.softmax_exps(f, STAGE), ctx.causal.attention[f]
     total = VGroup(label("sum =", "body", theme["accent"]),
-                   Num(ctx.softmax_total(f, STAGE), dec, Source(0, "softmax_total", (), (f, STAGE)), size="body",
-                       color=theme["accent"])).arrange(RIGHT, buff=ITEM_BUFF)
+                   Num(ctx.softmax_total(f, STAGE), e_dec, Source(0, "softmax_total", (), (f, STAGE)), size="body",
+                       color=theme["accent"], approx=not adds_up(exps, ctx.softmax_total(f, STAGE), e_dec)),
+                   ).arrange(RIGHT, buff=ITEM_BUFF)
     check = VGroup(label("sum =", "body", theme["positive"]),
-                   Num(ctx.row_sums(STAGE)[f], dec, row_total(0, f, STAGE), size="body", color=theme["positive"]),
+                   Num(ctx.row_sums(STAGE)[f], dec, row_total(0, f, STAGE), size="body", color=theme["positive"],
+                       approx=not adds_up(weights, ctx.row_sums(STAGE)[f], dec)),
                    label("✓", "body", theme["positive"])).arrange(RIGHT, buff=ITEM_BUFF)
     rows = focus_rows(ctx, dec, theme)
     side = max(total.width, check.width) + GROUP_BUFF
     cw = min(1.4, (box.width - label_width([r.name for r in rows], "body") - LABEL_BUFF - side) / n)
-    size = number_size(np.vstack([ctx.scaled[f], ctx.softmax_exps(f, STAGE)]), dec, cw)
+    size = number_size(np.vstack([ctx.scaled[f], exps]), max(x_dec, e_dec), cw)
     grid = compare_rows(rows, ctx.tokens, dec, theme, cell_w=cw, cell_h=ROW_H, size=size,
                         label_size="body" if size == "body" else "label", column_colours=key_colours(ctx, theme))
     total.next_to(grid.cell(1, n - 1), RIGHT, buff=GROUP_BUFF)
@@ -183,11 +193,12 @@ def masked_attention_layout(ctx: ContextTrace, dec: int, theme: Theme, box: Box)
     room = below(intro, box)
     row_w = label_width(ctx.tokens, "body") + LABEL_BUFF
     cw, ch = fit_cells(n, n + 1, room.width - 2 * row_w, room.height - LABEL_ROOM, max_w=1.2, max_h=0.6)
-    grid = token_matrix(ctx.causal.attention, dec, lambda i, j: Source(0, "causal.attention", (i, j), rows_to_one=True),
+    grid = token_matrix(ctx.causal.attention, dec, lambda i, j: Source(0, "causal.attention", (i, j)),
                         theme, ctx.tokens, cell_w=cw, cell_h=ch, heat=True)
     axes = axis_titles(grid, theme)
     sums = VGroup(*(Num(ctx.row_sums(STAGE)[i], dec, row_total(0, i, STAGE), size=text_size(cw, ch),
-                        color=theme["positive"]).next_to(grid.cell(i, n - 1), RIGHT, buff=GROUP_BUFF)
+                        color=theme["positive"], approx=not adds_up(ctx.causal.attention[i], ctx.row_sums(STAGE)[i], dec),
+                        ).next_to(grid.cell(i, n - 1), RIGHT, buff=GROUP_BUFF)
                     for i in range(n)))
     sum_head = label("sum", "label", theme["positive"])
     sum_head.move_to(sums).align_to(grid.col_labels, DOWN)
@@ -216,11 +227,9 @@ BLOCK_SIZES = (("body", "body", 0.62), ("label", "cell", 0.5), ("small", "small"
 def context_rows(ctx: ContextTrace, c: int, dec: int, theme: Theme) -> list[CompareRow]:
     f = ctx.focus_index
     return [
-        CompareRow("no mask", ctx.attention[f], lambda j: Source(c, "attention", (f, j), rows_to_one=True),
-                   theme["muted"], shown=round_rows_to_one(ctx.attention, dec)[f], heat=True),
+        CompareRow("no mask", ctx.attention[f], lambda j: Source(c, "attention", (f, j)), theme["muted"], heat=True),
         CompareRow("with the mask", ctx.causal.attention[f],
-                   lambda j: Source(c, "causal.attention", (f, j), rows_to_one=True), theme["text"],
-                   shown=round_rows_to_one(ctx.causal.attention, dec)[f], heat=True),
+                   lambda j: Source(c, "causal.attention", (f, j)), theme["text"], heat=True),
     ]
 
 
@@ -240,8 +249,11 @@ def cost_column(ctx: ContextTrace, c: int, dec: int, theme: Theme, grid: NumberG
     if not cost.sense_positions:
         return VGroup()
     colour = sense_colour(ctx, theme)
-    nums = VGroup(Num(cost.unmasked, dec, Source(c, "causal.mask_cost.unmasked"), size=size, color=colour),
-                  Num(cost.causal, dec, Source(c, "causal.mask_cost.causal"), size=size, color=colour))
+    f, js = ctx.focus_index, list(cost.sense_positions)
+    nums = VGroup(Num(cost.unmasked, dec, Source(c, "causal.mask_cost.unmasked"), size=size, color=colour,
+                      approx=not adds_up(ctx.attention[f, js], cost.unmasked, dec)),
+                  Num(cost.causal, dec, Source(c, "causal.mask_cost.causal"), size=size, color=colour,
+                      approx=not adds_up(ctx.causal.attention[f, js], cost.causal, dec)))
     for i, num in enumerate(nums):
         num.next_to(grid.cell(i, ctx.n - 1), RIGHT, buff=GROUP_BUFF)
     head = label(cost_head(ctx), "small", colour).next_to(nums, UP, buff=SMALL_BUFF)
@@ -287,7 +299,7 @@ def named(ctx: ContextTrace, js: Sequence[int]) -> str:
 
 def finds(ctx: ContextTrace, c: int, m: int, dec: int) -> str:
     """What the focus word still finds under the mask, with the weight the screen shows."""
-    f, row = ctx.focus_index, round_rows_to_one(ctx.causal.attention, dec)[ctx.focus_index]
+    f, row = ctx.focus_index, round_matrix(ctx.causal.attention, dec)[ctx.focus_index]
     if f == 0:
         return f"{which_sentence(c, m)}, “{ctx.focus}” comes first: it sees only itself."
     before = max(range(f), key=lambda j: row[j])
@@ -310,7 +322,7 @@ def costs(ctx: ContextTrace, c: int, m: int, dec: int) -> str:
         if not later:
             return f"{which_sentence(c, m)}, “{ctx.focus}” is the last word: the mask hides nothing from it."
         j = max(later, key=lambda k: ctx.attention[f, k])
-        shown = fmt(round_rows_to_one(ctx.attention, dec)[f, j], dec)
+        shown = fmt(round_matrix(ctx.attention, dec)[f, j], dec)
         return f"{which_sentence(c, m)}, “{ctx.tokens[j]}” comes later: its {shown} of the attention is gone."
     share = change(fmt(cost.unmasked, dec), fmt(cost.causal, dec))
     if cost.hidden_positions:
@@ -319,6 +331,30 @@ def costs(ctx: ContextTrace, c: int, m: int, dec: int) -> str:
         return (f"{which_sentence(c, m)}, {hidden} {comes} after “{ctx.focus}”: the mask hides {it}, "
                 f"and the share of the sense words {share}.")
     return f"{which_sentence(c, m)}, the sense words come first: their share {share}."
+
+
+def focus_row_note(ctx: ContextTrace, lay: FocusRow, dec: int) -> str:
+    """Why a sum of the focus row is marked ``≈`` (empty when neither is)."""
+    f = ctx.focus_index
+    out = ""
+    total, check = cast(Num, lay.total[1]), cast(Num, lay.check[1])
+    if total.approx:
+        out += " " + approx_note("exponentials shown", [shown_sum(ctx.softmax_exps(f, STAGE), total.decimals)],
+                                 [ctx.softmax_total(f, STAGE)])
+    if check.approx:
+        out += " " + approx_note("weights shown", [shown_sum(ctx.causal.attention[f], dec)], [ctx.row_sums(STAGE)[f]])
+    return out
+
+
+def rows_note(ctx: ContextTrace, dec: int) -> str:
+    """Why some row sums of the masked attention are marked ``≈`` (empty when none is)."""
+    rows = [i for i in range(ctx.n) if not adds_up(ctx.causal.attention[i], ctx.row_sums(STAGE)[i], dec)]
+    if not rows:
+        return ""
+    many = len(rows) > 1
+    return " " + approx_note("weights shown in some rows" if many else "weights shown in one row",
+                             [shown_sum(ctx.causal.attention[i], dec) for i in rows],
+                             [ctx.row_sums(STAGE)[i] for i in rows], "those sums are" if many else "its sum is")
 
 
 # -- the scene -------------------------------------------------------------------------------
@@ -354,8 +390,8 @@ class CausalMask(LessonScene):
         g, seen = lay.grid, [j for j in range(ctx.n) if ctx.causal.mask[f, j]]
         self.narrate(
             f"In the row of “{ctx.focus}”, the exponential of minus infinity is zero: the later words get nothing. "
-            f"The other exponentials add up to {lay.total[1].text}; divided by that sum, the weights go to "
-            f"{named(ctx, seen)}, and still add up to {lay.check[1].text}."
+            f"The other exponentials add up to {lay.total[1].spoken}; divided by that sum, the weights go to "
+            f"{named(ctx, seen)}, and still add up to {lay.check[1].spoken}." + focus_row_note(ctx, lay, self.dec)
         )
         self.clear_content()
         self.add(g.cells)  # every cell first: the numbers then land on top of them
@@ -381,7 +417,8 @@ class CausalMask(LessonScene):
         g = lay.grid
         self.narrate(
             f"Every row works the same way. “{ctx.tokens[0]}”, the first word, sees only itself: weight "
-            f"{g.entry(0, 0).text}. And every row still sums to {lay.sums[-1].text}."
+            f"{g.entry(0, 0).text}. And every row still sums to {lay.sums[-1].digits}."
+            + rows_note(ctx, self.dec)
         )
         self.clear_content()
         self.play(FadeIn(lay.intro), FadeIn(g.row_labels), FadeIn(g.col_labels), FadeIn(lay.axes), run_time=TIME.fade)

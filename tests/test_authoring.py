@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import ATTNVID, built_scene
 
-from attncore import LessonError, fmt, parse_lesson, round_rows_to_one, trace_lesson
+from attncore import LessonError, fmt, parse_lesson, trace_lesson
 from attncore.lesson import lesson_warnings
 from attncore.narration import NarrationError, check_template, fill, narration_override, section_slug
 from attnvid.catalog import check_recordings, resolve_scene, resolve_section
@@ -109,7 +109,7 @@ def test_placeholders_say_what_the_screen_shows() -> None:
     m, c = a.tokens.index("mouse"), a.tokens.index("cat")
     said = narration_override(lesson, trace, "SimplifiedAttention", "No learned weights yet")
     assert said == (
-        f"In “cat and mouse are friends”, mouse gives {fmt(round_rows_to_one(a.attention, 2)[m, c], 2)} of its attention "
+        f"In “cat and mouse are friends”, mouse gives {fmt(a.attention[m, c], 2)} of its attention "
         f"to cat; the scaled score is {fmt(a.scaled[m, c], 2)}, its exponential {fmt(a.softmax_exps(m)[c], 2)}, out of "
         f"{fmt(a.softmax_total(m), 2)}. Cat is 3.0 in animal; the output of mouse is {fmt(b.output[2, 1], 2)} in tech; "
         f"Q{{mouse, 2}} = {fmt(b.projected.Q[2, 1], 2)}; d = 4, √d = 2.00."

@@ -1,5 +1,5 @@
-"""Numeric tier: how numbers are shown (``fmt``) and how probability rows are rounded
-so that every row on screen sums to exactly 1 (``round_rows_to_one``)."""
+"""Numeric tier: how numbers are shown (``fmt``, one rule for every number, attention
+weights included) and what a shown total, exponential or quotient needs to be redoable."""
 
 from __future__ import annotations
 
@@ -11,12 +11,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from attncore import (
+    adds_up,
     decimals_needed,
+    exp_as_shown,
+    exp_operand_decimals,
     fmt,
     format_matrix,
+    quotient_decimals,
     round_matrix,
-    round_rows_to_one,
-    softmax,
+    shown_sum,
+    softmax_decimals,
     trace_lesson,
 )
 
@@ -148,36 +152,8 @@ def test_default_lesson_inputs_shown_exactly_with_decimals_needed() -> None:
 
 
 # --------------------------------------------------------------------------------------
-# round_rows_to_one
+# one display rule for attention too: fmt of each weight's own value
 # --------------------------------------------------------------------------------------
-def check_rounded_rows(p: np.ndarray, decimals: int) -> None:
-    """Every displayed row sums to exactly 1; every value within one unit of the exact one."""
-    unit = 10**decimals
-    shown = round_rows_to_one(p, decimals)
-    assert shown.shape == p.shape
-    ints = [[round(v * unit) for v in row] for row in shown.tolist()]
-    # the values are on the grid of 10**-decimals ...
-    assert np.allclose(shown * unit, np.array(ints, dtype=float), rtol=0, atol=1e-9)
-    for i, row in enumerate(ints):
-        # ... sum to exactly 1 on that grid ...
-        assert sum(row) == unit, f"row {i} shows as {row} (/{unit}), sum {sum(row)}"
-        # ... and so do the strings a viewer reads
-        assert sum(shown_value(fmt(v, decimals)) for v in shown[i]) == 1
-        assert all(0 <= v <= unit for v in row)
-    # each moves by less than one display unit (plus rounding noise)
-    assert np.max(np.abs(shown - p)) * unit <= 1 + 1e-9
-    # largest remainder: every value is its exact value rounded down or up, and the units
-    # added go to the largest remainders (no entry rounded down had a larger remainder)
-    for i, row in enumerate(ints):
-        exact = p[i] * unit
-        floors = np.floor(exact + 1e-9)
-        up = np.array(row) - floors
-        assert set(up.tolist()) <= {0.0, 1.0}, f"row {i}: {row} is not floor/ceil of {exact}"
-        rem = exact - floors
-        if up.any() and not up.all():
-            assert rem[up == 1].min() >= rem[up == 0].max() - 1e-9, f"row {i}: {row} from {exact}"
-
-
 def default_attention_matrices() -> list[tuple[str, np.ndarray]]:
     out = []
     for c in trace_lesson().contexts:
@@ -186,88 +162,86 @@ def default_attention_matrices() -> list[tuple[str, np.ndarray]]:
             (f"{name} simplified", c.attention),
             (f"{name} unscaled", c.unscaled_attention),
             (f"{name} projected", c.projected.attention),
+            (f"{name} causal", c.causal.attention),
         ]
         out += [(f"{name} head {i + 1}", h.attention) for i, h in enumerate(c.multi_head.heads)]
     return out
 
 
-def test_default_lesson_has_the_attention_matrices_we_round() -> None:
-    mats = default_attention_matrices()
-    trace = trace_lesson()
-    assert len(mats) == len(trace.contexts) * (3 + trace.lesson.heads)
-
-
-@pytest.mark.parametrize("decimals", [0, 1, 2, 3])
-def test_default_lesson_attention_rows_display_summing_to_one(decimals: int) -> None:
+def test_equal_weights_display_equally() -> None:
+    # The case of issue 12: two identical weights of one row, once shown as 0.1 and 0.0
+    # because the row was forced to sum to one.
+    row = np.array([0.0586, 0.0586, 0.8828])
+    assert format_matrix([row], 1) == [["0.1", "0.1", "0.9"]]
+    assert shown_sum(row, 1) == 1.1 and not adds_up(row, 1.0, 1)
     for _name, m in default_attention_matrices():
-        check_rounded_rows(np.asarray(m), decimals)
-
-
-def test_default_lesson_needs_the_correction() -> None:
-    # Guard that the test above is not vacuous: plain rounding of the lesson's own
-    # attention rows does NOT always sum to 1 at the lesson's precision.
-    dec = trace_lesson().decimals
-    unit = 10**dec
-    plain_sums = {
-        sum(round(v * unit) for v in row) for _name, m in default_attention_matrices() for row in m.tolist()
-    }
-    assert plain_sums != {unit}
-
-
-@st.composite
-def probability_rows(draw: st.DrawFn) -> np.ndarray:
-    n = draw(st.integers(1, 4), label="rows")
-    m = draw(st.integers(1, 8), label="columns")
-    kind = draw(st.sampled_from(["normalised", "softmax"]))
-    if kind == "softmax":
-        s = draw(
-            st.lists(st.lists(st.floats(-20, 20), min_size=m, max_size=m), min_size=n, max_size=n)
-        )
-        return softmax(s)
-    raw = draw(
-        st.lists(
-            st.lists(st.floats(0, 1), min_size=m, max_size=m).filter(lambda r: sum(r) > 1e-3),
-            min_size=n,
-            max_size=n,
-        )
-    )
-    a = np.array(raw, dtype=np.float64)
-    return a / a.sum(axis=1, keepdims=True)
-
-
-@SETTINGS
-@given(p=probability_rows(), decimals=st.integers(0, 3))
-def test_probability_rows_display_summing_to_one(p: np.ndarray, decimals: int) -> None:
-    check_rounded_rows(p, decimals)
-
-
-def test_round_rows_to_one_example_from_the_docs() -> None:
-    assert round_rows_to_one([[1 / 3, 1 / 3, 1 / 3]], 2).tolist() == [[0.34, 0.33, 0.33]]
-    assert round_rows_to_one([[1 / 6] * 6], 1).tolist() == [[0.2, 0.2, 0.2, 0.2, 0.1, 0.1]]
-    assert round_rows_to_one([[0.5, 0.5]], 0).tolist() in ([[1.0, 0.0]], [[0.0, 1.0]])
-    # the missing unit goes to the largest remainder (0.6), not to the exact 0.75
-    assert round_rows_to_one([[0.126, 0.124, 0.75]], 2).tolist() == [[0.13, 0.12, 0.75]]
+        for decimals in range(4):
+            shown = format_matrix(m, decimals)
+            for (i, j), v in np.ndenumerate(m):
+                same = np.argwhere(m == v)
+                assert all(shown[a][b] == shown[i][j] for a, b in same)
 
 
 @pytest.mark.parametrize(
-    ("rows", "message"),
-    [
-        ([[0.5, 0.4]], r"row 0 sums to 0\.9"),
-        ([[0.6, 0.6]], r"row 0 sums to 1\.2"),
-        ([[0.5, 0.5], [0.2, 0.2]], r"row 1 sums to 0\.4"),
-        ([[0.0, 0.0]], "row 0 sums to 0"),
-        ([[2.0, 0.0]], "sums to 2"),
-        ([[0.5, float("nan")]], "sums to nan"),
-        ([[0.999, 0.0]], "not 1"),
-        ([0.5, 0.5], "needs a 2-D matrix"),
-    ],
+    ("x", "decimals", "expected"),
+    [(0.125, 2, "0.13"), (0.375, 2, "0.38"), (0.05, 1, "0.1"), (0.25, 1, "0.3"), (0.5, 0, "1"), (0.0005, 3, "0.001")],
 )
-def test_rows_not_summing_to_one_raise(rows: list[list[float]], message: str) -> None:
-    with pytest.raises(ValueError, match=message):
-        round_rows_to_one(rows, 2)
+def test_weight_ties_round_half_away_from_zero(x: float, decimals: int, expected: str) -> None:
+    """A weight exactly halfway shows as spreadsheets and calculators show it (never half to even)."""
+    assert fmt(x, decimals) == expected
+    assert format_matrix([[x, 1 - x]], decimals)[0][0] == expected
 
 
-def test_rows_keep_ordinary_rounding_when_it_already_sums_to_one() -> None:
-    row = np.array([[0.2561, 0.0113, 0.6961, 0.0127, 0.0238]])
-    assert round_rows_to_one(row, 2).tolist() == [[float(fmt(v, 2)) for v in row[0]]]
+@pytest.mark.parametrize("decimals", [0, 1, 2, 3])
+def test_default_lesson_attention_shows_as_fmt_of_each_weight(decimals: int) -> None:
+    """What the screen, ``values`` and the workbook show: fmt of every weight, row sums marked when off."""
+    for _name, m in default_attention_matrices():
+        assert round_matrix(m, decimals).tolist() == [[float(fmt(v, decimals)) for v in row] for row in m]
+        for row in m:
+            off = abs(shown_sum(row, decimals) - 1)
+            assert adds_up(row, 1.0, decimals) == (off < 0.5 * 10**-decimals)
 
+
+def test_default_lesson_has_rows_whose_shown_weights_do_not_add_up() -> None:
+    # Guard that the ≈ marks are not vacuous: ordinary rounding of the lesson's own
+    # attention rows does not always add up to 1 at the lesson's precision.
+    dec = trace_lesson().decimals
+    assert any(not adds_up(row, 1.0, dec) for _name, m in default_attention_matrices() for row in m)
+
+
+def test_shown_sum_adds_the_rounded_parts() -> None:
+    assert shown_sum([1 / 3] * 3, 2) == 0.99
+    assert shown_sum([0.125, 0.125], 2) == 0.26  # each tie rounded up first
+    assert shown_sum([-0.125, 0.125], 2) == 0.0
+    assert adds_up([0.25, 0.75], 1.0, 2) and not adds_up([1 / 3] * 3, 1.0, 2)
+
+
+def test_exp_operand_decimals_make_the_exponential_redoable() -> None:
+    # 3.125 at two decimals reads 3.13, whose exponential is 22.87, not exp(3.125) = 22.76
+    assert fmt(float(np.exp(3.13)), 2) != fmt(float(np.exp(3.125)), 2)
+    assert exp_operand_decimals([3.125, 0.0], 2, 2) == 3
+    assert exp_operand_decimals([0.5, 1.0], 2, 2) == 2
+    assert exp_operand_decimals([float("-inf"), 1.0], 2, 2) == 2
+    assert exp_as_shown(3.125, 3, 2) and not exp_as_shown(3.125, 2, 2) and exp_as_shown(float("-inf"), 0, 2)
+
+
+@SETTINGS
+@given(x=st.lists(st.floats(-8, 8), min_size=1, max_size=8), decimals=st.integers(0, 3))
+def test_softmax_decimals_make_every_step_redoable(x: list[float], decimals: int) -> None:
+    x_dec, e_dec = softmax_decimals(x, decimals)
+    assert decimals <= e_dec <= 6 and decimals <= x_dec <= 6
+    e = np.exp(np.array(x))
+    w = e / e.sum()
+    shown_e = round_matrix(e, e_dec)
+    total = float(round_matrix([e.sum()], e_dec)[0])
+    if e_dec < 6:  # the division, from the numbers shown
+        assert format_matrix([shown_e / total], decimals) == format_matrix([w], decimals)
+    if x_dec < 6:  # the exponential, from the scores shown
+        assert format_matrix([np.exp(round_matrix(x, x_dec))], e_dec) == format_matrix([e], e_dec)
+
+
+def test_quotient_decimals() -> None:
+    assert quotient_decimals([1.0, 2.0], 3.0, 2) == 2
+    # 0.3449 / 0.69 = 0.49986 shows 0.50, but the shown 0.34 / 0.69 gives 0.49: one more decimal
+    assert fmt(0.34 / 0.69, 2) == "0.49" and fmt(0.3449 / 0.69, 2) == "0.50"
+    assert quotient_decimals([0.3449], 0.69, 2) == 3

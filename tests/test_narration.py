@@ -77,7 +77,7 @@ def test_numbers_said_are_numbers_shown(cls: type) -> None:
     the scene tests prove it equals the trace)."""
     scene = built_scene(cls)
     shown = {
-        cp.section: {s.mob.text.replace("−", "-") for s in visible_texts(cp) if isinstance(s.mob, Num)}
+        cp.section: {s.mob.text.replace("−", "-").removeprefix("≈") for s in visible_texts(cp) if isinstance(s.mob, Num)}
         for cp in scene.checkpoints
     }
     for n in scene.narrations:

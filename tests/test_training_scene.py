@@ -166,7 +166,6 @@ def test_trained_lesson_shows_the_loss_the_snapshots_and_the_claims(lessons: dic
     k = len(t.snapshot_steps)
     rows = {src.index[0] for src in sources(s) if src.name == "training.snapshots.0"}
     assert rows == set(range(k)), "every snapshot is a row"
-    assert all(src.rows_to_one for src in sources(s) if src.name.startswith("training.snapshots"))
     # the last snapshot is the trained row the next scenes use
     for c, ctx in enumerate(s.trace.contexts):
         assert np.allclose(t.snapshots[c][-1], ctx.projected.attention[ctx.focus_index])

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 import reference as ref
 
-from attncore import LessonTrace, fmt, round_rows_to_one, trace_lesson
+from attncore import LessonTrace, fmt, trace_lesson
 
 ATTNVID = Path(sys.executable).parent / "attnvid"
 
@@ -98,10 +98,9 @@ def test_values_prints_the_causal_mask_and_positions(tmp_path: Path, trace: Less
             cells = row_cells(part, tok, masked)
             assert cells[i + 1:] == ["−∞"] * (c.n - i - 1), tok
             assert cells[: i + 1] == [fmt(v, dec) for v in c.scaled[i, : i + 1]], tok
-        # the causal attention as shown: rows summing to 1, the focus row as the trace rounds it
+        # the causal attention as shown: every weight as fmt rounds it (as the video and the workbook)
         attn = next(i for i, x in enumerate(part) if x.startswith("Causal attention softmax"))
-        shown = round_rows_to_one(c.causal.attention, dec)
-        assert row_cells(part, c.focus, attn) == [fmt(v, dec) for v in shown[c.focus_index]]
+        assert row_cells(part, c.focus, attn) == [fmt(v, dec) for v in c.causal.attention[c.focus_index]]
         assert row_cells(part, c.tokens[0], attn) == [fmt(1, dec)] + [fmt(0, dec)] * (c.n - 1)
         # what the mask does to the focus word, in words
         cost = c.causal.mask_cost

@@ -11,20 +11,20 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from attncore import ContextTrace, LessonTrace, fmt, round_rows_to_one, trace_lesson
+from attncore import ContextTrace, LessonTrace, fmt, trace_lesson
 from attncore.display import MINUS_INFINITY, fmt_masked
 
 from ..lessons import get_lesson
 from ..options import lesson_option
 
 
-def _table(title: str, m: np.ndarray, rows: list[str], cols: list[str], decimals: int, probs: bool = False) -> Table:
+def _table(title: str, m: np.ndarray, rows: list[str], cols: list[str], decimals: int) -> Table:
+    """One matrix, every value as ``fmt`` shows it (the video's and the workbook's digits)."""
     t = Table(title=title, title_justify="left", show_edge=False, pad_edge=False)
     t.add_column("", style="bold")
     for c in cols:
         t.add_column(c, justify="right")
-    shown = round_rows_to_one(m, decimals) if probs else m
-    for name, row in zip(rows, shown):
+    for name, row in zip(rows, m):
         t.add_row(name, *(fmt(v, decimals) for v in row))
     return t
 
@@ -41,14 +41,14 @@ def print_tables(trace: LessonTrace, console: Console) -> None:
         console.print(_table("Embeddings X", c.embeddings, toks, dims, dec))
         console.print(_table("Scores X·Xᵀ", c.scores, toks, toks, dec))
         console.print(_table(f"Scaled X·Xᵀ/√{c.d}", c.scaled, toks, toks, dec))
-        console.print(_table("Attention softmax (row = query, column = key; rows sum to 1)", c.attention, toks, toks, dec, probs=True))
+        console.print(_table("Attention softmax (row = query, column = key; rows sum to 1)", c.attention, toks, toks, dec))
         console.print(_table("Output A·X", c.output, toks, dims, dec))
         p = c.projected
         proj_cols = [f"q{i + 1}" for i in range(c.d)]
         console.print(_table("Q = X·W_Q", p.Q, toks, proj_cols, dec))
         console.print(_table("K = X·W_K", p.K, toks, [f"k{i + 1}" for i in range(c.d)], dec))
         console.print(_table("V = X·W_V", p.V, toks, [f"v{i + 1}" for i in range(c.d)], dec))
-        console.print(_table(f"Attention softmax(Q·Kᵀ/√{c.d})", p.attention, toks, toks, dec, probs=True))
+        console.print(_table(f"Attention softmax(Q·Kᵀ/√{c.d})", p.attention, toks, toks, dec))
         console.print(_table("Output A·V", p.output, toks, [f"v{i + 1}" for i in range(c.d)], dec))
         r = c.reshaped
         dv = r.V.shape[1]
@@ -57,7 +57,7 @@ def print_tables(trace: LessonTrace, console: Console) -> None:
         mh = c.multi_head
         d_h = c.d // len(mh.heads)
         for i, h in enumerate(mh.heads):
-            console.print(_table(f"Head {i + 1} attention softmax(Q_h·K_hᵀ/√{d_h})", h.attention, toks, toks, dec, probs=True))
+            console.print(_table(f"Head {i + 1} attention softmax(Q_h·K_hᵀ/√{d_h})", h.attention, toks, toks, dec))
             console.print(_table(f"Head {i + 1} output", h.output, toks, [f"h{i + 1}.{j + 1}" for j in range(d_h)], dec))
         console.print(_table("Concatenated heads", mh.concat, toks, [f"c{i + 1}" for i in range(c.d)], dec))
         console.print(_table("Multi-head output concat·W_O", mh.output, toks, [f"o{i + 1}" for i in range(c.d)], dec))
@@ -111,7 +111,7 @@ def print_causal(c: ContextTrace, console: Console, dec: int) -> None:
     console.print(_masked_table(f"Masked scores X·Xᵀ/√{c.d} ({MINUS_INFINITY} above the diagonal)", c.causal.masked,
                                 toks, dec))
     console.print(_table(f"Causal attention softmax (exp({MINUS_INFINITY}) = 0; rows sum to 1)", c.causal.attention,
-                         toks, toks, dec, probs=True))
+                         toks, toks, dec))
     console.print(_table("Causal output A·X", c.causal.output, toks, dims, dec))
     cost = c.causal.mask_cost
     if cost.sense_positions:
@@ -128,7 +128,7 @@ def print_positional(c: ContextTrace, console: Console, dec: int) -> None:
     console.rule(f"positions, {c.context.name!r}: the same words in another order", style="dim")
     console.print(_table("Positional encoding PE (row p, from 0: sin and cos of p/10000^(2i/d))", p.encoding,
                          toks, dims, dec))
-    console.print(_table(f"Attention softmax((X+PE)·(X+PE)ᵀ/√{c.d})", p.attention, toks, toks, dec, probs=True))
+    console.print(_table(f"Attention softmax((X+PE)·(X+PE)ᵀ/√{c.d})", p.attention, toks, toks, dec))
     console.print(_table("Output A·(X+PE)", p.output, toks, dims, dec))
     console.print(f"\nShuffled: [bold]{escape(' '.join(p.shuffled_tokens))}[/] (the same words, {escape(c.focus)} moved)")
     rows = np.array([c.output[f], p.shuffled_focus_output, p.output[f], p.shuffled_positional_focus_output])

@@ -64,7 +64,17 @@ from .matrices import (
     token_matrix,
     trace_grid,
 )
-from .numbers import Num, ShapeLabel, Source, number_cell_width, resolve, row_total
+from .numbers import (
+    APPROX,
+    EXTRA_DECIMALS,
+    Num,
+    ShapeLabel,
+    Source,
+    number_cell_width,
+    resolve,
+    row_total,
+    softmax_row_decimals,
+)
 from .pictures import PICTURE_H, Picture, picture
 from .placement import STAGGER_GAP, boxes_touch, keep_inside, stagger_levels, stagger_names
 from .sizing import (
@@ -90,14 +100,14 @@ from .text import (
     wrapped_text,
 )
 from .tokens import TokenRow, tint_tokens, wrap_token_row
-from .wording import listed, quoted, which_sentence
+from .wording import approx_note, listed, quoted, which_sentence
 
 __all__ = [
     # text
     "LightText", "label", "text_baseline", "centre_on_baseline", "cap_centre", "cap_height", "Provenance",
     "describe_focus", "ORDINALS", "wrapped_text",
     # numbers
-    "Source", "resolve", "Num", "ShapeLabel", "row_total", "number_cell_width",
+    "APPROX", "EXTRA_DECIMALS", "softmax_row_decimals", "Source", "resolve", "Num", "ShapeLabel", "row_total", "number_cell_width",
     # grids
     "CellGrid", "NumberGrid", "Tiles", "Grid", "TileFill", "ColumnStyle", "column_labels", "column_labels_height",
     "axis_titles", "text_size", "fit_cells", "label_width", "LABEL_LINE_STEP",
@@ -119,7 +129,7 @@ __all__ = [
     # masks, comparisons, definitions
     "MaskedCell", "MaskOver", "mask_edge", "lift_entries", "CompareRow", "compare_rows", "cell_outline", "Definition",
     "row_outline", "ROW_OUTLINE_BUFF",
-    "POSITIONAL_ENCODING", "at_top", "below", "centre_in", "listed", "quoted", "which_sentence",
+    "POSITIONAL_ENCODING", "at_top", "below", "centre_in", "listed", "quoted", "which_sentence", "approx_note",
     # sizing, pictures
     "CELL_H_MIN", "CELL_H_MAX", "BLOCK_LABELS_H", "TITLE_RISE", "WIDEN", "cell_height", "row_labels_width", "operators_width",
     "PICTURE_H", "Picture", "picture",

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 from manim import SurroundingRectangle
 
+from attncore import round_matrix
+
 from ..layout import TINY_BUFF
 from ..theme import MAP_DARK_INK_FROM, Theme
 from .grids import CellGrid, NumberGrid, column_labels
@@ -33,20 +35,23 @@ Values = Sequence[float] | np.ndarray
 class CompareRow:
     """One row of a comparison: its name, exact values, where each comes from.
 
-    ``shown``: the values displayed, when they differ from ``values`` (attention weights
-    rounded so that their row sums to 1; the source then says ``rows_to_one``).
-    ``heat``: the values are attention weights, drawn on the heat ramp.
+    ``heat``: the values are attention weights, drawn on the heat ramp (by their value
+    as shown, so that equal numbers get equal colours). ``decimals``: this row's own
+    precision (default: the grid's); ``approx(j)``: cell j is shown marked ``≈``.
     """
 
     name: str
     values: Values
     source: Callable[[int], Source]
     colour: str
-    shown: Values | None = None
     heat: bool = False
+    decimals: int | None = None
+    approx: Callable[[int], bool] | None = None
 
-    def displayed(self) -> np.ndarray:
-        return np.asarray(self.values if self.shown is None else self.shown, dtype=float)
+
+def _marked(row: CompareRow, j: int) -> bool:
+    """Whether cell ``j`` of ``row`` is shown marked ``≈``."""
+    return row.approx is not None and row.approx(j)
 
 
 def compare_rows(rows: Sequence[CompareRow], columns: Sequence[str], decimals: int, theme: Theme, *,
@@ -57,13 +62,15 @@ def compare_rows(rows: Sequence[CompareRow], columns: Sequence[str], decimals: i
     Heat rows take the heat colour of each weight and the ink that reads on it.
     """
     exact = np.array([np.asarray(r.values, dtype=float) for r in rows])
-    shown = np.array([r.displayed() for r in rows])
+    row_dec = [decimals if r.decimals is None else r.decimals for r in rows]
+    shown = np.array([round_matrix(row, dec) if r.heat else row for r, row, dec in zip(rows, exact, row_dec)])
 
     def fill(i: int, j: int) -> object:
         return theme.heat(float(shown[i, j])) if rows[i].heat else theme["panel"]
 
     grid = NumberGrid(
-        exact, decimals, lambda i, j: rows[i].source(j), theme, shown=shown, fill=fill,
+        exact, row_dec, lambda i, j: rows[i].source(j), theme, fill=fill,
+        approx=lambda i, j: _marked(rows[i], j),
         row_labels=[r.name for r in rows], row_colours=[r.colour for r in rows],
         cell_w=cell_w, cell_h=cell_h, size=size, label_size=label_size,
     )

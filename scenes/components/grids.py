@@ -103,12 +103,13 @@ class NumberGrid(CellGrid):
     Parameters
     ----------
     values : (rows, cols) array of exact values.
-    decimals : display precision (one per grid, decided by the lesson).
+    decimals : display precision (one per grid, decided by the lesson), or one per row
+        (a worked softmax shows its scores with the decimals their exponentials need).
     source : function ``(i, j) -> Source`` naming each value in the trace.
     row_labels, col_labels : texts beside/above the grid (token or dimension names); the
         column labels are shrunk to their cells (``column_labels(style="shrunk")``).
-    shown : optional (rows, cols) array of the values to display instead of ``values``
-        (largest-remainder rounded attention rows); the source then says ``rows_to_one``.
+    approx : optional ``(i, j) -> bool``: the number of cell (i, j) is shown marked ``≈``
+        (a total its shown parts do not add up to; see :class:`Num`).
     cell_w, cell_h : cell size in scene units.
     col_colours, row_colours : colours of the labels.
     fill : colour of cell (i, j) (default: the panel colour).
@@ -123,13 +124,13 @@ class NumberGrid(CellGrid):
     def __init__(
         self,
         values: Any,
-        decimals: int,
+        decimals: int | Sequence[int],
         source: Callable[[int, int], Source],
         theme: Theme,
         *,
         row_labels: Sequence[str] | None = None,
         col_labels: Sequence[str] | None = None,
-        shown: Any = None,
+        approx: Callable[[int, int], bool] | None = None,
         cell_w: float = 1.0,
         cell_h: float = 0.5,
         size: str = "cell",
@@ -145,17 +146,19 @@ class NumberGrid(CellGrid):
             width=cell_w, height=cell_h, stroke_color=theme["grid"], stroke_width=1.5,
             fill_color=fill(i, j) if fill else theme["panel"], fill_opacity=1.0,
         ))
-        disp = vals if shown is None else np.asarray(shown, dtype=float)
-        self._entries = [[self._number(disp[i, j], decimals, source(i, j), size, number_colour or theme["text"], i, j)
+        row_dec = [decimals] * n_rows if isinstance(decimals, int) else list(decimals)
+        self._entries = [[self._number(vals[i, j], row_dec[i], source(i, j), size, number_colour or theme["text"], i, j,
+                                       approx=bool(approx and approx(i, j)))
                           for j in range(self.n_cols)] for i in range(self.n_rows)]
         self.add(self.cells, self.entries)
         self._add_row_labels(row_labels, label_size, row_colours or [theme["text"]] * self.n_rows)
         if col_labels is not None:
             self.set_column_labels(column_labels(self, col_labels, theme, col_colours, size=label_size, style="shrunk"))
 
-    def _number(self, value: float, decimals: int, source: Source, size: str, colour: str, i: int, j: int) -> Num:
+    def _number(self, value: float, decimals: int, source: Source, size: str, colour: str, i: int, j: int, *,
+                approx: bool = False) -> Num:
         """The number of cell (i, j), shrunk only when wider than its cell."""
-        num = Num(value, decimals, source, size=size, color=colour)
+        num = Num(value, decimals, source, size=size, color=colour, approx=approx)
         if num.width > self.cell_w * 0.92:
             num.scale_to_fit_width(self.cell_w * 0.92)
         num.move_to(self._cells[i][j])

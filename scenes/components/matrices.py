@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from manim import DOWN, UP, Rectangle, VGroup
 
-from attncore import LessonTrace, round_rows_to_one
+from attncore import LessonTrace, round_matrix
 
 from ..layout import SMALL_BUFF
 from ..theme import DARK_INK_FROM, MAP_DARK_INK_FROM, Theme
@@ -55,15 +55,16 @@ def heat_grid(
     numbers: bool, cell_w: float, cell_h: float, row_labels: Sequence[str] | None = None,
     size: str = "cell", label_size: str = "label",
 ) -> Grid:
-    """An attention matrix as a heat map: rows rounded to one, numbers in a contrasting colour."""
-    shown = round_rows_to_one(weights, decimals)
+    """An attention matrix as a heat map: each cell coloured by its weight as shown, numbers
+    in a contrasting colour."""
+    shown = round_matrix(weights, decimals)
     fill = heat_fill(shown, theme)
     if not numbers:
         n_rows, n_cols = weights.shape
         return Tiles(n_rows, n_cols, fill, theme, cell_w=cell_w, cell_h=cell_h, row_labels=row_labels,
                      label_size=label_size)
     grid = NumberGrid(
-        weights, decimals, source, theme, shown=shown, fill=lambda i, j: fill(i, j)[0],
+        weights, decimals, source, theme, fill=lambda i, j: fill(i, j)[0],
         cell_w=cell_w, cell_h=cell_h, size=size, row_labels=row_labels, label_size=label_size,
     )
     ink_on_heat(grid, shown, theme, MAP_DARK_INK_FROM)
@@ -79,7 +80,7 @@ def token_matrix(
 
     Row labels are in the query colour, column labels in the key colour, so the
     convention reads at a glance. ``heat=True``: ``values`` are attention weights, drawn
-    by :func:`heat_grid` (rows rounded to one, heat-coloured cells).
+    by :func:`heat_grid` (heat-coloured cells).
     """
     size = text_size(cell_w, cell_h)
     lsize = "body" if size == "body" else "label"
@@ -102,9 +103,11 @@ def token_matrix(
 def strip(
     values: np.ndarray, decimals: int, source: Callable[[int, int], Source], theme: Theme, *, cell_w: float,
     cell_h: float, col_labels: Sequence[str] | None = None, heat: bool = False,
+    approx: Callable[[int, int], bool] | None = None,
 ) -> NumberGrid:
     """One row of numbers (1×n) in cells. ``heat=True``: ``values`` is one row of attention
-    weights, drawn like a row of the heat map (:func:`heat_grid`)."""
+    weights, drawn like a row of the heat map (:func:`heat_grid`). ``approx(0, j)``: cell j
+    is shown marked ``≈`` (not with ``heat``)."""
     size = text_size(cell_w, cell_h)
     lsize = "body" if size == "body" else "label"
     vals = np.asarray(values, dtype=float)[None, :]
@@ -112,7 +115,7 @@ def strip(
         g = heat_grid(vals, decimals, source, theme, numbers=True, cell_w=cell_w, cell_h=cell_h, size=size)
         assert isinstance(g, NumberGrid)
     else:
-        g = NumberGrid(vals, decimals, source, theme, cell_w=cell_w, cell_h=cell_h, size=size)
+        g = NumberGrid(vals, decimals, source, theme, cell_w=cell_w, cell_h=cell_h, size=size, approx=approx)
     if col_labels:
         g.set_column_labels(column_labels(g, col_labels, theme, [theme["key"]] * len(col_labels), size=lsize))
     return g
@@ -165,7 +168,7 @@ def trace_grid(
 
     Values and sources come from the same path, resolved by :func:`resolve`, the function
     the tests check the screen with. ``heat``: attention weights, drawn by
-    :func:`heat_grid` (rows rounded to one). ``row``: only that row, as a 1×n grid.
+    :func:`heat_grid`. ``row``: only that row, as a 1×n grid.
     Without ``numbers``, tiles: filled by ``tiles``, a fill or a role colour
     (:func:`role_fill` of the values).
     """
@@ -174,7 +177,7 @@ def trace_grid(
     values = whole if row is None else whole[row : row + 1]
 
     def source(i: int, j: int) -> Source:
-        return Source(context, path, (first + i, j), rows_to_one=heat)
+        return Source(context, path, (first + i, j))
 
     if heat:
         return heat_grid(values, decimals, source, theme, numbers=numbers, cell_w=cell_w, cell_h=cell_h,

@@ -15,12 +15,28 @@ from typing import Any
 import numpy as np
 from manim import Text
 
-from attncore import LessonTrace, fmt
+from attncore import LessonTrace, fmt, softmax_decimals
 
 from ..theme import MONO, ROLE, SIZE
 from .text import LightText
 
-__all__ = ["Source", "resolve", "Num", "ShapeLabel", "row_total", "number_cell_width"]
+__all__ = ["APPROX", "EXTRA_DECIMALS", "softmax_row_decimals", "Source", "resolve", "Num", "ShapeLabel", "row_total", "number_cell_width"]
+
+
+#: A worked softmax shows its scores and exponentials with at most this many decimals more
+#: than the lesson's: enough for the ties of hand-made lessons (3.125), and still readable
+#: in a row of eight words. Beyond, an exponential is shown ``≈``.
+EXTRA_DECIMALS = 1
+
+
+def softmax_row_decimals(scores: Any, decimals: int) -> tuple[int, int]:
+    """(decimals of the scores, of the exponentials and their sum) of a worked softmax row:
+    :func:`attncore.softmax_decimals` with at most :data:`EXTRA_DECIMALS` more than ``decimals``."""
+    return softmax_decimals(scores, decimals, decimals + EXTRA_DECIMALS)
+
+
+#: The mark of a shown number that is not the shown operation on the numbers shown with it.
+APPROX = "≈ "
 
 
 @dataclass(frozen=True)
@@ -29,9 +45,7 @@ class Source:
 
     ``name`` is a dotted attribute path of :class:`attncore.ContextTrace` (e.g.
     ``"projected.attention"``, ``"multi_head.heads.0.output"``) or one of its methods
-    (``"dot_terms"``), called with ``args``. ``rows_to_one`` marks attention weights
-    shown with largest-remainder rounding, so that each displayed row sums to exactly 1.
-    A ``name`` starting with ``training.`` is a path from the lesson trace instead, into
+    (``"dot_terms"``), called with ``args``. A ``name`` starting with ``training.`` is a path from the lesson trace instead, into
     the history of the trained weights (``"training.loss"``, ``"training.snapshots.1"``,
     ``"training.claims.0.trained"``: :class:`attncore.TrainingTrace`); ``context`` then
     only says which sentence the number is about.
@@ -41,7 +55,6 @@ class Source:
     name: str
     index: tuple[int, ...] = ()
     args: tuple[Any, ...] = ()
-    rows_to_one: bool = False
 
 
 def resolve(trace: LessonTrace, src: Source) -> tuple[np.ndarray, Any]:
@@ -59,7 +72,10 @@ class Num(LightText):
     """A number on screen, formatted by :func:`attncore.fmt` and tagged with its source.
 
     ``source=None`` is allowed only for constants of the design (the 0 and 1 of a colour
-    legend), which must say so with ``constant=True``.
+    legend), which must say so with ``constant=True``. ``approx=True`` prefixes ``≈ ``: a
+    total that the shown parts beside it do not add up to at the shown precision
+    (:func:`attncore.adds_up`), or an exponential that is not the exponential of its
+    operand as shown. The value and the digits stay ``fmt`` of the exact value.
     """
 
     def __init__(
@@ -72,6 +88,7 @@ class Num(LightText):
         size: str = "cell",
         color: str = ROLE["text"],
         plus: bool = False,
+        approx: bool = False,
         **kwargs: Any,
     ) -> None:
         if source is None and not constant:
@@ -80,7 +97,14 @@ class Num(LightText):
         self.decimals = decimals
         self.source = source
         self.constant = constant
-        super().__init__(fmt(value, decimals, plus=plus), font=MONO, font_size=SIZE[size], color=color, **kwargs)
+        self.approx = approx
+        self.digits = fmt(value, decimals, plus=plus)  # what is shown, without the ≈ mark
+        super().__init__(APPROX * approx + self.digits, font=MONO, font_size=SIZE[size], color=color, **kwargs)
+
+    @property
+    def spoken(self) -> str:
+        """The number as the narration says it: its digits, after "about" when marked ``≈``."""
+        return ("about " + self.digits) if self.approx else self.digits
 
 
 class ShapeLabel(LightText):
