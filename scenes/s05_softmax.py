@@ -34,9 +34,12 @@ from manim import (
     Write,
 )
 
-from attncore import ContextTrace, adds_up, exp_as_shown, round_matrix, shown_sum
+from attncore import ContextTrace, adds_up, round_matrix, shown_sum
 from scenes.base import LessonScene
 from scenes.components import (
+    EXP_ROW,
+    EXP_ROW_NOTE,
+    exp_row_name,
     HeatLegend,
     Num,
     NumberGrid,
@@ -129,19 +132,24 @@ class SoftmaxRows:
         return self.scaled, self.exps, self.weights
 
 
+def row_names(ctx: ContextTrace, dec: int) -> tuple[str, str, str]:
+    """:data:`ROW_NAMES`, the exponentials' marked ``≈`` when one is not exp of its score as shown."""
+    return ROW_NAMES[0], exp_row_name(ctx.scaled[ctx.focus_index], dec), ROW_NAMES[2]
+
+
 def row_grids(ctx: ContextTrace, theme: Theme, dec: int, cw: float) -> tuple[NumberGrid, NumberGrid, NumberGrid]:
     """The focus row's scaled scores, exponentials and weights, in cells ``cw`` wide (not placed).
 
     The scores and the exponentials carry the decimals that make each step redoable
     (:func:`attncore.softmax_decimals`); an exponential that is still not the exponential
-    of its score as shown (no precision up to six decimals is enough) is marked ``≈``."""
+    of its score as shown marks the row's name ``≈`` (:func:`row_names`)."""
     i = ctx.focus_index
     x_dec, e_dec = softmax_row_decimals(ctx.scaled[i], dec)
     return (
         strip(ctx.scaled[i], x_dec, lambda _, j: Source(0, "scaled", (i, j)), theme,
               cell_w=cw, cell_h=ROW_H, col_labels=ctx.tokens),
         strip(ctx.softmax_exps(i), e_dec, lambda _, j: Source(0, "softmax_exps", (j,), (i,)), theme,
-              cell_w=cw, cell_h=ROW_H, approx=lambda _, j: not exp_as_shown(ctx.scaled[i, j], x_dec, e_dec)),
+              cell_w=cw, cell_h=ROW_H),
         strip(ctx.attention[i], dec, lambda _, j: Source(0, "attention", (i, j)), theme,
               cell_w=cw, cell_h=ROW_H, heat=True),
     )
@@ -150,7 +158,7 @@ def row_grids(ctx: ContextTrace, theme: Theme, dec: int, cw: float) -> tuple[Num
 def softmax_rows(ctx: ContextTrace, theme: Theme, dec: int, box: Box) -> SoftmaxRows:
     """The rows, centred with the sums beside them when the cells stay wide enough."""
     n, i = ctx.n, ctx.focus_index
-    name_w = max(label(t, "body").width for t in ROW_NAMES)
+    name_w = max(label(t, "body").width for t in row_names(ctx, dec))
     _, e_dec = softmax_row_decimals(ctx.scaled[i], dec)
     total = Num(ctx.softmax_total(i), e_dec, Source(0, "softmax_total", (), (i,)), size="body", color=theme["accent"],
                 approx=not adds_up(ctx.softmax_exps(i), ctx.softmax_total(i), e_dec))
@@ -171,7 +179,7 @@ def softmax_rows(ctx: ContextTrace, theme: Theme, dec: int, box: Box) -> Softmax
     for g, y in zip(rows, ys):
         g.shift((x0 + spare / 2 - g.cells.get_left()[0], y - g.cells.get_y(), 0))
     names = VGroup()
-    for g, t in zip(rows, ROW_NAMES):
+    for g, t in zip(rows, row_names(ctx, dec)):
         nm = label(t, "body", theme["muted"])
         centre_on_baseline(nm, g.cells.get_center())
         nm.next_to(g.cells, LEFT, buff=NAME_BUFF, coor_mask=np.array([1, 0, 0]))
@@ -304,9 +312,10 @@ class Softmax(LessonScene):
     def _approx_exps(self, ctx: ContextTrace) -> str:
         """The sentence on the sum of the exponentials, when it is marked ``≈``."""
         lay, i = self.rows, ctx.focus_index
+        exps = " " + EXP_ROW_NOTE if exp_row_name(ctx.scaled[i], self.dec) != EXP_ROW else ""
         if not lay.total.approx:
-            return ""
-        return " " + approx_note("exponentials shown", [shown_sum(ctx.softmax_exps(i), lay.total.decimals)],
+            return exps
+        return exps + " " + approx_note("exponentials shown", [shown_sum(ctx.softmax_exps(i), lay.total.decimals)],
                                  [ctx.softmax_total(i)])
 
     def _approx_rows(self, ctx: ContextTrace) -> str:

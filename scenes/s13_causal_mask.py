@@ -38,9 +38,12 @@ from manim import (
     VMobject,
 )
 
-from attncore import ContextTrace, adds_up, exp_as_shown, fmt, round_matrix, shown_sum
+from attncore import ContextTrace, adds_up, fmt, round_matrix, shown_sum
 from scenes.base import LessonScene
 from scenes.components import (
+    EXP_ROW,
+    EXP_ROW_NOTE,
+    exp_row_name,
     CompareRow,
     MaskOver,
     Num,
@@ -128,9 +131,8 @@ def focus_rows(ctx: ContextTrace, dec: int, theme: Theme) -> list[CompareRow]:
     x_dec, e_dec = softmax_row_decimals(ctx.causal.masked[f], dec)
     return [
         CompareRow("score / √d", ctx.scaled[f], lambda j: masked_source(ctx, 0, f, j), theme["muted"], decimals=x_dec),
-        CompareRow("exp(score)", ctx.softmax_exps(f, STAGE), lambda j: Source(0, "softmax_exps", (j,), (f, STAGE)),
-                   theme["muted"], decimals=e_dec,
-                   approx=lambda j: not exp_as_shown(ctx.causal.masked[f, j], x_dec, e_dec)),
+        CompareRow(exp_row_name(ctx.causal.masked[f], dec), ctx.softmax_exps(f, STAGE),
+                   lambda j: Source(0, "softmax_exps", (j,), (f, STAGE)), theme["muted"], decimals=e_dec),
         CompareRow("exp ÷ sum", ctx.causal.attention[f],
                    lambda j: Source(0, "causal.attention", (f, j)), theme["muted"], heat=True),
     ]
@@ -160,13 +162,22 @@ def focus_row_layout(ctx: ContextTrace, dec: int, theme: Theme, box: Box) -> Foc
                        approx=not adds_up(weights, ctx.row_sums(STAGE)[f], dec)),
                    label("✓", "body", theme["positive"])).arrange(RIGHT, buff=ITEM_BUFF)
     rows = focus_rows(ctx, dec, theme)
+    shown = np.vstack([ctx.scaled[f], exps])
+    names_w = label_width([r.name for r in rows], "body") + LABEL_BUFF
+    # The sums go beside their rows when the cells can still show every number at a
+    # readable size; otherwise under the grid, and the cells take the whole width.
     side = max(total.width, check.width) + GROUP_BUFF
-    cw = min(1.4, (box.width - label_width([r.name for r in rows], "body") - LABEL_BUFF - side) / n)
-    size = number_size(np.vstack([ctx.scaled[f], exps]), max(x_dec, e_dec), cw)
+    beside = number_cell_width(shown, max(x_dec, e_dec), "small") <= (box.width - names_w - side) / n
+    cw = min(1.4, (box.width - names_w - (side if beside else 0)) / n)
+    size = number_size(shown, max(x_dec, e_dec), cw)
     grid = compare_rows(rows, ctx.tokens, dec, theme, cell_w=cw, cell_h=ROW_H, size=size,
                         label_size="body" if size == "body" else "label", column_colours=key_colours(ctx, theme))
-    total.next_to(grid.cell(1, n - 1), RIGHT, buff=GROUP_BUFF)
-    check.next_to(grid.cell(2, n - 1), RIGHT, buff=GROUP_BUFF)
+    if beside:
+        total.next_to(grid.cell(1, n - 1), RIGHT, buff=GROUP_BUFF)
+        check.next_to(grid.cell(2, n - 1), RIGHT, buff=GROUP_BUFF)
+    else:
+        VGroup(total, check).arrange(RIGHT, buff=GROUP_BUFF).next_to(grid.cells, DOWN, buff=GROUP_BUFF)
+        VGroup(total, check).align_to(grid.cells, RIGHT)
     centre_in(VGroup(grid, total, check), below(intro, box))
     values = np.vstack([ctx.causal.masked[f], ctx.softmax_exps(f, STAGE), ctx.causal.attention[f]])
     mask = MaskOver(grid, values, dec, lambda i, j: Source(0, "causal.masked", (f, j)), theme,
@@ -338,6 +349,8 @@ def focus_row_note(ctx: ContextTrace, lay: FocusRow, dec: int) -> str:
     f = ctx.focus_index
     out = ""
     total, check = cast(Num, lay.total[1]), cast(Num, lay.check[1])
+    if exp_row_name(ctx.causal.masked[f], dec) != EXP_ROW:
+        out += " " + EXP_ROW_NOTE
     if total.approx:
         out += " " + approx_note("exponentials shown", [shown_sum(ctx.softmax_exps(f, STAGE), total.decimals)],
                                  [ctx.softmax_total(f, STAGE)])

@@ -26,7 +26,7 @@ from conftest import built_scene
 from test_lesson_scenes import lesson_toml
 
 from attncore.lesson import builtin_lesson
-from scenes.components import Num
+from scenes.components import APPROX, EXP_ROW, Num
 from scenes.inspect import visible_texts
 from scenes.s03_dot_products import DotProducts
 from scenes.s05_softmax import Softmax
@@ -77,6 +77,18 @@ def arithmetic(cp: object, scene: object) -> Iterator[str]:
     """Check every product, exponential, quotient and total on screen at ``cp``; yield what was checked."""
     nums = shown_numbers(cp)
     trace = scene.trace  # type: ignore[attr-defined]
+    inexact: list[bool] = []
+    yield from _arithmetic(cp, nums, trace, inexact)
+    if exp_row_marked(cp):
+        assert any(inexact), "the exponentials are marked ≈ though each is exp of its shown score"
+
+
+def exp_row_marked(cp: object) -> bool:
+    """Whether the worked row of exponentials on screen is named ``≈ exp(score)``."""
+    return any(s.mob.text == (APPROX + EXP_ROW).replace(" ", "") for s in visible_texts(cp))  # type: ignore[arg-type]
+
+
+def _arithmetic(cp: object, nums: dict[Key, Num], trace: object, inexact: list[bool]) -> Iterator[str]:
     for (c, name, index, args), num in nums.items():
         if name == "dot_terms":
             i, j = args[0], args[1]
@@ -97,7 +109,9 @@ def arithmetic(cp: object, scene: object) -> Iterator[str]:
                 continue  # exp(−∞) = 0: the operand is the "−∞" mark, not a number
             assert operand is not None, f"exponential {num.text} without its score on screen"
             e = at(math.exp(read(operand)), num.decimals)
-            assert (e == read(num)) != num.approx, f"exp {operand.text} = {e}, shown {num.text}"
+            # the mark is on the row's name ("≈ exp(score)"), for the whole worked row
+            assert e == read(num) or exp_row_marked(cp), f"exp {operand.text} = {e}, shown {num.text}, row not marked"
+            inexact.append(e != read(num))
             yield "exponential"
         elif name == "softmax_total":
             n = trace.contexts[c].n
@@ -146,11 +160,13 @@ def default_with(decimals: int) -> str:
 
 @pytest.fixture(scope="module")
 def lessons(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    """The default lesson (2 decimals), the same at 1 decimal, and a lesson with √6 (irrational
-    scaled scores) at 3 decimals."""
+    """The default lesson (2 decimals), the same at 1 decimal, a lesson with √6 (irrational
+    scaled scores) at 3 decimals, and the largest lesson (8 words, 8 dimensions: exponentials
+    too large to be redone from two-decimal scores)."""
     folder = tmp_path_factory.mktemp("arithmetic")
     out = {"default": ""}
-    for key, text in (("default-1", default_with(1)), ("sqrt6-3", lesson_toml(1, 5, 6, 2, seed=3, decimals=3))):
+    for key, text in (("default-1", default_with(1)), ("sqrt6-3", lesson_toml(1, 5, 6, 2, seed=3, decimals=3)),
+                      ("largest", lesson_toml(3, 8, 8, 4))):
         path = folder / f"{key}.toml"
         path.write_text(text, encoding="utf-8")
         out[key] = str(path)
@@ -158,7 +174,7 @@ def lessons(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 
 
 CASES = [(cls, key) for key in ("default", "default-1", "sqrt6-3") for cls in (DotProducts, Softmax, CausalMask)]
-CASES.append((LearningTheWeights, "default"))
+CASES += [(LearningTheWeights, "default"), (CausalMask, "largest")]
 
 
 @pytest.mark.parametrize(("cls", "key"), CASES, ids=[f"{c.__name__}-{k}" for c, k in CASES])
@@ -185,3 +201,13 @@ def test_the_default_lesson_marks_some_row_sums_and_not_the_worked_row() -> None
     assert marked["The attention matrix"] and all(t.startswith("≈") for t in marked["The attention matrix"])
     said = " ".join(n.text for n in scene.narrations if n.section == "The attention matrix")
     assert "marked approximate" in said
+
+
+def test_a_row_of_exponentials_that_cannot_be_redone_is_marked(lessons: dict[str, str]) -> None:
+    """Guard: at the largest lesson the masked row's exponentials are marked ≈ on the row's
+    name, the mark checked above, and the narration says why."""
+    scene = built_scene(CausalMask, lessons["largest"])
+    marked = [cp.section for cp in scene.checkpoints if exp_row_marked(cp)]  # type: ignore[attr-defined]
+    assert marked, "the largest lesson no longer needs the mark: pick a lesson that does"
+    said = " ".join(n.text for n in scene.narrations if n.section in marked)  # type: ignore[attr-defined]
+    assert "not of the rounded scores shown" in said

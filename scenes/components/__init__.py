@@ -74,6 +74,8 @@ from .numbers import (
     resolve,
     row_total,
     softmax_row_decimals,
+    EXP_ROW,
+    exp_row_name,
 )
 from .pictures import PICTURE_H, Picture, picture
 from .placement import STAGGER_GAP, boxes_touch, keep_inside, stagger_levels, stagger_names
@@ -100,14 +102,14 @@ from .text import (
     wrapped_text,
 )
 from .tokens import TokenRow, tint_tokens, wrap_token_row
-from .wording import approx_note, listed, quoted, which_sentence
+from .wording import EXP_ROW_NOTE, approx_note, listed, quoted, which_sentence
 
 __all__ = [
     # text
     "LightText", "label", "text_baseline", "centre_on_baseline", "cap_centre", "cap_height", "Provenance",
     "describe_focus", "ORDINALS", "wrapped_text",
     # numbers
-    "APPROX", "EXTRA_DECIMALS", "softmax_row_decimals", "Source", "resolve", "Num", "ShapeLabel", "row_total", "number_cell_width",
+    "APPROX", "EXTRA_DECIMALS", "EXP_ROW", "exp_row_name", "softmax_row_decimals", "Source", "resolve", "Num", "ShapeLabel", "row_total", "number_cell_width",
     # grids
     "CellGrid", "NumberGrid", "Tiles", "Grid", "TileFill", "ColumnStyle", "column_labels", "column_labels_height",
     "axis_titles", "text_size", "fit_cells", "label_width", "LABEL_LINE_STEP",
@@ -129,7 +131,7 @@ __all__ = [
     # masks, comparisons, definitions
     "MaskedCell", "MaskOver", "mask_edge", "lift_entries", "CompareRow", "compare_rows", "cell_outline", "Definition",
     "row_outline", "ROW_OUTLINE_BUFF",
-    "POSITIONAL_ENCODING", "at_top", "below", "centre_in", "listed", "quoted", "which_sentence", "approx_note",
+    "POSITIONAL_ENCODING", "at_top", "below", "centre_in", "listed", "quoted", "which_sentence", "approx_note", "EXP_ROW_NOTE",
     # sizing, pictures
     "CELL_H_MIN", "CELL_H_MAX", "BLOCK_LABELS_H", "TITLE_RISE", "WIDEN", "cell_height", "row_labels_width", "operators_width",
     "PICTURE_H", "Picture", "picture",

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 from manim import Text
 
-from attncore import LessonTrace, fmt, softmax_decimals
+from attncore import LessonTrace, exp_as_shown, fmt, softmax_decimals
 
 from ..theme import MONO, ROLE, SIZE
 from .text import LightText
@@ -37,6 +37,19 @@ def softmax_row_decimals(scores: Any, decimals: int) -> tuple[int, int]:
 
 #: The mark of a shown number that is not the shown operation on the numbers shown with it.
 APPROX = "≈ "
+
+#: The name of a worked row of exponentials; marked ``≈`` (on the name, for the whole
+#: row) when one of them is not the exponential of its score as shown: a mark in every
+#: cell would leave too little room for the digits when the row has many words.
+EXP_ROW = "exp(score)"
+
+
+def exp_row_name(scores: Any, decimals: int) -> str:
+    """:data:`EXP_ROW`, marked ``≈`` when some exponential of the worked row ``scores``
+    (−∞ allowed) is not the exponential of its score as shown (:func:`softmax_row_decimals`)."""
+    x_dec, e_dec = softmax_row_decimals(scores, decimals)
+    exact = all(exp_as_shown(float(x), x_dec, e_dec) for x in np.asarray(scores, dtype=float).ravel())
+    return EXP_ROW if exact else APPROX + EXP_ROW
 
 
 @dataclass(frozen=True)

@@ -44,3 +44,8 @@ def approx_note(what: str, shown_sums: Sequence[float], totals: Sequence[float],
     side = " or ".join(x for x in ("more", "less") if x in sides)
     return (f"Rounded, the {what} add up to a little {side} than the exact total; "
             f"that is why {marked} marked approximate.")
+
+
+#: Said once when a worked row of exponentials is marked ``≈`` (:func:`exp_row_name`).
+EXP_ROW_NOTE = ("The exponentials are marked approximate: they are those of the exact scores, "
+                "not of the rounded scores shown.")
