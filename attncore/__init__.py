@@ -16,6 +16,9 @@ from .display import (
     round_matrix,
     shown_sum,
     softmax_decimals,
+    WORKED_EXTRA_DECIMALS,
+    worked_softmax_decimals,
+    product_decimals,
 )
 from .lesson import (
     DEFAULT_WEIGHTS,
@@ -74,7 +77,7 @@ __all__ = [
     "LessonTrace", "MultiHeadResult", "MultiHeadTrace", "ProjectedTrace", "ProjectionSpec",
     "ReshapedTrace", "Weights", "attention", "concat_heads", "decimals_needed", "default_lesson", "find_lesson", "fmt", "format_matrix",
     "load_lesson", "make_weights", "mix", "multi_head_attention", "parse_lesson", "project",
-    "round_matrix", "shown_sum", "adds_up", "exp_operand_decimals", "exp_as_shown", "quotient_decimals", "softmax_decimals", "scale", "scores", "softmax", "split_heads", "trace_lesson",
+    "round_matrix", "shown_sum", "adds_up", "exp_operand_decimals", "exp_as_shown", "quotient_decimals", "softmax_decimals", "WORKED_EXTRA_DECIMALS", "worked_softmax_decimals", "product_decimals", "scale", "scores", "softmax", "split_heads", "trace_lesson",
     "DEFAULT_WEIGHTS", "WEIGHTS", "TrainingSpec", "TrainedWeights", "TrainingTrace", "train_lesson",
     "CausalResult", "CausalTrace", "MaskCost", "PositionalTrace", "add_positions", "causal_attention", "causal_mask",
     "masked_scores", "masked_softmax", "shuffled_order", "sinusoidal_encoding",

@@ -19,7 +19,8 @@ from numpy.typing import ArrayLike
 
 __all__ = [
     "MINUS_INFINITY", "decimals_needed", "fmt", "fmt_masked", "round_matrix", "format_matrix", "shown_sum", "adds_up",
-    "exp_operand_decimals", "exp_as_shown", "quotient_decimals", "softmax_decimals",
+    "exp_operand_decimals", "exp_as_shown", "quotient_decimals", "softmax_decimals", "WORKED_EXTRA_DECIMALS",
+    "worked_softmax_decimals", "product_decimals",
 ]
 
 _MINUS = "\u2212"  # a real minus sign: as wide as a digit, unlike the hyphen
@@ -159,6 +160,31 @@ def softmax_decimals(scores: ArrayLike, decimals: int, max_decimals: int = 6) ->
     e = np.exp(x)
     exp_dec = quotient_decimals(e, float(e.sum()), decimals, max_decimals)
     return exp_operand_decimals(x, exp_dec, decimals, max_decimals), exp_dec
+
+
+#: A worked softmax row (video and workbook) shows its scores and exponentials with at
+#: most this many decimals more than the lesson's; past it an exponential is marked ``≈``.
+WORKED_EXTRA_DECIMALS = 1
+
+
+def worked_softmax_decimals(scores: ArrayLike, decimals: int) -> tuple[int, int]:
+    """:func:`softmax_decimals` of a worked row as the video and the workbook show it: at
+    most :data:`WORKED_EXTRA_DECIMALS` more than the lesson's ``decimals``.
+
+    >>> worked_softmax_decimals([3.125, 0.0, 4.125, 0.125, 0.75], 2)
+    (3, 2)
+    """
+    return softmax_decimals(scores, decimals, decimals + WORKED_EXTRA_DECIMALS)
+
+
+def product_decimals(factor_decimals: int, decimals: int) -> int:
+    """The decimals of a product of two numbers shown with ``factor_decimals``: all of its
+    digits (twice as many), and never fewer than the lesson's ``decimals``.
+
+    >>> product_decimals(1, 1)
+    2
+    """
+    return max(decimals, 2 * factor_decimals)
 
 
 def format_matrix(m: ArrayLike, decimals: int) -> list[list[str]]:

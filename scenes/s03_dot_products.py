@@ -34,7 +34,7 @@ from manim import (
     Write,
 )
 
-from attncore import ContextTrace, adds_up, decimals_needed
+from attncore import ContextTrace, adds_up, decimals_needed, product_decimals
 from scenes.base import LessonScene
 from scenes.components import (
     NumberGrid,
@@ -129,12 +129,6 @@ class WorkedExample:
     def row_signs(self, r: int) -> VGroup:
         """The "×" and "=" of row ``r``."""
         return VGroup(*self.signs.submobjects[2 * r : 2 * r + 2])
-
-
-def product_decimals(x_dec: int, dec: int) -> int:
-    """The decimals of a product of two numbers shown with ``x_dec``: all of its digits
-    (twice as many), and never fewer than the lesson's ``dec``."""
-    return max(dec, 2 * x_dec)
 
 
 def worked_example(ctx: ContextTrace, pair: Pair, dims: list[str], theme: Theme, dec: int) -> WorkedExample:

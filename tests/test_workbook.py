@@ -30,7 +30,7 @@ import pytest
 from conftest import ATTNVID
 from openpyxl.workbook.workbook import Workbook
 
-from attncore import Context, Lesson, LessonTrace, builtin_lesson, default_lesson, parse_lesson, trace_lesson
+from attncore import Context, Lesson, LessonTrace, builtin_lesson, default_lesson, fmt, parse_lesson, trace_lesson
 from attncore.lesson import tomllib
 from attnvid.workbook import workbook_bytes
 from attnvid.workbook.formulas import FUNCTIONS
@@ -270,6 +270,7 @@ def _context(ct: Any, sh: Any, k: int, heads: int) -> dict[str, Any]:
         "Tokens": [list(ct.tokens)], "X": ct.embeddings, "Scores": ct.scores, "Dot_terms": ct.dot_terms(i, j)[:, None],
         "Dot_score": ct.scores[i, j], "Scaled": ct.scaled, "Scaled_attention": ct.attention,
         "Unscaled_attention": ct.unscaled_attention, "Worked_exps": ct.softmax_exps(i)[None, :],
+        "Worked_scores": ct.scaled[i][None, :],
         "Worked_total": ct.softmax_total(i), "Worked_weights": ct.attention[i][None, :],
         "Exps": np.vstack([ct.softmax_exps(r) for r in range(n)]),
         "Exp_sums": np.array([[ct.softmax_total(r)] for r in range(n)]), "Attention": ct.attention,
@@ -533,3 +534,96 @@ def test_the_lecture_folder_holds_the_workbook(lecture_dir: Path) -> None:
     wb = openpyxl.load_workbook(lecture_dir / m["workbook"], data_only=True)
     _, cells = _range(wb, "Attention_1")
     assert np.allclose([[c.value for c in row] for row in cells], trace_lesson().contexts[0].attention, rtol=0, atol=1e-12)
+
+
+# --------------------------------------------------------------------------------------
+# The same digits as the video
+# --------------------------------------------------------------------------------------
+_AS_SHOWN = "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,true,false,false,-1"  # every sheet, as shown
+
+
+def shown_sheets(xlsx: Path, out: Path, profile: Path) -> dict[str, list[list[str]]]:
+    """Every sheet of ``xlsx`` as LibreOffice displays it (number formats applied), by sheet name."""
+    import csv
+
+    r = subprocess.run([SOFFICE or "soffice", f"-env:UserInstallation={profile.as_uri()}", "--headless", "--norestore",
+                        "--convert-to", _AS_SHOWN, "--outdir", str(out), str(xlsx)],
+                       capture_output=True, text=True, timeout=300, check=False)
+    assert r.returncode == 0, r.stderr
+    sheets = {}
+    for f in out.glob(f"{xlsx.stem}-*.csv"):
+        with f.open(encoding="utf-8", newline="") as fh:
+            sheets[f.stem[len(xlsx.stem) + 1:]] = list(csv.reader(fh))
+    assert sheets, f"LibreOffice wrote no sheet of {xlsx.name}: {r.stdout}"
+    return sheets
+
+
+def displayed(sheets: dict[str, list[list[str]]], wb: Workbook, name: str) -> list[tuple[str, Any, str]]:
+    """(what LibreOffice displays, the cell, its number format) for every cell of ``name``."""
+    ws, cells = _range(wb, name)
+    rows = sheets[ws.title]
+    return [(rows[c.row - 1][c.column - 1], c, c.number_format) for row in cells for c in row]
+
+
+def decimals_of(number_format: str) -> int:
+    assert re.fullmatch(r"0(\.0+)?", number_format), f"unexpected number format {number_format!r}"
+    return len(number_format.split(".")[1]) if "." in number_format else 0
+
+
+@pytest.mark.parametrize("key", ["default", "bounds"])
+def test_libreoffice_displays_the_digits_the_lecture_shows(cases: dict[str, Case], key: str,
+                                                             tmp_path: Path) -> None:
+    """Every number of every defined name, as LibreOffice displays it, is ``fmt`` of its
+    value at its cell's decimals: the rule of the video and of ``values`` (half away from
+    zero at ties, no row forced to sum to one)."""
+    case = cases[key]
+    sheets = shown_sheets(case.written, tmp_path / "csv", tmp_path / "profile")
+    wb, cached = openpyxl.load_workbook(case.written), openpyxl.load_workbook(case.written, data_only=True)
+    checked = ties = 0
+    for name in wb.defined_names:
+        for text, cell, number_format in displayed(sheets, wb, name):
+            value = cached[cell.parent.title][cell.coordinate].value
+            if not isinstance(value, int | float) or isinstance(value, bool) or number_format == "General":
+                continue
+            dec = decimals_of(number_format)
+            want = fmt(float(value), dec).replace("−", "-")
+            assert text == want, f"{key}: {name} {cell.parent.title}!{cell.coordinate} = {value!r} displays {text!r}, the lecture {want!r}"
+            checked += 1
+            ties += abs(abs(float(value)) * 10**dec % 1 - 0.5) < 1e-9
+    assert checked > 500 and ties > 0, f"only {checked} numbers ({ties} ties) compared: the test would be vacuous"
+
+
+def test_the_worked_rows_show_the_videos_digits(cases: dict[str, Case], tmp_path: Path) -> None:
+    """The worked dot product and the worked softmax row of the default lesson display the
+    very digits scenes 3 and 5 show (products with all their digits, scores and exponentials
+    with the decimals that make the row redoable), cell by cell."""
+    from conftest import built_scene
+
+    from scenes.components import Num
+    from scenes.inspect import visible_texts
+    from scenes.s03_dot_products import DotProducts
+    from scenes.s05_softmax import Softmax
+
+    case = cases["default"]
+    sheets = shown_sheets(case.written, tmp_path / "csv", tmp_path / "profile")
+    wb = openpyxl.load_workbook(case.written)
+    ct = case.trace.contexts[0]
+    i, j = ct.focus_index, best_partner(ct)
+
+    def video(cls: type, source_name: str, index: tuple[int, ...], args: tuple[object, ...]) -> str:
+        """The most precise text the scene shows for that number (first context)."""
+        scene = built_scene(cls)
+        texts = [s.mob for cp in scene.checkpoints for s in visible_texts(cp)  # type: ignore[attr-defined]
+                 if isinstance(s.mob, Num) and s.mob.source is not None and s.mob.source.context == 0
+                 and s.mob.source.name == source_name and tuple(s.mob.source.index) == index
+                 and tuple(s.mob.source.args) == args]
+        assert texts, f"{cls.__name__} does not show {source_name}{index}"
+        return max(texts, key=lambda m: m.decimals).digits.replace("−", "-")
+
+    book = {name: [text for text, _, _ in displayed(sheets, wb, name)]
+            for name in ("Dot_terms_1", "Dot_score_1", "Worked_scores_1", "Worked_exps_1", "Worked_total_1")}
+    assert book["Dot_terms_1"] == [video(DotProducts, "dot_terms", (r,), (i, j)) for r in range(ct.d)]
+    assert book["Dot_score_1"] == [video(DotProducts, "scores", (i, j), ())]
+    assert book["Worked_scores_1"] == [video(Softmax, "scaled", (i, k), ()) for k in range(ct.n)]
+    assert book["Worked_exps_1"] == [video(Softmax, "softmax_exps", (k,), (i,)) for k in range(ct.n)]
+    assert book["Worked_total_1"] == [video(Softmax, "softmax_total", (), (i,))]

@@ -112,6 +112,12 @@ class Matrix:
     name: str | None = None  # the defined name of the values
     heat: bool = False  # a heat-map colour scale (attention weights, 0 to 1)
     focus_row: int | None = None  # the row label to mark as the focus word
+    # (i, j) -> the decimals of value [i, j] when they differ from ``decimals`` (the video's
+    # worked rows: products with all their digits, a softmax row redoable from its digits)
+    cell_decimals: Callable[[int, int], int] | None = None
+
+    def decimals_at(self, i: int, j: int) -> int:
+        return self.decimals if self.cell_decimals is None else self.cell_decimals(i, j)
 
 
 class Book:
@@ -260,14 +266,15 @@ class Sheet:
 
     def _value(self, row: int, col: int, m: Matrix, i: int, j: int, value: float) -> None:
         """Value [i, j] of ``m``: a typed input, a formula with its cached value, or a constant."""
+        dec = m.decimals_at(i, j)
         if m.formula is None:
-            self.put(row, col, value, decimals=m.decimals, named="Input")
+            self.put(row, col, value, decimals=dec, named="Input")
             return
         f = m.formula(i, j)
         if isinstance(f, str) and f.startswith("="):
-            self.put(row, col, f, cached=value, decimals=m.decimals, border=True)
+            self.put(row, col, f, cached=value, decimals=dec, border=True)
         else:  # fixed by the step itself (a masked key): shown, greyed, not computed
-            self.put(row, col, f, decimals=None if isinstance(f, str) else m.decimals, border=True,
+            self.put(row, col, f, decimals=None if isinstance(f, str) else dec, border=True,
                      font=self.palette.font("muted"), align=self.palette.align("right"))
 
     def column_beside(self, block: Block, header: str, formula: Callable[[int], str], values: ArrayLike, decimals: int,

@@ -13,7 +13,7 @@ from collections.abc import Callable
 import numpy as np
 from openpyxl.utils import get_column_letter
 
-from attncore import ContextTrace, decimals_needed
+from attncore import ContextTrace, decimals_needed, product_decimals, worked_softmax_decimals
 
 from .formulas import dot, exp, pick, product, softmax_weight, total
 from .grid import Block, Book, Matrix, Sheet, addr
@@ -87,10 +87,14 @@ def _dot_products(book: Book) -> None:
             return f"={addr(top + r, 2)}*{addr(top + r, 3)}"
 
         vals = np.column_stack([ct.embeddings[i], ct.embeddings[j], ct.dot_terms(i, j)])
+        # as the video shows them: the factors as typed, the products and their sum with all their digits
+        x_dec = decimals_needed(ct.embeddings, dec)
+        p_dec = product_decimals(x_dec, dec)
         w = s.matrix(row, 1, Matrix(f"One score, term by term: {ct.tokens[i]} · {ct.tokens[j]}", dim_labels(book, DOT),
-                                    [toks[i], toks[j], "product"], term, vals, dec, header=["query", "key", "muted"]))
+                                    [toks[i], toks[j], "product"], term, vals, dec, header=["query", "key", "muted"],
+                                    cell_decimals=lambda _, col: p_dec if col == 2 else x_dec))
         terms = book.define(f"Dot_terms_{k}", w.columns(2, 3))
-        s.row_below(terms, "score = sum", lambda _: total(terms.area(DOT)), [ct.scores[i, j]], dec,
+        s.row_below(terms, "score = sum", lambda _: total(terms.area(DOT)), [ct.scores[i, j]], p_dec,
                     name=f"Dot_score_{k}", label_col=1)
         m = Matrix("Scores S = X·Xᵀ (row = query word, column = key word)", toks, toks,
                    lambda a, b: dot(x.row(a, DOT), x.row(b, DOT)), ct.scores, dec, header="key", name=f"Scores_{k}",
@@ -146,12 +150,15 @@ def _softmax_context(s: Sheet, c: int, row: int) -> int:
         return exp(addr(top, 2 + j)) if r == 1 else f"={addr(top + 1, 2 + j)}/{sum_cell}"
 
     vals = np.vstack([ct.scaled[i], ct.softmax_exps(i), ct.attention[i]])
+    # the video's digits: scores and exponentials with the decimals that make the row redoable
+    row_dec = (*worked_softmax_decimals(ct.scaled[i], dec), dec)
     w = s.matrix(row, 1, Matrix(f"The row of {ct.focus}, worked out", ["scaled score", "exp(score)", "÷ sum = weight"],
-                                toks, worked, vals, dec, header="key"))
+                                toks, worked, vals, dec, header="key", cell_decimals=lambda r, _: row_dec[r]))
+    book.define(f"Worked_scores_{k}", Block(SOFT, top, 2, 1, n))
     book.define(f"Worked_exps_{k}", Block(SOFT, top + 1, 2, 1, n))
     book.define(f"Worked_weights_{k}", Block(SOFT, top + 2, 2, 1, n))
     s.column_beside(Block(SOFT, top + 1, 2, 1, n), "sum", lambda _: total(f"{addr(top + 1, 2)}:{addr(top + 1, 1 + n)}"),
-                    [ct.softmax_total(i)], dec, name=f"Worked_total_{k}", colour="accent")
+                    [ct.softmax_total(i)], row_dec[1], name=f"Worked_total_{k}", colour="accent")
     row = w.bottom + 2
     exps = np.vstack([ct.softmax_exps(a) for a in range(n)])
     e = s.matrix(row, 1, Matrix("Exponentials exp(S/√d)", toks, toks, lambda a, b: exp(sc.cell(a, b, SOFT)), exps, dec,

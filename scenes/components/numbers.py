@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 from manim import Text
 
-from attncore import LessonTrace, exp_as_shown, fmt, softmax_decimals
+from attncore import WORKED_EXTRA_DECIMALS, LessonTrace, exp_as_shown, fmt, worked_softmax_decimals
 
 from ..theme import MONO, ROLE, SIZE
 from .text import LightText
@@ -26,13 +26,13 @@ __all__ = ["APPROX", "EXTRA_DECIMALS", "softmax_row_decimals", "Source", "resolv
 #: A worked softmax shows its scores and exponentials with at most this many decimals more
 #: than the lesson's: enough for the ties of hand-made lessons (3.125), and still readable
 #: in a row of eight words. Beyond, an exponential is shown ``≈``.
-EXTRA_DECIMALS = 1
+EXTRA_DECIMALS = WORKED_EXTRA_DECIMALS
 
 
 def softmax_row_decimals(scores: Any, decimals: int) -> tuple[int, int]:
     """(decimals of the scores, of the exponentials and their sum) of a worked softmax row:
     :func:`attncore.softmax_decimals` with at most :data:`EXTRA_DECIMALS` more than ``decimals``."""
-    return softmax_decimals(scores, decimals, decimals + EXTRA_DECIMALS)
+    return worked_softmax_decimals(scores, decimals)
 
 
 #: The mark of a shown number that is not the shown operation on the numbers shown with it.
