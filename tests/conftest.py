@@ -33,6 +33,21 @@ def built_scene(cls: type, lesson: str = "") -> object:
     return _BUILT[key]
 
 
+#: Test modules whose module-scoped fixture is expensive (a Dask cluster, LibreOffice's
+#: recomputation of every workbook): all their tests run in one xdist process.
+GROUPED_MODULES = ("test_batch", "test_workbook")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Put the tests that share an expensive fixture in one xdist group (``--dist loadgroup``)."""
+    for item in items:
+        module = item.module.__name__ if isinstance(item, pytest.Function) and item.module else ""
+        if "lecture_dir" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group("lecture"))
+        elif module in GROUPED_MODULES:
+            item.add_marker(pytest.mark.xdist_group(module))
+
+
 @pytest.fixture(scope="session")
 def lecture_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A real low-quality lecture with the espeak voice, rendered once per test session."""
