@@ -35,10 +35,10 @@ def only_sheet(xlsx: bytes, keep: str) -> bytes:
         for item in src.infolist():
             data = src.read(item.filename)
             if item.filename == "xl/workbook.xml":
-                names = re.findall(rb'<sheet name="([^"]*)"', data)
+                names = re.findall(rb'<sheet [^>]*?name="([^"]*)"', data)
                 if keep.encode() not in names:
                     sys.exit(f"workbook.py: no sheet {keep!r}; there are {[n.decode() for n in names]}")
-                data = re.sub(rb'(<sheet name="([^"]*)"[^>]*?state=")visible(")',
+                data = re.sub(rb'(<sheet [^>]*?name="([^"]*)"[^>]*?state=")visible(")',
                               lambda m: m.group(1) + (b"visible" if m.group(2) == keep.encode() else b"hidden") + m.group(3), data)
                 data = re.sub(rb'activeTab="\d+"', b'activeTab="%d"' % names.index(keep.encode()), data)
                 data = data.replace(b'firstSheet="0"', b'firstSheet="%d"' % names.index(keep.encode()))
