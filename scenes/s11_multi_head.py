@@ -257,10 +257,12 @@ def heads_layout(trace: LessonTrace, theme: Theme, box: Box, dec: int) -> Heads:
     ch = cell_height(top - box.bottom - TITLES_H - column_labels_height(ctx.tokens, cw), n)
     maps = [trace_grid(trace, f"multi_head.heads.{k}.attention", dec, theme, heat=True, numbers=numbers, cell_w=cw,
                        cell_h=ch, row_labels=ctx.tokens if k == 0 else None, size="cell") for k in range(h)]
-    for k in range(1, h):
-        maps[k].next_to(maps[k - 1].body(), RIGHT, buff=SIDE_GAP).align_to(maps[0].body(), UP)
-    cols = [column_labels(g, ctx.tokens, theme) for g in maps]
     names = [label(head_name(k, h), "label", theme.head(k), weight="BOLD") for k in range(h)]
+    # Maps narrower than their titles (few words) are set further apart, so the titles do not touch.
+    gap = max(SIDE_GAP, max(t.width for t in names) + ITEM_BUFF - n * cw)
+    for k in range(1, h):
+        maps[k].next_to(maps[k - 1].body(), RIGHT, buff=gap).align_to(maps[0].body(), UP)
+    cols = [column_labels(g, ctx.tokens, theme) for g in maps]
     titles = VGroup(*names)
     grid_all = VGroup(*maps, *cols)
     title_y = grid_all.get_top()[1] + TITLE_RISE
