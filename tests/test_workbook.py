@@ -19,7 +19,7 @@ import shutil
 import subprocess
 import sys
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -627,3 +627,40 @@ def test_the_worked_rows_show_the_videos_digits(cases: dict[str, Case], tmp_path
     assert book["Worked_scores_1"] == [video(Softmax, "scaled", (i, k), ()) for k in range(ct.n)]
     assert book["Worked_exps_1"] == [video(Softmax, "softmax_exps", (k,), (i,)) for k in range(ct.n)]
     assert book["Worked_total_1"] == [video(Softmax, "softmax_total", (), (i,))]
+
+
+def _json_matrices(node: Any, path: str = "") -> Iterator[tuple[str, np.ndarray]]:
+    """Every numeric matrix of a ``values --json`` context, by its path."""
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from _json_matrices(v, f"{path}.{k}" if path else k)
+    elif isinstance(node, list) and node and isinstance(node[0], dict):
+        for i, v in enumerate(node):
+            yield from _json_matrices(v, f"{path}.{i}")
+    elif isinstance(node, list) and node and isinstance(node[0], list) and node[0] \
+            and all(isinstance(x, int | float) for x in node[0]):
+        yield path, np.array(node, dtype=float)
+
+
+@pytest.mark.parametrize("key", ["default", "bounds"])
+def test_every_matrix_of_values_json_is_in_the_workbook(cases: dict[str, Case], key: str) -> None:
+    """Each matrix ``values --json`` lists for a context is held by a defined name of the
+    workbook (a head's weights: its columns of W_Q, W_K, W_V), whose values the tests above
+    prove LibreOffice recomputes."""
+    case = cases[key]
+    names = set(openpyxl.load_workbook(case.written).defined_names)
+    want = {n: v for n, v in expected(case.trace, case.shape).items() if n in names}
+    arrays = [np.atleast_2d(np.asarray(v, dtype=float)) for v in want.values()
+              if not isinstance(v, str) and not (isinstance(v, list) and v and isinstance(v[0], list)
+                                                 and isinstance(v[0][0], str))]
+    w, dh = case.trace.weights, case.trace.lesson.d // case.trace.lesson.heads
+    for c, ctx in enumerate(case.trace.to_json()["contexts"], 1):
+        for path, m in _json_matrices(ctx):
+            head = re.fullmatch(r"multi_head\.heads\.(\d+)\.(W_[QKV])", path)
+            if head:
+                h = int(head.group(1))
+                whole = np.asarray(getattr(w, head.group(2)), dtype=float)
+                assert np.allclose(m, whole[:, h * dh:(h + 1) * dh], rtol=0, atol=1e-12), f"{key} context {c}: {path}"
+                continue
+            found = any(a.shape == m.shape and np.allclose(a, m, rtol=0, atol=1e-12) for a in arrays)
+            assert found, f"{key} context {c}: values --json {path} ({m.shape}) is in no defined name of the workbook"
