@@ -7,8 +7,8 @@ products grow with the number of dimensions.
 
 Shows from the attncore trace (context 0): ``d`` and ``sqrt_d``, ``scores`` (S) turning
 into ``scaled`` (S/√d), and the focus row of ``unscaled_attention`` (softmax of S)
-beside the same row of ``attention`` (softmax of S/√d), both rounded so each row sums
-to exactly 1.
+beside the same row of ``attention`` (softmax of S/√d), each weight rounded on its own
+(``attncore.fmt``), as everywhere.
 """
 
 from __future__ import annotations
