@@ -33,33 +33,31 @@ def built_scene(cls: type, lesson: str = "") -> object:
     return _BUILT[key]
 
 
-#: Test modules whose module-scoped fixture is expensive (a Dask cluster, LibreOffice's
-#: recomputation of every workbook): all their tests run in one xdist process.
-GROUPED_MODULES = ("test_batch", "test_workbook")
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Put the tests that share an expensive fixture in one xdist group (``--dist loadgroup``)."""
-    for item in items:
-        module = item.module.__name__ if isinstance(item, pytest.Function) and item.module else ""
-        if "lecture_dir" in getattr(item, "fixturenames", ()):
-            item.add_marker(pytest.mark.xdist_group("lecture"))
-        elif module in GROUPED_MODULES:
-            item.add_marker(pytest.mark.xdist_group(module))
-
-
 @pytest.fixture(scope="session")
 def lecture_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A real low-quality lecture with the espeak voice, rendered once per test session."""
+    """A real low-quality lecture with the espeak voice, rendered once per test run.
+
+    Under pytest-xdist every worker asks for it: the first renders it into the run's
+    shared temporary folder under a file lock, the others wait and reuse it (the pattern
+    pytest-xdist documents; its ``xdist_group`` marks do not group tests under pytest 9).
+    """
+    import fcntl
     import subprocess
 
-    work = tmp_path_factory.mktemp("lecture")
-    r = subprocess.run([ATTNVID, "lecture", "--quality", "low", "--voice", "espeak"], cwd=work,
-                       capture_output=True, text=True, timeout=1800)
-    assert r.returncode == 0, r.stderr[-3000:]
-    folder = Path(r.stdout.strip().splitlines()[-1])
-    assert folder == Path("media/lecture/low"), "the last line is the lecture folder"
-    return work / folder
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base  # this run's, never an older run's
+    with open(shared / "lecture.lock", "w", encoding="utf-8") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        work, done = shared / "lecture", shared / "lecture.done"
+        if not done.is_file():
+            work.mkdir(exist_ok=True)
+            r = subprocess.run([ATTNVID, "lecture", "--quality", "low", "--voice", "espeak"], cwd=work,
+                               capture_output=True, text=True, timeout=1800)
+            assert r.returncode == 0, r.stderr[-3000:]
+            folder = Path(r.stdout.strip().splitlines()[-1])
+            assert folder == Path("media/lecture/low"), "the last line is the lecture folder"
+            done.write_text(str(folder), encoding="utf-8")
+        return work / done.read_text(encoding="utf-8")
 
 
 @pytest.fixture(scope="session")
