@@ -30,7 +30,16 @@ import pytest
 from conftest import ATTNVID
 from openpyxl.workbook.workbook import Workbook
 
-from attncore import Context, Lesson, LessonTrace, builtin_lesson, default_lesson, fmt, parse_lesson, trace_lesson
+from attncore import (
+    Context,
+    Lesson,
+    LessonTrace,
+    builtin_lesson,
+    default_lesson,
+    fmt,
+    parse_lesson,
+    trace_lesson,
+)
 from attncore.lesson import tomllib
 from attnvid.workbook import workbook_bytes
 from attnvid.workbook.formulas import FUNCTIONS
@@ -180,19 +189,26 @@ _RECALC_ALWAYS = """<?xml version="1.0" encoding="UTF-8"?>
 """
 
 
+def soffice(profile: Path, target: str, out: Path, files: list[Path]) -> subprocess.CompletedProcess[str]:
+    """One headless LibreOffice process, with the private profile ``profile``, converts
+    ``files`` to ``target`` (a ``--convert-to`` argument) into ``out``."""
+    assert SOFFICE, "LibreOffice is missing: run bash .ci/setup --tests (it installs libreoffice-calc-nogui)"
+    r = subprocess.run([SOFFICE, f"-env:UserInstallation={profile.as_uri()}", "--headless", "--norestore",
+                        "--convert-to", target, "--outdir", str(out), *map(str, files)],
+                       capture_output=True, text=True, timeout=300, check=False)
+    assert r.returncode == 0, r.stderr
+    return r
+
+
 def recompute(files: list[Path], out: Path, profile: Path) -> dict[str, Path]:
     """LibreOffice Calc opens each file, recomputes every formula, and saves it as .xlsx in ``out``.
 
     One soffice process for all files; its private profile sets "recalculate on load:
     always" for Excel files (the default is "never", which would keep cached values).
     """
-    assert SOFFICE, "LibreOffice is missing: run bash .ci/setup --tests (it installs libreoffice-calc-nogui)"
     (profile / "user").mkdir(parents=True, exist_ok=True)
     (profile / "user" / "registrymodifications.xcu").write_text(_RECALC_ALWAYS, encoding="utf-8")
-    r = subprocess.run([SOFFICE, f"-env:UserInstallation={profile.as_uri()}", "--headless", "--norestore",
-                        "--convert-to", "xlsx", "--outdir", str(out), *map(str, files)],
-                       capture_output=True, text=True, timeout=300, check=False)
-    assert r.returncode == 0, r.stderr
+    r = soffice(profile, "xlsx", out, files)
     done = {f.stem: out / f.name for f in files}
     missing = [k for k, p in done.items() if not p.is_file()]
     assert not missing, f"LibreOffice did not convert {missing}: {r.stdout} {r.stderr}"
@@ -546,16 +562,27 @@ def shown_sheets(xlsx: Path, out: Path, profile: Path) -> dict[str, list[list[st
     """Every sheet of ``xlsx`` as LibreOffice displays it (number formats applied), by sheet name."""
     import csv
 
-    r = subprocess.run([SOFFICE or "soffice", f"-env:UserInstallation={profile.as_uri()}", "--headless", "--norestore",
-                        "--convert-to", _AS_SHOWN, "--outdir", str(out), str(xlsx)],
-                       capture_output=True, text=True, timeout=300, check=False)
-    assert r.returncode == 0, r.stderr
+    r = soffice(profile, _AS_SHOWN, out, [xlsx])
     sheets = {}
     for f in out.glob(f"{xlsx.stem}-*.csv"):
         with f.open(encoding="utf-8", newline="") as fh:
             sheets[f.stem[len(xlsx.stem) + 1:]] = list(csv.reader(fh))
     assert sheets, f"LibreOffice wrote no sheet of {xlsx.name}: {r.stdout}"
     return sheets
+
+
+@pytest.fixture(scope="module")
+def shown(cases: dict[str, Case], tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], dict[str, list[list[str]]]]:
+    """The sheets of a lesson's written workbook as LibreOffice displays them, exported once per lesson."""
+    done: dict[str, dict[str, list[list[str]]]] = {}
+
+    def get(key: str) -> dict[str, list[list[str]]]:
+        if key not in done:
+            work = tmp_path_factory.mktemp(f"shown-{key}")
+            done[key] = shown_sheets(cases[key].written, work / "csv", work / "profile")
+        return done[key]
+
+    return get
 
 
 def displayed(sheets: dict[str, list[list[str]]], wb: Workbook, name: str) -> list[tuple[str, Any, str]]:
@@ -572,12 +599,12 @@ def decimals_of(number_format: str) -> int:
 
 @pytest.mark.parametrize("key", ["default", "bounds"])
 def test_libreoffice_displays_the_digits_the_lecture_shows(cases: dict[str, Case], key: str,
-                                                             tmp_path: Path) -> None:
+                                                             shown: Callable[[str], Any]) -> None:
     """Every number of every defined name, as LibreOffice displays it, is ``fmt`` of its
     value at its cell's decimals: the rule of the video and of ``values`` (half away from
     zero at ties, no row forced to sum to one)."""
     case = cases[key]
-    sheets = shown_sheets(case.written, tmp_path / "csv", tmp_path / "profile")
+    sheets = shown(key)
     wb, cached = openpyxl.load_workbook(case.written), openpyxl.load_workbook(case.written, data_only=True)
     checked = ties = 0
     for name in wb.defined_names:
@@ -593,7 +620,7 @@ def test_libreoffice_displays_the_digits_the_lecture_shows(cases: dict[str, Case
     assert checked > 500 and ties > 0, f"only {checked} numbers ({ties} ties) compared: the test would be vacuous"
 
 
-def test_the_worked_rows_show_the_videos_digits(cases: dict[str, Case], tmp_path: Path) -> None:
+def test_the_worked_rows_show_the_videos_digits(cases: dict[str, Case], shown: Callable[[str], Any]) -> None:
     """The worked dot product and the worked softmax row of the default lesson display the
     very digits scenes 3 and 5 show (products with all their digits, scores and exponentials
     with the decimals that make the row redoable), cell by cell."""
@@ -605,7 +632,7 @@ def test_the_worked_rows_show_the_videos_digits(cases: dict[str, Case], tmp_path
     from scenes.s05_softmax import Softmax
 
     case = cases["default"]
-    sheets = shown_sheets(case.written, tmp_path / "csv", tmp_path / "profile")
+    sheets = shown("default")
     wb = openpyxl.load_workbook(case.written)
     ct = case.trace.contexts[0]
     i, j = ct.focus_index, best_partner(ct)
