@@ -6,19 +6,19 @@ This package never imports manim; the scenes draw what it computes.
 from __future__ import annotations
 
 from .display import (
+    WORKED_EXTRA_DECIMALS,
     adds_up,
     decimals_needed,
     exp_as_shown,
     exp_operand_decimals,
     fmt,
     format_matrix,
+    product_decimals,
     quotient_decimals,
     round_matrix,
     shown_sum,
     softmax_decimals,
-    WORKED_EXTRA_DECIMALS,
     worked_softmax_decimals,
-    product_decimals,
 )
 from .lesson import (
     DEFAULT_WEIGHTS,

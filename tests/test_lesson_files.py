@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 from conftest import ATTNVID
 
-import attncore.lesson
+import attncore.lesson_parse
 from attncore import (
     LIMITS,
     LessonError,
@@ -164,7 +164,7 @@ def test_weights_and_training_are_read_from_the_file(tmp_path: Path) -> None:
 
 def test_parse_lesson_is_one_short_function_per_part_of_the_file() -> None:
     # issue 11, part 4: top-level fields, vocabulary, contexts, projections, heads, theme, training
-    tree = ast.parse(inspect.getsource(attncore.lesson))
+    tree = ast.parse(inspect.getsource(attncore.lesson_parse))
     lengths = {f.name: f.end_lineno - f.lineno + 1 for f in ast.walk(tree) if isinstance(f, ast.FunctionDef)}
     for part in ("_top_level", "_vocabulary", "_contexts", "_projections", "_heads", "_theme", "_training"):
         assert part in lengths, part
