@@ -23,7 +23,7 @@ from manim import LARGE_BUFF, MED_LARGE_BUFF, MED_SMALL_BUFF, SMALL_BUFF, Mobjec
 
 __all__ = [
     "SMALL_BUFF", "MED_SMALL_BUFF", "MED_LARGE_BUFF", "LARGE_BUFF", "TINY_BUFF", "LABEL_BUFF", "ITEM_BUFF",
-    "GROUP_BUFF", "FRAME_X", "FRAME_MARGIN", "PIPELINE_BUFF", "HEADER_BUFF", "TITLE_DROP", "HEADER_BOTTOM",
+    "GROUP_BUFF", "DRIFT", "FRAME_X", "FRAME_MARGIN", "PIPELINE_BUFF", "HEADER_BUFF", "TITLE_DROP", "HEADER_BOTTOM",
     "CAPTION_BUFF", "CAPTION_MARGIN", "CAPTION_TOP", "Box", "CONTENT", "WORD_MATRIX_AREA", "PANEL_AREA",
     "MIXING_AREA", "MIXING_BARS_AREA", "LABEL_ROOM",
 ]
@@ -37,6 +37,8 @@ LABEL_BUFF = 0.15
 ITEM_BUFF = 0.2
 #: Between two groups (an equation row and what sits under it).
 GROUP_BUFF = 0.35
+#: How far a thing slides while it fades in (``FadeIn(m, shift=DOWN * DRIFT)``).
+DRIFT = ITEM_BUFF
 
 # -- the frame ---------------------------------------------------------------------------
 #: Half the width every output quality shows at least: Manim's frame is 8 units high and

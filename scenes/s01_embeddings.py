@@ -32,8 +32,8 @@ from manim import (
 from attncore import LessonTrace, decimals_needed
 from scenes.base import LessonScene
 from scenes.components import NumberGrid, Source, TokenRow, arrow
-from scenes.layout import FRAME_X, ITEM_BUFF, SMALL_BUFF
-from scenes.theme import TIME, Theme
+from scenes.layout import DRIFT, FRAME_X, SMALL_BUFF
+from scenes.theme import LAG, TIME, Theme
 
 # -- the table of word vectors (scene units) -----------------------------------------------
 #: The sentence sits this far under the title, the table this far under the sentence.
@@ -55,10 +55,8 @@ MOVED_BUFF, MOVED_Y = 0.6, -0.3
 SENTENCE_GAP, ARROW_ROOM = 0.9, 1.2
 
 # -- pacing --------------------------------------------------------------------------------
-#: How far the words drift as they fade in or out: one item gap.
-DRIFT = ITEM_BUFF
 #: lag_ratio of the words of the sentence, of the table's rows, of the sentences and arrows.
-WORD_LAG, ROW_LAG, SENTENCE_LAG = 0.15, 0.2, 0.3
+WORD_LAG, ROW_LAG, SENTENCE_LAG = LAG.item, LAG.step, LAG.slow
 
 
 # --- layout: pure functions that build and place, returning typed records -----------------

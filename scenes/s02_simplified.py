@@ -32,15 +32,15 @@ from manim import (
 from attncore import ContextTrace, decimals_needed
 from scenes.base import LessonScene
 from scenes.components import NumberGrid, Source, TokenRow, arrow, column_labels, label
-from scenes.layout import FRAME_X, GROUP_BUFF, ITEM_BUFF, MED_SMALL_BUFF, SMALL_BUFF
-from scenes.theme import TIME, Theme
+from scenes.layout import DRIFT, FRAME_X, GROUP_BUFF, ITEM_BUFF, MED_SMALL_BUFF, SMALL_BUFF
+from scenes.theme import LAG, STROKE, TIME, Theme
 
 # -- the arcs ------------------------------------------------------------------------------
 #: An arc to another word bends by ARC_ANGLE (radians); the loop of a word onto itself
 #: turns by LOOP_ANGLE, its feet MED_SMALL_BUFF either side of the word's top.
 ARC_ANGLE, LOOP_ANGLE = np.pi / 2.5, -np.pi * 1.2
 #: The arcs of the focus word are drawn 3 wide, those of the other words thinner.
-OTHER_ARC_W = 1.5
+OTHER_ARC_W = STROKE.thin
 
 # -- X and its three roles (scene units) ---------------------------------------------------
 #: The sentence under the title, and X under the sentence, are this far apart.
@@ -52,12 +52,10 @@ CELL_W, CELL_H, X_W, X_H = 1.1, 0.45, 5.2, 3.2
 X_LEFT, ARROW_ROOM = 1.4, 1.1
 
 # -- pacing --------------------------------------------------------------------------------
-#: How far things drift as they fade in: one item gap.
-DRIFT = ITEM_BUFF
 #: Drawing a set of arcs takes ARCS_WRITES × TIME.write.
 ARCS_WRITES = 1.5
 #: lag_ratio of the words, of the focus word's arcs, of the other words' arcs, of the roles.
-WORD_LAG, ARC_LAG, OTHER_LAG, ROLE_LAG = 0.12, 0.15, 0.1, 0.5
+WORD_LAG, ARC_LAG, OTHER_LAG, ROLE_LAG = 0.12, LAG.item, LAG.quick, LAG.half
 
 
 def arcs(row: TokenRow, i: int, colour: str, width: float = 3) -> VGroup:

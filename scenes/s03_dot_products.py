@@ -56,7 +56,7 @@ from scenes.layout import (
     TINY_BUFF,
     WORD_MATRIX_AREA,
 )
-from scenes.theme import TIME, Theme
+from scenes.theme import LAG, STROKE, TIME, Theme
 
 #: Where the word matrices of steps 3 to 5 go (the content box, a little lower).
 AREA = WORD_MATRIX_AREA
@@ -73,9 +73,9 @@ SIGN_GAP = 0.6
 #: The rule under the products sits just below their cells.
 RULE_DROP = 0.14
 #: The sum's outline: heavier than a cell's (1.5), lighter than the target cell's (4).
-SUM_STROKE = 2.5
+SUM_STROKE = STROKE.rule
 #: The numbers of the two vectors fade in row after row, LABEL_LAG apart.
-LABEL_LAG = 0.15
+LABEL_LAG = LAG.item
 
 # -- the whole matrix, once the worked example is gone -------------------------------------
 #: Its tallest cell; cells are at most twice as wide as tall.

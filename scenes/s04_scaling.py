@@ -48,6 +48,7 @@ from scenes.components import (
 )
 from scenes.layout import (
     CONTENT,
+    DRIFT,
     GROUP_BUFF,
     ITEM_BUFF,
     LABEL_BUFF,
@@ -57,7 +58,7 @@ from scenes.layout import (
     SMALL_BUFF,
     WORD_MATRIX_AREA,
 )
-from scenes.theme import TIME, Theme
+from scenes.theme import LAG, TIME, Theme
 
 #: Where the word matrices of steps 3 to 5 go (the content box, a little lower).
 AREA = WORD_MATRIX_AREA
@@ -87,10 +88,8 @@ HEAD_BUFF = 0.12
 MOST = 0.5
 
 # -- pacing --------------------------------------------------------------------------------
-#: How far things drift as they fade in or out: one item gap.
-DRIFT = ITEM_BUFF
 #: lag_ratio of a cascade of rows, names or bars; of the divisors; of the rows turning.
-LAG, DIVISOR_LAG, TURN_LAG = 0.1, 0.08, 0.2
+CASCADE_LAG, DIVISOR_LAG, TURN_LAG = LAG.quick, 0.08, LAG.step
 
 
 # --- layout: pure functions that build and place, returning typed records -----------------
@@ -222,9 +221,9 @@ class Scaling(LessonScene):
             f"Dot products grow with d. Here d is {fmt(ctx.d, 0)}, so we divide by {fmt(ctx.sqrt_d, self.dec)}."
         )
         self.play(FadeIn(S.cells), Write(S.row_labels), Write(S.col_labels), FadeIn(lay.axes), run_time=TIME.write)
-        self.play(LaggedStart(*(FadeIn(S.row_entries(r)) for r in range(n)), lag_ratio=LAG))
+        self.play(LaggedStart(*(FadeIn(S.row_entries(r)) for r in range(n)), lag_ratio=CASCADE_LAG))
         self.note = self.say("The scores S of the previous step, one row per query word.")
-        self.play(FadeIn(lay.d_line), LaggedStart(*(FadeIn(m) for m in lay.names), lag_ratio=LAG))
+        self.play(FadeIn(lay.d_line), LaggedStart(*(FadeIn(m) for m in lay.names), lag_ratio=CASCADE_LAG))
         self.note = self.say("d is the number of dimensions of every word vector.", self.note)
         self.play(self.light_formula("√d"), FadeIn(lay.sqrt_line, shift=LEFT * DRIFT))
         self.hold(1)
@@ -257,8 +256,8 @@ class Scaling(LessonScene):
         bars = chart.bars
         self.play(FadeIn(chart.head), Create(bars.baseline), FadeIn(bars.words), run_time=TIME.fade)
         self.play(
-            LaggedStart(*(GrowFromEdge(b, DOWN) for b in bars.bars), lag_ratio=LAG),
-            LaggedStart(*(FadeIn(m, shift=UP * DRIFT) for m in bars.nums), lag_ratio=LAG),
+            LaggedStart(*(GrowFromEdge(b, DOWN) for b in bars.bars), lag_ratio=CASCADE_LAG),
+            LaggedStart(*(FadeIn(m, shift=UP * DRIFT) for m in bars.nums), lag_ratio=CASCADE_LAG),
             run_time=TIME.transform,
         )
         peak = bars.peak

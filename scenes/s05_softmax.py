@@ -39,7 +39,6 @@ from scenes.base import LessonScene
 from scenes.components import (
     EXP_ROW,
     EXP_ROW_NOTE,
-    exp_row_name,
     HeatLegend,
     Num,
     NumberGrid,
@@ -47,6 +46,7 @@ from scenes.components import (
     approx_note,
     axis_titles,
     centre_on_baseline,
+    exp_row_name,
     label,
     label_width,
     row_total,
@@ -66,7 +66,7 @@ from scenes.layout import (
     WORD_MATRIX_AREA,
     Box,
 )
-from scenes.theme import TIME, Theme
+from scenes.theme import LAG, TIME, Theme
 
 AREA = WORD_MATRIX_AREA
 
@@ -103,7 +103,6 @@ SUMS_BOX_BUFF = 0.14
 
 # -- pacing ------------------------------------------------------------------------------------
 #: Lags of LaggedStart: numbers of a row, rows, and the convention's two halves.
-FAST_LAG, ROW_LAG, LAG, HALF_LAG = 0.1, 0.15, 0.2, 0.5
 #: Every weight is a division of its own: this many transforms long.
 DIVIDE = 2.2
 #: The ✓ pops in from this scale.
@@ -292,14 +291,14 @@ class Softmax(LessonScene):
 
         self.play(FadeIn(lay.intro), FadeIn(lay.scaled.cells), Write(lay.scaled.col_labels), FadeIn(lay.names[0]),
                   run_time=TIME.write)
-        self.play(LaggedStart(*(FadeIn(e) for e in lay.scaled.entries), lag_ratio=FAST_LAG))
+        self.play(LaggedStart(*(FadeIn(e) for e in lay.scaled.entries), lag_ratio=LAG.quick))
         self.note = self.say("Start from the scaled scores of one query word.")
 
         # exp of every score: positive, and the larger scores pull far ahead.
         self.play(FadeIn(lay.exps.cells), FadeIn(lay.names[1]), run_time=TIME.fade)
         self.play(
             LaggedStart(*(TransformFromCopy(lay.scaled.entry(0, j), lay.exps.entry(0, j)) for j in range(n)),
-                        lag_ratio=ROW_LAG),
+                        lag_ratio=LAG.item),
             run_time=2 * TIME.transform,
         )
         self.note = self.say("Exponentiate: every score turns positive, large scores grow fastest.", self.note)
@@ -343,7 +342,7 @@ class Softmax(LessonScene):
         self.play(
             LaggedStart(
                 *(TransformFromCopy(VGroup(lay.exps.entry(0, j), lay.total), lay.weights.entry(0, j)) for j in range(n)),
-                lag_ratio=LAG,
+                lag_ratio=LAG.step,
             ),
             run_time=DIVIDE * TIME.transform,
         )
@@ -371,7 +370,7 @@ class Softmax(LessonScene):
         conv, A, axes = lay.convention, lay.A, lay.axes
         self.play(
             LaggedStart(FadeIn(VGroup(conv[0], A.row_labels, axes[0])), FadeIn(VGroup(conv[1], A.col_labels, axes[1])),
-                        lag_ratio=HALF_LAG),
+                        lag_ratio=LAG.half),
             run_time=TIME.transform,
         )
         self.play(
@@ -383,14 +382,14 @@ class Softmax(LessonScene):
         self.note = self.say("The row we computed is one row of the attention matrix A.", self.note)
         others = [r for r in range(n) if r != i]
         self.play(
-            LaggedStart(*(FadeIn(A.row_entries(r)) for r in others), lag_ratio=LAG), FadeIn(lay.legend),
+            LaggedStart(*(FadeIn(A.row_entries(r)) for r in others), lag_ratio=LAG.step), FadeIn(lay.legend),
             run_time=TIME.transform,
         )
         self.note = self.say("Each row of A is the softmax of one query word's scores.", self.note)
         box = SurroundingRectangle(VGroup(lay.sums, lay.sum_head), color=self.theme["positive"], buff=SUMS_BOX_BUFF)
         self.play(
             FadeIn(lay.sum_head),
-            LaggedStart(*(TransformFromCopy(A.row_entries(r), lay.sums[r]) for r in range(n)), lag_ratio=FAST_LAG),
+            LaggedStart(*(TransformFromCopy(A.row_entries(r), lay.sums[r]) for r in range(n)), lag_ratio=LAG.quick),
             run_time=TIME.transform,
         )
         self.play(Create(box), run_time=TIME.fade)

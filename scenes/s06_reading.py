@@ -53,6 +53,7 @@ from scenes.components import (
     label,
 )
 from scenes.layout import (
+    DRIFT,
     CONTENT,
     ITEM_BUFF,
     LABEL_BUFF,
@@ -62,7 +63,7 @@ from scenes.layout import (
     WORD_MATRIX_AREA,
     Box,
 )
-from scenes.theme import TIME, Theme
+from scenes.theme import LAG, STROKE, TIME, Theme
 
 # -- 1: the matrix -----------------------------------------------------------------------------
 #: The matrix fits GRID_W × GRID_H with cells at most MAX_CELL_W × MAX_CELL_H ...
@@ -80,7 +81,7 @@ CONVENTION_BUFF, CONVENTION_GAP = 0.7, 0.55
 #: The convention stays inside this box (its right edge only matters).
 CONVENTION_ROOM: Box = CONTENT.inset(right=TINY_BUFF)
 #: The convention's texts slide in from this far right.
-SLIDE = 0.2
+SLIDE = DRIFT
 #: The outline of the one cell read, just off it.
 CELL_MARK_BUFF = 0.02
 
@@ -112,11 +113,10 @@ MAX_BAR_W, WORD_SHARE = 0.55, 0.6
 ARC_BUFF, SAG_PER_UNIT, SAG_MIN = 0.06, 0.25, 0.35
 #: An arc: ARC_W thick plus 14 per unit of weight; FAINTEST opacity for a weight of 0, full
 #: for the largest; its tip TIP long plus TIP_PER_WEIGHT per unit of weight.
-ARC_W, FAINTEST, TIP, TIP_PER_WEIGHT = 1.5, 0.25, 0.12, 0.2
+ARC_W, FAINTEST, TIP, TIP_PER_WEIGHT = STROKE.thin, 0.25, 0.12, 0.2
 
 # -- pacing ------------------------------------------------------------------------------------
 #: Lags of LaggedStart: rows of the matrix, bars and arcs.
-LAG, BAR_LAG = 0.2, 0.15
 #: The rows, the bars' move onto the sentence and the arcs take half as long again.
 SLOW = 1.5
 
@@ -331,7 +331,7 @@ class ReadingAttention(LessonScene):
         grid = view.grid
         self.play(FadeIn(grid.cells), Write(grid.row_labels), Write(grid.col_labels), run_time=TIME.write)
         self.play(
-            LaggedStart(*(FadeIn(grid.row_entries(i)) for i in range(n)), lag_ratio=LAG),
+            LaggedStart(*(FadeIn(grid.row_entries(i)) for i in range(n)), lag_ratio=LAG.step),
             FadeIn(view.legend), run_time=TIME.write * SLOW,
         )
         self.hold(n * n)
@@ -386,7 +386,7 @@ class ReadingAttention(LessonScene):
                     )
                     for j in range(n)
                 ),
-                lag_ratio=BAR_LAG,
+                lag_ratio=LAG.item,
             ),
             run_time=TIME.transform * 2,
         )
@@ -415,6 +415,6 @@ class ReadingAttention(LessonScene):
         self.add(lay.row)
 
         # Arcs from the focus word to every other word, as thick and bright as the weight.
-        self.play(LaggedStart(*(Create(a) for a in lay.arcs), lag_ratio=BAR_LAG), run_time=TIME.write * SLOW)
+        self.play(LaggedStart(*(Create(a) for a in lay.arcs), lag_ratio=LAG.item), run_time=TIME.write * SLOW)
         self.note = self.say(describe_focus(ctx.tokens, list(w), fi), self.note)
         self.hold()

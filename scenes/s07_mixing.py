@@ -70,7 +70,7 @@ from scenes.layout import (
     MIXING_BARS_AREA,
     Box,
 )
-from scenes.theme import TIME, Theme
+from scenes.theme import LAG, STROKE, TIME, Theme
 
 # -- the equation "weights × V = terms" ------------------------------------------------------
 #: The equation and the recipe keep LABEL_BUFF inside the content box on each side.
@@ -96,7 +96,7 @@ CLOSE_BUFF = 0.12
 #: The "weight" heading stays at most this far over its first cell.
 WEIGHT_HEAD_RISE = 0.6
 #: The output row stands out: its outline in the accent colour, this wide.
-OUTPUT_STROKE = 2.5
+OUTPUT_STROKE = STROKE.rule
 #: Room for the sum: its rule reaches this far left of the terms (the "+" stands there),
 #: and the output row sits this much lower than a next row of terms would.
 SUM_GAP = 0.45
@@ -122,7 +122,6 @@ ACROSS = 1.5
 MANY = 1.3
 #: The other rows are multiplied one after the other.
 ROW_BY_ROW = 1.6
-ROW_LAG, LAG = 0.15, 0.2
 
 
 def weight_source(fi: int, j: int) -> Source:
@@ -449,7 +448,7 @@ class MixingValues(LessonScene):
         )
         self.play(
             FadeIn(eq.values.cells), Write(eq.v_names), FadeIn(eq.h_value), FadeIn(eq.times),
-            LaggedStart(*(FadeIn(eq.values.row_entries(j)) for j in range(n)), lag_ratio=ROW_LAG),
+            LaggedStart(*(FadeIn(eq.values.row_entries(j)) for j in range(n)), lag_ratio=LAG.item),
             run_time=TIME.write * ACROSS,
         )
         self.note = self.say("The values: for now V = X, each word's own vector.", self.note)
@@ -492,7 +491,7 @@ class MixingValues(LessonScene):
         self.play(product(j0), *(Create(m) for m in marks[2:]), run_time=TIME.transform)
         self.note = self.say(f"Each word's vector, scaled by how much “{ctx.tokens[fi]}” attends to it.", self.note)
         rest = [j for j in range(n) if j != j0]
-        self.play(FadeOut(marks), LaggedStart(*(product(j) for j in rest), lag_ratio=LAG),
+        self.play(FadeOut(marks), LaggedStart(*(product(j) for j in rest), lag_ratio=LAG.step),
                   run_time=TIME.transform * ROW_BY_ROW)
         self.hold(len(rest) * ctx.d)
 
@@ -518,7 +517,7 @@ class MixingValues(LessonScene):
             LaggedStart(
                 *(AnimationGroup(*(cast(Animation, c.animate.move_to(eq.out.cell(0, k)).set_opacity(SLIDING_OPACITY))
                                    for c in copies[k])) for k in range(d)),
-                lag_ratio=LAG,
+                lag_ratio=LAG.step,
             ),
             run_time=TIME.transform * MANY,
         )

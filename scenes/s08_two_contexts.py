@@ -59,6 +59,7 @@ from scenes.components import (
     tint_tokens,
     wrap_token_row,
 )
+    DRIFT,
 from scenes.layout import (
     FRAME_X,
     GROUP_BUFF,
@@ -70,7 +71,7 @@ from scenes.layout import (
     SMALL_BUFF,
     TINY_BUFF,
 )
-from scenes.theme import TIME, Theme
+from scenes.theme import LAG, STROKE, TIME, Theme
 
 # -- the panels (scene units) --------------------------------------------------------------
 #: The least slack: the panels reach this close to x = ±FRAME_X (the bars' numbers need the
@@ -85,7 +86,7 @@ PANEL_GAP, PANEL_GAP_THREE = MED_LARGE_BUFF, MED_LARGE_BUFF - TINY_BUFF
 #: A panel's rounded corner, and the room above its sentence.
 PANEL_PAD = 0.18
 #: A panel's outline, its opacity, and the outline of the panels at the end (the winner's colour).
-PANEL_STROKE, PANEL_OPACITY, WINNER_STROKE = 1.5, 0.55, 3.5
+PANEL_STROKE, PANEL_OPACITY, WINNER_STROKE = STROKE.thin, 0.55, STROKE.bold
 #: Between two lines of names (as :func:`~scenes.components.stagger_names` puts them) and
 #: the rows of a legend; a chart keeps as much from each side of its panel.
 LINE_GAP = 0.12
@@ -109,10 +110,10 @@ ARROW_H = 0.75
 FIT_TOL = 1e-6
 
 # -- pacing --------------------------------------------------------------------------------
-#: How far the sentences drift as they fade in; how far numbers rise.
-DRIFT, RISE = ITEM_BUFF, SMALL_BUFF
+#: How far numbers rise.
+RISE = SMALL_BUFF
 #: lag_ratio of the sentences; of the "=" and "≠" between panels, which pop in at POP.
-SENTENCE_LAG, SIGN_LAG, POP = 0.3, 0.2, 1.4
+SENTENCE_LAG, SIGN_LAG, POP = LAG.slow, LAG.step, 1.4
 #: The input bars flowing into the outputs take a little longer than a transform.
 SLOW = 1.3
 

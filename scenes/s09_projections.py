@@ -82,8 +82,8 @@ from scenes.components import (
     row_transfer,
     trace_grid,
 )
-from scenes.layout import GROUP_BUFF, ITEM_BUFF, LABEL_BUFF, MED_LARGE_BUFF, SMALL_BUFF, TINY_BUFF, Box
-from scenes.theme import TIME, Theme
+from scenes.layout import DRIFT, GROUP_BUFF, ITEM_BUFF, LABEL_BUFF, MED_LARGE_BUFF, SMALL_BUFF, TINY_BUFF, Box
+from scenes.theme import STROKE, TIME, Theme
 
 ROLES = ("Q", "K", "V")
 ROLE_NAME = {"Q": "query", "K": "key", "V": "value"}
@@ -91,7 +91,7 @@ ROLE_NAME = {"Q": "query", "K": "key", "V": "value"}
 # -- the product row and the shelf (scene units) ---------------------------------------------
 #: A finished product waits on the shelf as a picture: tiles at most SHELF_TILE (wide, tall),
 #: all its columns at most SHELF_PICTURE_W wide, its name SHELF_NAME_W beside it, thin outlines.
-SHELF_TILE, SHELF_PICTURE_W, SHELF_NAME_W, SHELF_STROKE = (0.2, 0.17), 1, 0.45, 0.8
+SHELF_TILE, SHELF_PICTURE_W, SHELF_NAME_W, SHELF_STROKE = (0.2, 0.17), 1, 0.45, STROKE.hair
 #: The strip under the row (provenance and shelf) is at least STRIP_MIN_H tall.
 STRIP_MIN_H = 0.6
 #: W_Q swells by this factor when it is pointed at.
@@ -120,8 +120,8 @@ MAPS_GAP = 0.9
 CELL_PAD, MAP_CELL_H, SMALL_TILE_W, MAP_TITLES_H = 0.06, 0.55, 0.4, 0.8
 
 # -- pacing ----------------------------------------------------------------------------------
-#: How far W_Q drifts as it fades in, and the simplified map.
-DRIFT, MAP_DRIFT = ITEM_BUFF, 0.3
+#: How far the simplified map drifts as it fades in (W_Q drifts DRIFT).
+MAP_DRIFT = 0.3
 
 
 def role_colour(theme: Theme, role: str) -> str:

@@ -58,17 +58,21 @@ from scenes.components import (
     label,
     label_width,
     number_cell_width,
+    quoted,
     trace_grid,
     wrap_token_row,
     wrapped_text,
 )
-from scenes.layout import GROUP_BUFF, ITEM_BUFF, LABEL_BUFF, MED_LARGE_BUFF, SMALL_BUFF, Box
-from scenes.theme import TIME, Theme
+from scenes.layout import DRIFT, GROUP_BUFF, ITEM_BUFF, LABEL_BUFF, MED_LARGE_BUFF, SMALL_BUFF, Box
+from scenes.theme import LAG, TIME, Theme
 
 #: The arrow from a sentence to its sense.
 ARROW_LENGTH = MED_LARGE_BUFF + ITEM_BUFF
 #: The share of attention the training claim asks for, in words (a caption holds no digit).
 SHARE_WORDS = {0.5: "half", 0.25: "a quarter", 1 / 3: "a third"}
+#: Snapshot and comparison cells: at most CELL_H_MAX tall and the widest "small" word times HISTORY_WORD_W
+#: (snapshots) or COMPARE_WORD_W (strips) wide; the loss chart's dots pop in from DOT_POP.
+CELL_H_MAX, HISTORY_WORD_W, COMPARE_WORD_W, DOT_POP = 0.5, 1.0, 1.1, 1.5
 
 # -- reading the trace ----------------------------------------------------------------------
 
@@ -78,14 +82,6 @@ def history(trace: LessonTrace) -> TrainingTrace | None:
     seeded random weights, or trained weights asked for by a lesson that states no sense."""
     t = trace.training
     return t if t is not None and len(t.loss) >= 2 and t.snapshots else None
-
-
-def quoted(words: Sequence[str]) -> str:
-    """“cat”, “cat” and “dog”, “a”, “b” and “c”."""
-    q = [f"“{w}”" for w in words]
-    if len(q) < 2:
-        return "".join(q)
-    return ", ".join(q[:-1]) + " and " + q[-1]
 
 
 def sense_positions(trace: LessonTrace, c: int) -> tuple[int, ...]:
@@ -286,9 +282,9 @@ def history_cells(trace: LessonTrace, t: TrainingTrace, box: Box, steps_w: float
     overhang = label_width([trace.contexts[-1].tokens[-1]], "small") / 2  # the last word, centred on the last column
     fixed = steps_w + LABEL_BUFF + (m - 1) * MED_LARGE_BUFF + overhang
     fit = fit_numbers([(s, dec) for s in t.snapshots], cols, box.width, fixed, give_up=list(range(m)))
-    cell_w = max(fit[0].width, min(widest_word(trace, 1.0), (box.width - fixed) / sum(cols)))
+    cell_w = max(fit[0].width, min(widest_word(trace, HISTORY_WORD_W), (box.width - fixed) / sum(cols)))
     words_h = max(column_labels_height(c.tokens, cell_w, "small") for c in trace.contexts)
-    cell_h = min(0.5, (box.height - words_h - 2 * GROUP_BUFF) / k)
+    cell_h = min(CELL_H_MAX, (box.height - words_h - 2 * GROUP_BUFF) / k)
     return Cells(cell_w, cell_h, fit.numbers, fit.size)
 
 
@@ -339,13 +335,13 @@ class CompareLayout:
 def compare_cells(trace: LessonTrace, box: Box, fixed: float, dec: int) -> Cells:
     """The cells of the strips, stacked in ``box`` beside ``fixed`` (row labels, shares)."""
     n = max(c.n for c in trace.contexts)
-    cell_w = min(widest_word(trace, 1.1), (box.width - fixed) / n)
+    cell_w = min(widest_word(trace, COMPARE_WORD_W), (box.width - fixed) / n)
     rows = [c.attention[c.focus_index] for c in trace.contexts] + [c.projected.attention[c.focus_index]
                                                                    for c in trace.contexts]
     size = next((s for s in ("cell", "small") if max(number_cell_width(r, dec, s) for r in rows) <= cell_w), "")
     m = len(trace.contexts)
     words_h = max(column_labels_height(c.tokens, cell_w, "small") for c in trace.contexts)
-    cell_h = min(0.5, (box.height - m * words_h - (m - 1) * GROUP_BUFF) / (2 * m))
+    cell_h = min(CELL_H_MAX, (box.height - m * words_h - (m - 1) * GROUP_BUFF) / (2 * m))
     return Cells(cell_w, cell_h, bool(size), size or "small")
 
 
@@ -387,7 +383,7 @@ def compare_layout(trace: LessonTrace, theme: Theme, box: Box, dec: int, learned
     if shares:
         col_x = max(s.get_left()[0] for s in shares)
         for s in shares:
-            s.align_to(np.array([col_x, 0.0, 0.0]), LEFT)
+            s.align_to(np.array([col_x, 0, 0]), LEFT)
         share_head.next_to(shares[0], UP, buff=LABEL_BUFF).align_to(shares[0], LEFT)
         share_head.set_y(blocks[0].words.get_y())
     whole = VGroup(*groups, share_head)
@@ -447,10 +443,10 @@ class LearningTheWeights(LessonScene):
     def the_task(self) -> None:
         self.narrate(self._task_words())
         lay = task_layout(self.trace, self.theme, self.content)
-        self.play(FadeIn(lay.question, shift=DOWN * 0.2), run_time=TIME.write)
+        self.play(FadeIn(lay.question, shift=DOWN * DRIFT), run_time=TIME.write)
         for row in lay.rows:
             self.play(FadeIn(row.words), run_time=TIME.fade)
-            self.play(GrowArrow(row.to), FadeIn(row.sense, shift=RIGHT * 0.2), run_time=TIME.fade)
+            self.play(GrowArrow(row.to), FadeIn(row.sense, shift=RIGHT * DRIFT), run_time=TIME.fade)
         if len(lay.examples):
             self.play(FadeIn(lay.examples), run_time=TIME.fade)
         if len(lay.note):
@@ -487,7 +483,7 @@ class LearningTheWeights(LessonScene):
         self.play(FadeIn(lay.values[0]), run_time=TIME.fade)
         self.play(Create(lay.chart.line), run_time=2 * TIME.transform)
         self.play(FadeIn(lay.values[1]), run_time=TIME.fade)
-        self.play(LaggedStart(*(FadeIn(d, scale=1.5) for d in lay.chart.dots), lag_ratio=0.2), run_time=TIME.fade)
+        self.play(LaggedStart(*(FadeIn(d, scale=DOT_POP) for d in lay.chart.dots), lag_ratio=LAG.step), run_time=TIME.fade)
         fell = "falls" if t.loss[-1] < t.loss[0] else "does not fall"
         self.note = self.say(f"The loss {fell} as the weights change; the dots mark the steps shown next.", self.note)
         self.loss = lay
@@ -532,7 +528,7 @@ class LearningTheWeights(LessonScene):
         self.play(*(FadeIn(w) for w in lay.words), FadeIn(lay.heads), run_time=TIME.fade)
         for i in range(len(t.snapshot_steps)):
             row = [VGroup(g.row(i), g.row_entries(i)) for g in lay.grids]
-            self.play(*(FadeIn(r, shift=DOWN * 0.1) for r in row), FadeIn(lay.steps[i]), run_time=TIME.fade)
+            self.play(*(FadeIn(r, shift=DOWN * SMALL_BUFF) for r in row), FadeIn(lay.steps[i]), run_time=TIME.fade)
         self.play(*(Create(m) for m in lay.marks), run_time=TIME.fade)
         self.note = self.say(caption, self.note)
 
@@ -591,7 +587,7 @@ class LearningTheWeights(LessonScene):
             self.compare = compare_layout(self.trace, self.theme, self.content, self.dec, self._learned_name())
             self._clear()
             self.play(*(FadeIn(VGroup(b.words, b.simple)) for b in self.compare.blocks), run_time=TIME.fade)
-        self.play(*(FadeIn(b.learned, shift=DOWN * 0.1) for b in self.compare.blocks), run_time=TIME.transform)
+        self.play(*(FadeIn(b.learned, shift=DOWN * SMALL_BUFF) for b in self.compare.blocks), run_time=TIME.transform)
         shares = [b.shares for b in self.compare.blocks if len(b.shares)]
         if shares:
             self.play(FadeIn(self.compare.share_head), *(FadeIn(s) for s in shares), run_time=TIME.fade)

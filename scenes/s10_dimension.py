@@ -56,7 +56,7 @@ from scenes.components import (
     row_transfer,
     trace_grid,
 )
-from scenes.layout import ITEM_BUFF, LABEL_BUFF, LARGE_BUFF, SMALL_BUFF, Box
+from scenes.layout import DRIFT, ITEM_BUFF, LABEL_BUFF, LARGE_BUFF, SMALL_BUFF, Box
 from scenes.theme import TIME, Theme
 
 #: A product row is fitted ROW_SPARE narrower than the content box.
@@ -64,8 +64,6 @@ ROW_SPARE = 0.3
 #: The focus word's two rows: cells ROW_CELL_H tall, ROWS_GAP apart when their names stand
 #: left of them (LARGE_BUFF when the names stand above); NAME_GAP from a row to its name and size.
 ROW_CELL_H, ROWS_GAP, NAME_GAP = 0.6, 0.8, 0.3
-#: How far W_V and A drift as they fade in: one item gap.
-DRIFT = ITEM_BUFF
 
 
 # -- a product on one line -------------------------------------------------------------------

@@ -71,8 +71,8 @@ from scenes.components import (
     row_transfer,
     trace_grid,
 )
-from scenes.layout import GROUP_BUFF, ITEM_BUFF, LABEL_BUFF, MED_LARGE_BUFF, TINY_BUFF, Box
-from scenes.theme import TIME, Theme
+from scenes.layout import DRIFT, GROUP_BUFF, ITEM_BUFF, LABEL_BUFF, MED_LARGE_BUFF, TINY_BUFF, Box
+from scenes.theme import LAG, TIME, Theme
 
 #: Head names without digits (plain labels may not contain any); LIMITS allows 1-4 heads.
 HEAD_NAMES = ("first head", "second head", "third head", "fourth head")
@@ -106,10 +106,8 @@ STRIP_W, STRIP_TILE, STRIP_GAP, HEADS_DROP = 1.4, (0.22, 0.15), 0.7, 0.4
 TITLES_H = 0.7
 
 # -- pacing ----------------------------------------------------------------------------------
-#: How far W_O drifts as it fades in: one item gap.
-DRIFT = ITEM_BUFF
 #: lag_ratio of Q, K, V coming in and of the head bars.
-BLOCK_LAG, BAR_LAG = 0.25, 0.2
+BLOCK_LAG, BAR_LAG = 0.25, LAG.step
 
 
 def head_name(k: int, h: int) -> str:

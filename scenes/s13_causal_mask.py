@@ -41,9 +41,9 @@ from manim import (
 from attncore import ContextTrace, adds_up, fmt, round_matrix, shown_sum
 from scenes.base import LessonScene
 from scenes.components import (
+    COMPACT_SIZES,
     EXP_ROW,
     EXP_ROW_NOTE,
-    exp_row_name,
     CompareRow,
     MaskOver,
     Num,
@@ -56,6 +56,7 @@ from scenes.components import (
     cell_outline,
     centre_in,
     compare_rows,
+    exp_row_name,
     fit_cells,
     label,
     label_width,
@@ -71,7 +72,7 @@ from scenes.components import (
     which_sentence,
 )
 from scenes.layout import GROUP_BUFF, ITEM_BUFF, LABEL_BUFF, LABEL_ROOM, SMALL_BUFF, Box
-from scenes.theme import TIME, Theme
+from scenes.theme import LAG, TIME, Theme
 
 STAGE = "causal"  # the attncore stage of the masked softmax (ContextTrace.softmax_exps etc.)
 
@@ -90,6 +91,11 @@ def key_colours(ctx: ContextTrace, theme: Theme) -> list[str]:
 
 
 # -- 1: the mask over the scores -------------------------------------------------------------
+#: The cells of the score matrices (steps 1 and 3): at most this wide and tall.
+GRID_CELL_W_MAX, GRID_CELL_H_MAX = 1.2, 0.6
+#: The cells of the stacked context blocks (steps 4 and 5): at most this wide.
+BLOCK_CELL_W_MAX = 1.3
+
 @dataclass(frozen=True)
 class MaskedScores:
     intro: Text
@@ -103,7 +109,8 @@ def masked_scores_layout(ctx: ContextTrace, dec: int, theme: Theme, box: Box) ->
     intro = at_top(label("Each word may look only at itself and at the words before it", "label", theme["query"]), box)
     room = below(intro, box)
     row_w = label_width(ctx.tokens, "body") + LABEL_BUFF
-    cw, ch = fit_cells(ctx.n, ctx.n, room.width - 2 * row_w, room.height - LABEL_ROOM, max_w=1.2, max_h=0.6)
+    cw, ch = fit_cells(ctx.n, ctx.n, room.width - 2 * row_w, room.height - LABEL_ROOM,
+                       max_w=GRID_CELL_W_MAX, max_h=GRID_CELL_H_MAX)
     grid = token_matrix(ctx.scaled, dec, lambda i, j: masked_source(ctx, 0, i, j), theme, ctx.tokens,
                         cell_w=cw, cell_h=ch)
     axes = axis_titles(grid, theme)
@@ -138,8 +145,8 @@ def focus_rows(ctx: ContextTrace, dec: int, theme: Theme) -> list[CompareRow]:
     ]
 
 
-#: The height of the focus row's cells.
-ROW_H = 0.7
+#: The height of the focus row's cells; their width at most ROW_CELL_W_MAX.
+ROW_H, ROW_CELL_W_MAX = 0.7, 1.4
 
 
 def number_size(values: np.ndarray, dec: int, cw: float) -> str:
@@ -168,7 +175,7 @@ def focus_row_layout(ctx: ContextTrace, dec: int, theme: Theme, box: Box) -> Foc
     # readable size; otherwise under the grid, and the cells take the whole width.
     side = max(total.width, check.width) + GROUP_BUFF
     beside = number_cell_width(shown, max(x_dec, e_dec), "small") <= (box.width - names_w - side) / n
-    cw = min(1.4, (box.width - names_w - (side if beside else 0)) / n)
+    cw = min(ROW_CELL_W_MAX, (box.width - names_w - (side if beside else 0)) / n)
     size = number_size(shown, max(x_dec, e_dec), cw)
     grid = compare_rows(rows, ctx.tokens, dec, theme, cell_w=cw, cell_h=ROW_H, size=size,
                         label_size="body" if size == "body" else "label", column_colours=key_colours(ctx, theme))
@@ -203,7 +210,8 @@ def masked_attention_layout(ctx: ContextTrace, dec: int, theme: Theme, box: Box)
     intro = at_top(label("Every row: the softmax of the scores the mask leaves", "label", theme["text"]), box)
     room = below(intro, box)
     row_w = label_width(ctx.tokens, "body") + LABEL_BUFF
-    cw, ch = fit_cells(n, n + 1, room.width - 2 * row_w, room.height - LABEL_ROOM, max_w=1.2, max_h=0.6)
+    cw, ch = fit_cells(n, n + 1, room.width - 2 * row_w, room.height - LABEL_ROOM,
+                       max_w=GRID_CELL_W_MAX, max_h=GRID_CELL_H_MAX)
     grid = token_matrix(ctx.causal.attention, dec, lambda i, j: Source(0, "causal.attention", (i, j)),
                         theme, ctx.tokens, cell_w=cw, cell_h=ch, heat=True)
     axes = axis_titles(grid, theme)
@@ -231,8 +239,6 @@ class ContextBlock:
         return VGroup(self.grid, self.edge, *self.senses, self.cost)
 
 
-#: Sizes tried, largest first: (label size, number size, cell height).
-BLOCK_SIZES = (("body", "body", 0.62), ("label", "cell", 0.5), ("small", "small", 0.42), ("small", "small", 0.36))
 
 
 def context_rows(ctx: ContextTrace, c: int, dec: int, theme: Theme) -> list[CompareRow]:
@@ -288,9 +294,9 @@ def contexts_layout(ctxs: Sequence[ContextTrace], dec: int, theme: Theme, box: B
     """One block per context, stacked, their cells aligned on the left; the largest sizes that fit."""
     side = max((label(cost_head(c), "small").width for c in ctxs if c.causal.mask_cost.sense_positions), default=0.0)
     names = label_width(["no mask", "with the mask"], "body") + LABEL_BUFF
-    cw = min(1.3, (box.width - names - side - GROUP_BUFF) / max(c.n for c in ctxs))
+    cw = min(BLOCK_CELL_W_MAX, (box.width - names - side - GROUP_BUFF) / max(c.n for c in ctxs))
     blocks: tuple[ContextBlock, ...] = ()
-    for sizes in BLOCK_SIZES:
+    for sizes in COMPACT_SIZES:
         blocks = tuple(context_block(ctx, c, dec, theme, cw, sizes) for c, ctx in enumerate(ctxs))
         if sum(b.whole().height for b in blocks) + (len(blocks) - 1) * GROUP_BUFF <= box.height:
             break
@@ -413,13 +419,13 @@ class CausalMask(LessonScene):
                   run_time=TIME.write)
         sources = [g.entry(0, j) if j in seen else lay.mask.mark(0, j) for j in range(ctx.n)]
         self.play(FadeIn(g.row_labels[1]), LaggedStart(
-            *(TransformFromCopy(sources[j], g.entry(1, j)) for j in range(ctx.n)), lag_ratio=0.15),
+            *(TransformFromCopy(sources[j], g.entry(1, j)) for j in range(ctx.n)), lag_ratio=LAG.item),
             run_time=2 * TIME.transform)
         self.play(FadeIn(lay.total[0]), TransformFromCopy(g.row_entries(1), lay.total[1]), run_time=TIME.transform)
         self.note = self.say("The exponential of −∞ is zero: the hidden words get nothing.")
         self.play(FadeIn(g.row_labels[2]), LaggedStart(
             *(TransformFromCopy(VGroup(g.entry(1, j), lay.total[1]), g.entry(2, j)) for j in range(ctx.n)),
-            lag_ratio=0.15), run_time=2 * TIME.transform)
+            lag_ratio=LAG.item), run_time=2 * TIME.transform)
         self.play(FadeIn(lay.check[0]), TransformFromCopy(g.row_entries(2), lay.check[1]), FadeIn(lay.check[2]),
                   run_time=TIME.transform)
         self.note = self.say("The words up to the query share all the attention.", self.note)
@@ -435,11 +441,11 @@ class CausalMask(LessonScene):
         )
         self.clear_content()
         self.play(FadeIn(lay.intro), FadeIn(g.row_labels), FadeIn(g.col_labels), FadeIn(lay.axes), run_time=TIME.fade)
-        self.play(LaggedStart(*(FadeIn(VGroup(g.row(i), g.row_entries(i))) for i in range(ctx.n)), lag_ratio=0.15),
+        self.play(LaggedStart(*(FadeIn(VGroup(g.row(i), g.row_entries(i))) for i in range(ctx.n)), lag_ratio=LAG.item),
                   run_time=TIME.transform)
         self.play(Create(lay.edge), Create(lay.focus), run_time=TIME.fade)
         self.play(FadeIn(lay.sum_head), LaggedStart(
-            *(TransformFromCopy(g.row_entries(i), lay.sums[i]) for i in range(ctx.n)), lag_ratio=0.1),
+            *(TransformFromCopy(g.row_entries(i), lay.sums[i]) for i in range(ctx.n)), lag_ratio=LAG.quick),
             run_time=TIME.transform)
         self.note = self.say("Right of the line: hidden, weight zero. Every row still sums to one.")
 

@@ -38,6 +38,7 @@ from manim import (
 from attncore import ContextTrace, LessonTrace, fmt
 from scenes.base import LessonScene
 from scenes.components import (
+    COMPACT_SIZES,
     POSITIONAL_ENCODING,
     CompareRow,
     Definition,
@@ -60,13 +61,16 @@ from scenes.components import (
     which_sentence,
     wrap_token_row,
 )
-from scenes.layout import GROUP_BUFF, ITEM_BUFF, LABEL_BUFF, LABEL_ROOM, SMALL_BUFF, Box
-from scenes.theme import TIME, Theme
+from scenes.layout import DRIFT, GROUP_BUFF, ITEM_BUFF, LABEL_BUFF, LABEL_ROOM, SMALL_BUFF, Box
+from scenes.theme import LAG, TIME, Theme
 
 #: Token sizes tried for the sentences, largest first.
 TOKEN_SIZES = ("body", "label", "small")
-#: Sizes tried for the tables, largest first: (label size, number size, cell height).
-TABLE_SIZES = (("body", "body", 0.62), ("label", "cell", 0.5), ("small", "small", 0.42), ("small", "small", 0.36))
+#: The cells of the paired rows (steps 2, 4, 5) at most PAIR_CELL_W wide; those of the
+#: encoding table (step 3) at most ENCODING_CELL_W wide and ENCODING_CELL_H tall.
+PAIR_CELL_W, ENCODING_CELL_W, ENCODING_CELL_H = 1.5, 1.4, 0.55
+#: The positions are "about as large as the word vectors" from this ratio of mean sizes on.
+AS_LARGE = 0.5
 
 
 # -- 1: the sentence shuffled ----------------------------------------------------------------
@@ -144,7 +148,7 @@ def pair_width(specs: Sequence[PairSpec], dims: Sequence[str], dec: int, box: Bo
     lsize, nsize, _ = sizes
     names = [n for s in specs for n in (s.short_names if short else (s.rows[0].name, s.rows[1].name))]
     tags = label_width([t for s in specs for _, t, _ in s.tags], lsize) + GROUP_BUFF
-    cw = min(1.5, (box.width - label_width(names, lsize) - LABEL_BUFF - tags) / len(dims))
+    cw = min(PAIR_CELL_W, (box.width - label_width(names, lsize) - LABEL_BUFF - tags) / len(dims))
     need = number_cell_width(np.array([r.values for s in specs for r in s.rows]), dec, nsize)
     return cw, cw >= need
 
@@ -162,7 +166,7 @@ def pairs_layout(specs: Sequence[PairSpec], dims: Sequence[str], dec: int, theme
     """One block per context, stacked; the largest sizes (the sentences as names if they fit) that fit ``box``."""
     blocks: tuple[PairBlock, ...] = ()
     for short in (False, True):
-        for sizes in TABLE_SIZES:
+        for sizes in COMPACT_SIZES:
             cw, fits = pair_width(specs, dims, dec, box, sizes, short)
             if not fits:
                 continue
@@ -170,8 +174,8 @@ def pairs_layout(specs: Sequence[PairSpec], dims: Sequence[str], dec: int, theme
             if stack_blocks(blocks, box) <= box.height:
                 return blocks
     if not blocks:  # nothing fits across: the smallest sizes, the numbers shrunk to their cells
-        cw, _ = pair_width(specs, dims, dec, box, TABLE_SIZES[-1], True)
-        blocks = tuple(pair_block(s, dims, dec, theme, cw, TABLE_SIZES[-1], True) for s in specs)
+        cw, _ = pair_width(specs, dims, dec, box, COMPACT_SIZES[-1], True)
+        blocks = tuple(pair_block(s, dims, dec, theme, cw, COMPACT_SIZES[-1], True) for s in specs)
     stack_blocks(blocks, box)
     return blocks
 
@@ -250,7 +254,8 @@ def encoding_layout(trace: LessonTrace, dec: int, theme: Theme, box: Box) -> Enc
     formula = at_top(Definition(POSITIONAL_ENCODING, theme), box)
     room = below(formula, box)
     words_w = label_width([*ctx.tokens, "sentence", "shuffled"], "label") + GROUP_BUFF
-    cw, ch = fit_cells(ctx.n, ctx.d, room.width - 2 * words_w, room.height - LABEL_ROOM, max_w=1.4, max_h=0.55)
+    cw, ch = fit_cells(ctx.n, ctx.d, room.width - 2 * words_w, room.height - LABEL_ROOM,
+                       max_w=ENCODING_CELL_W, max_h=ENCODING_CELL_H)
     grid = trace_grid(trace, "positional.encoding", dec, theme, cell_w=cw, cell_h=ch, size=text_size(cw, ch),
                       row_labels=list(ctx.tokens))
     assert isinstance(grid, NumberGrid)
@@ -320,7 +325,7 @@ def telling(ctxs: Sequence[ContextTrace]) -> list[int]:
 def how_large(ctx: ContextTrace) -> str:
     """The position vectors against the word vectors, in words (for the honest note)."""
     ratio = float(np.mean(np.abs(ctx.positional.encoding)) / max(float(np.mean(np.abs(ctx.embeddings))), 1e-9))
-    return "about as large as the word vectors" if ratio >= 0.5 else "smaller than the word vectors, yet not small"
+    return "about as large as the word vectors" if ratio >= AS_LARGE else "smaller than the word vectors, yet not small"
 
 
 # -- the scene -------------------------------------------------------------------------------
@@ -340,10 +345,10 @@ class WordOrder(LessonScene):
         ctxs = self.trace.contexts
         lay = shuffle_layout(ctxs, self.theme, self.content)
         self.narrate(swap_words(ctxs[0]))
-        self.play(LaggedStart(*(FadeIn(r, shift=DOWN * 0.2) for r in lay.originals), lag_ratio=0.3),
+        self.play(LaggedStart(*(FadeIn(r, shift=DOWN * DRIFT) for r in lay.originals), lag_ratio=LAG.slow),
                   FadeIn(VGroup(*lay.tags[0::2])), run_time=TIME.write)
         self.play(LaggedStart(*(a for c, ctx in enumerate(ctxs) for a in moves(ctx, lay.originals[c], lay.shuffled[c])),
-                              lag_ratio=0.05), FadeIn(VGroup(*lay.tags[1::2])), run_time=2 * TIME.transform)
+                              lag_ratio=LAG.trickle), FadeIn(VGroup(*lay.tags[1::2])), run_time=2 * TIME.transform)
         self.note = self.say("The same words in another order.")
 
     def same_output(self) -> None:
@@ -368,7 +373,7 @@ class WordOrder(LessonScene):
                   run_time=TIME.fade)
         self.play(*(FadeIn(VGroup(b.grid.row_labels[1], b.grid.row_entries(1))) for b in blocks),
                   run_time=TIME.transform)
-        self.play(*(FadeIn(b.tags, shift=LEFT * 0.2) for b in blocks),
+        self.play(*(FadeIn(b.tags, shift=LEFT * DRIFT) for b in blocks),
                   *([Create(outlines)] if outlines is not None else []), run_time=TIME.fade)
         self.hold(sum(2 * c.d for c in self.trace.contexts))
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from manim import ManimColor, interpolate_color
 
 __all__ = [
-    "FONT", "MONO", "ROLE", "SIZE", "TIME", "DIM_PALETTE", "HEAD_PALETTE", "Theme", "heat_colour", "DARK_INK_FROM",
+    "FONT", "MONO", "MATH_FONT", "ROLE", "SIZE", "TIME", "LAG", "STROKE", "DIM_PALETTE", "HEAD_PALETTE", "Theme", "heat_colour", "DARK_INK_FROM",
     "MAP_DARK_INK_FROM", "on_bright_heat",
 ]
 
@@ -21,6 +21,9 @@ __all__ = [
 # downloaded at run time and the glyphs ᵀ, √, ·, −, Σ all exist in them.
 FONT = "DejaVu Sans"
 MONO = "DejaVu Sans Mono"
+#: Formulas are typeset by Typst in this OpenType maths font of the same family
+#: (Debian's fonts-dejavu-extra, also installed by .ci/setup): see scenes.components.typeset.
+MATH_FONT = "DejaVu Math TeX Gyre"
 
 #: Colours by role. Chosen for contrast on the dark background and for colour-blind
 #: safety between the pairs that must be told apart (animal/tech, query/key/value).
@@ -82,6 +85,35 @@ class Timing:
 
 
 TIME = Timing()
+
+
+@dataclass(frozen=True)
+class Lags:
+    """``lag_ratio`` of a ``LaggedStart``: the share of one item's animation that has run
+    when the next item starts. Small: a group arrives nearly together; large: one by one."""
+
+    trickle: float = 0.05  # many small items (the tags of a row), nearly at once
+    quick: float = 0.1  # the cells of one row
+    item: float = 0.15  # words, rows, bars, one after another
+    step: float = 0.2  # items the eye should follow one at a time
+    slow: float = 0.3  # whole sentences
+    half: float = 0.5  # each item half done before the next starts
+
+
+LAG = Lags()
+
+
+@dataclass(frozen=True)
+class Strokes:
+    """Line widths (Manim's stroke units; its default is 4)."""
+
+    hair: float = 0.8  # the frame of a small picture
+    thin: float = 1.5  # panel edges, arcs between words
+    rule: float = 2.5  # a sum's rule, an output's outline
+    bold: float = 3.5  # the outline of a winner
+
+
+STROKE = Strokes()
 
 
 #: The weight from which text on the heat ramp turns dark (the ramp is a square root:

@@ -321,3 +321,36 @@ def test_scenes_never_measured_go_first_then_the_longest(tmp_path: Path) -> None
     assert [j.scene for j in longest_first(other + jobs[:1])] == ["Softmax", "Embeddings", "Embeddings"]
     (a / "scenes" / ".render-times.json").write_text('{"low/mp4": 3}', encoding="utf-8")
     assert longest_first(jobs) == jobs
+
+
+def test_batch_rate_reaches_every_scene_of_every_lesson(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--rate`` as ``attnvid lecture`` has it: each planned scene's voice carries the rate
+    (nothing is rendered: the renderer is replaced by one that records the jobs)."""
+    from click.testing import CliRunner
+
+    from attnvid.cli import cli
+    from attnvid.commands import batch as batch_command
+    from attnvid.errors import UserError
+    from attnvid.voices import split_rate
+
+    planned: list[str] = []
+
+    def record(jobs: list, workers: int, **_: object) -> list:  # type: ignore[type-arg]
+        planned.extend(j.voice for j in jobs)
+        return []
+
+    monkeypatch.setattr(batch_command, "render_many", record)
+    monkeypatch.chdir(tmp_path)
+    lessons = lesson_files(tmp_path)
+    r = CliRunner().invoke(cli, ["batch", *lessons, "--voice", "espeak", "--rate", "150", "--scene", SCENE,
+                                  "--media", str(tmp_path / "media")])
+    assert r.exit_code == 0, r.output
+    assert len(planned) == len(LESSONS)
+    assert all(split_rate(v) == ("espeak", 150) for v in planned), planned
+    # The same checks as the lecture's: a rate out of range, a voice without a pace (both exit 2).
+    r = CliRunner().invoke(cli, ["batch", *lessons, "--voice", "espeak", "--rate", "20"])
+    assert r.exit_code == 2 and "--rate" in r.output and "80<=x<=400" in r.output, r.output
+    r = CliRunner().invoke(cli, ["batch", *lessons, "--voice", "none", "--rate", "150"])
+    assert isinstance(r.exception, UserError) and r.exception.code == 2, r.exception
+    assert str(r.exception).startswith("--rate applies to a synthetic voice")
+    assert not planned[len(LESSONS):], "nothing more was planned"

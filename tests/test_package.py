@@ -81,3 +81,36 @@ def test_functions_and_modules_stay_short(path: Path) -> None:
             assert node.end_lineno is not None
             n = node.end_lineno - first + 1
             assert n <= MAX_FUNCTION_LINES, f"{path.name}: {node.name} is {n} lines (split it into named helpers)"
+
+
+# -- numbers in scene code (issue 11) ------------------------------------------------------------
+#: Float literals a scene may write inside its code: the origin of a coordinate and a
+#: guard against division by zero. Every other number is a named constant at the top
+#: of its file (or in scenes/layout.py, scenes/theme.py), with a comment giving its reason.
+ALLOWED_IN_CODE = {0.0, 1e-9}
+
+
+def literals_in_code(text: str) -> list[tuple[int, float]]:
+    """(line, value) of every float literal of ``text`` that is not the value of a named
+    module-level constant (an UPPER_CASE assignment)."""
+    tree = ast.parse(text)
+    named: set[int] = set()
+    for node in tree.body:
+        if isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names = [n for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)]
+            if names and all(n.id.lstrip("_").isupper() for n in names) and node.value is not None:
+                named |= {id(c) for c in ast.walk(node.value)}
+    return [(c.lineno, c.value) for c in ast.walk(tree)
+            if isinstance(c, ast.Constant) and isinstance(c.value, float) and id(c) not in named]
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "scenes").glob("s[0-9]*.py")), ids=lambda p: p.name)
+def test_scene_code_names_its_numbers(path: Path) -> None:
+    bare = [(line, v) for line, v in literals_in_code(path.read_text(encoding="utf-8")) if v not in ALLOWED_IN_CODE]
+    assert not bare, f"{path.name}: float literals in code (name them as constants with their reason): {bare}"
+
+
+def test_the_literal_check_can_fail() -> None:
+    code = "GAP = 0.3\n\ndef f(x):\n    return x.shift(0.25 * GAP)\n"
+    assert literals_in_code(code) == [(4, 0.25)]

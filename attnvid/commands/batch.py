@@ -19,7 +19,7 @@ from ..engine import Backend, render_locally, render_many
 from ..errors import UserError
 from ..jobs import Job, Result, default_jobs, plan
 from ..lessons import get_lesson, lesson_spec, output_root
-from ..options import jobs_option, media_option, quality_option, voice_option
+from ..options import jobs_option, media_option, quality_option, rate_option, spoken_voice, voice_option
 from ..outputs import claim_output
 from ..progress import SceneProgress
 
@@ -100,14 +100,15 @@ def _cluster_lessons(batch: list[_Lesson]) -> dict[str, LessonText]:
 @click.argument("lessons", nargs=-1, required=True)
 @quality_option
 @voice_option("Narration voice of every lesson (espeak-ng offline, or recordings); captions are written in every case.")
+@rate_option
 @jobs_option
 @click.option("--scene", "scenes", multiple=True, metavar="SCENE",
               help="Only this scene (repeat the option for more); the lecture then holds only those. [default: the lesson's lecture]")
 @click.option("--cluster", default=None, metavar="tcp://HOST:PORT",
               help="Render on the Dask scheduler there (pip install 'attnvid[cluster]'; workers need the same installation).")
 @media_option()
-def batch(lessons: tuple[str, ...], quality: str, voice: str, jobs: int | None, scenes: tuple[str, ...],
-          cluster: str | None, media: Path) -> None:
+def batch(lessons: tuple[str, ...], quality: str, voice: str, rate: int | None, jobs: int | None,
+          scenes: tuple[str, ...], cluster: str | None, media: Path) -> None:
     """Render the lecture of every LESSON: lesson files, built-in names, or folders of lesson files.
 
     Every lesson's scenes share one pool of processes (--jobs) or, with --cluster, the
@@ -116,6 +117,7 @@ def batch(lessons: tuple[str, ...], quality: str, voice: str, jobs: int | None, 
     its folder (as `attnvid lecture` writes it) is printed, one line per lesson.
     """
     t0 = time.perf_counter()
+    voice = spoken_voice(voice, rate)  # as `attnvid lecture` does: the rate travels in the voice's name
     found = load_lessons(lessons, media)
     if cluster is not None and voice.startswith("recorded:"):
         raise UserError("--voice recorded:DIR is not available with --cluster (the workers cannot read DIR); "

@@ -43,6 +43,7 @@ from .grids import (
     column_labels,
     column_labels_height,
     fit_cells,
+    COMPACT_SIZES,
     label_width,
     text_size,
 )
@@ -112,7 +113,7 @@ __all__ = [
     "APPROX", "EXTRA_DECIMALS", "EXP_ROW", "exp_row_name", "softmax_row_decimals", "Source", "resolve", "Num", "ShapeLabel", "row_total", "number_cell_width",
     # grids
     "CellGrid", "NumberGrid", "Tiles", "Grid", "TileFill", "ColumnStyle", "column_labels", "column_labels_height",
-    "axis_titles", "text_size", "fit_cells", "label_width", "LABEL_LINE_STEP",
+    "axis_titles", "text_size", "fit_cells", "label_width", "LABEL_LINE_STEP", "COMPACT_SIZES",
     # matrices
     "trace_grid", "matrix_grid", "role_fill", "heat_fill", "ink_on_heat", "heat_grid", "token_matrix", "strip",
     "HeatLegend", "CellFit", "fit_row", "RowFit", "fit_numbers",

@@ -25,6 +25,7 @@ from .text import centre_on_baseline, label
 __all__ = [
     "CellGrid", "NumberGrid", "Tiles", "Grid", "TileFill", "column_labels", "column_labels_height",
     "ColumnStyle", "axis_titles", "text_size", "fit_cells", "label_width", "LABEL_LINE_STEP",
+    "COMPACT_SIZES",
 ]
 
 #: ``fill(i, j) -> (colour, opacity)`` of a tile.
@@ -33,6 +34,9 @@ TileFill = Callable[[int, int], tuple[Any, float]]
 ColumnStyle = Literal["staggered", "pairwise", "shrunk"]
 #: Vertical step between the lines of staggered column labels.
 LABEL_LINE_STEP = 0.34
+#: Sizes tried for small stacked tables (one per context), largest first:
+#: (label size, number size, cell height). Used by the causal-mask and word-order scenes.
+COMPACT_SIZES = (("body", "body", 0.62), ("label", "cell", 0.5), ("small", "small", 0.42), ("small", "small", 0.36))
 
 
 class CellGrid(VGroup):

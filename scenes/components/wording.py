@@ -10,11 +10,13 @@ __all__ = ["listed", "quoted", "which_sentence", "approx_note"]
 
 
 def listed(items: Sequence[str]) -> str:
-    """``a``; ``a and b``; ``a, b and c``.
+    """``a``; ``a and b``; ``a, b and c``; nothing for no items.
 
-    >>> listed(["a"]), listed(["a", "b", "c"])
-    ('a', 'a, b and c')
+    >>> listed(["a"]), listed(["a", "b", "c"]), listed([])
+    ('a', 'a, b and c', '')
     """
+    if not items:
+        return ""
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
