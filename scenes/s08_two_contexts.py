@@ -59,8 +59,8 @@ from scenes.components import (
     tint_tokens,
     wrap_token_row,
 )
-    DRIFT,
 from scenes.layout import (
+    DRIFT,
     FRAME_X,
     GROUP_BUFF,
     ITEM_BUFF,
