@@ -13,6 +13,7 @@ from rich.table import Table
 
 from attncore import ContextTrace, LessonTrace, fmt, trace_lesson
 from attncore.display import MINUS_INFINITY, fmt_masked
+from attncore.lecture_claims import lesson_claims
 
 from ..lessons import get_lesson
 from ..options import lesson_option
@@ -139,11 +140,14 @@ def print_positional(c: ContextTrace, console: Console, dec: int) -> None:
 
 @click.command("values")
 @lesson_option
-@click.option("--json", "as_json", is_flag=True, help="Exact values (full float precision) as JSON.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Exact values (full float precision) as JSON, and the lecture's claims (the facts it states).")
 def values(lesson_path: Path | None, as_json: bool) -> None:
     """Print every step of the lesson, so numbers can be checked without rendering."""
     trace = trace_lesson(get_lesson(lesson_path))
     if as_json:
-        click.echo(json.dumps(trace.to_json(), indent=1, ensure_ascii=False))
+        # "claims": every factual sentence of the lecture, as data (attncore.lecture_claims)
+        out = {**trace.to_json(), "claims": [c.to_json() for c in lesson_claims(trace)]}
+        click.echo(json.dumps(out, indent=1, ensure_ascii=False))
     else:
         print_tables(trace, Console(highlight=False, width=120))

@@ -1,0 +1,243 @@
+"""Claims as data: every factual sentence the lecture says or shows, computed from the trace.
+
+A scene never words a fact itself: it asks for the claims of its section and says their
+``text``. Each :class:`Claim` names its ``kind`` (one of :data:`KINDS`), the ``args`` that
+say what it is about (a context, a word, a dimension...), the exact ``values`` it rests
+on, and the ``text`` that says it (numbers through :func:`attncore.display.fmt`). A
+statement that does not hold for the lesson is not made: :mod:`attncore.lecture_claims`
+words it otherwise or leaves it out, and :func:`holds` checks every claim before a scene
+may use it (one evaluator per kind).
+
+``attnvid values --json`` lists the claims; the README documents the kinds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .display import fmt
+
+if TYPE_CHECKING:
+    from .trace import ContextTrace, LessonTrace
+
+__all__ = [
+    "KINDS",
+    "LITTLE",
+    "SMALL",
+    "STRONG_SHARE",
+    "Claim",
+    "check",
+    "holds",
+    "stage_row",
+]
+
+#: "little anywhere else": every other |value| of the word at most this share of it.
+LITTLE = 1 / 3
+#: "strong in": a value at least this share of the word's largest |value| (and positive).
+STRONG_SHARE = 0.5
+#: A weight that "barely counts", is "tiny", is "a little": under this.
+SMALL = 0.1
+
+#: The kinds of claim and what each asserts (the README's table says the same).
+KINDS: dict[str, str] = {
+    "strong_in": "a word's value in a dimension is positive and every other |value| of it is at most a third of it",
+    "strongest_in": "a word's value in a dimension is larger than every other |value| of it",
+    "strong_in_each": ("a word's value in each named dimension (two or more) is positive, at least half its largest "
+                       "|value| and at least every |value| in the other dimensions"),
+    "same_vector": "a word has the same input vector in each named context",
+    "largest": "an entry of a row (a score, a weight, an output) is the largest of the row (among the others)",
+    "runner_up": "the word a row gives most weight to, then the second; 'about as much', 'barely' as the weights say",
+    "most_of": "a weight is more than one half",
+    "small_weights": f"every named weight is under {SMALL}",
+    "keeps_share": "the weight a word gets, as shown, is under 1: the other words keep a share",
+    "flatter": "the largest weight of a row, as shown, is smaller with scaling than without",
+    "rows_sum_to_one": "every named row of an attention matrix sums to 1",
+    "leans": "a word's output is largest in the named dimension",
+    "differ": "the focus word's outputs in the named contexts, as shown, differ (or, if so claimed, look the same)",
+}
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One factual statement of the lecture.
+
+    ``where`` is ``"narration"`` (said) or ``"caption"`` (shown at the bottom of the frame).
+    """
+
+    scene: str  # scene class name, e.g. "Embeddings"
+    section: str  # section title, e.g. "Reading a vector"
+    kind: str  # one of KINDS
+    args: Mapping[str, Any]  # what it is about: context index, words, dimensions, stage, row, columns
+    values: Mapping[str, float]  # the exact numbers it rests on
+    text: str  # the words said or shown
+    where: str = "narration"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"scene": self.scene, "section": self.section, "kind": self.kind, "args": dict(self.args),
+                "values": {k: float(v) for k, v in self.values.items()}, "text": self.text, "where": self.where}
+
+
+# --- what a claim refers to ----------------------------------------------------------------
+
+
+def stage_row(c: ContextTrace, stage: str, row: int) -> np.ndarray:
+    """Row ``row`` of a matrix of context ``c`` by name. Shape (n,) or (d,).
+
+    ``scores``, ``attention`` (simplified), ``unscaled_attention`` (softmax without /√d),
+    ``projected_attention``, ``head:k`` (head k's attention, from 0), ``causal_attention``;
+    ``embeddings``, ``output``, ``positional_output`` (X + PE) and ``shuffled_output``
+    (the shuffled sentence without positions; ``row`` counts in the original sentence).
+    """
+    if stage.startswith("head:"):
+        return np.asarray(c.multi_head.heads[int(stage[5:])].attention[row])
+    if stage == "shuffled_output":
+        p = c.positional
+        return np.asarray(p.shuffled_output[p.shuffled_order.index(row)])
+    table = {
+        "scores": c.scores, "attention": c.attention, "unscaled_attention": c.unscaled_attention,
+        "projected_attention": c.projected.attention, "causal_attention": c.causal.attention,
+        "embeddings": c.embeddings, "output": c.output, "positional_output": c.positional.output,
+    }
+    if stage not in table:
+        raise ValueError(f"unknown stage {stage!r}")
+    return np.asarray(table[stage][row])
+
+
+def _vector(trace: LessonTrace, word: str) -> np.ndarray:
+    return np.asarray(trace.lesson.vector(word), dtype=np.float64)
+
+
+# --- one evaluator per kind: None when the claim holds, else why not ----------------------
+
+
+def _strong_in(claim: Claim, trace: LessonTrace) -> str | None:
+    v = _vector(trace, claim.args["word"])
+    k = trace.lesson.dimensions.index(claim.args["dimension"])
+    others = np.abs(np.delete(v, k))
+    if v[k] <= 0 or (others.size and others.max() > LITTLE * v[k]):
+        return f"{claim.args['word']} has {v[k]} in {claim.args['dimension']} and up to {others.max()} elsewhere"
+    return None
+
+
+def _strongest_in(claim: Claim, trace: LessonTrace) -> str | None:
+    v = _vector(trace, claim.args["word"])
+    k = trace.lesson.dimensions.index(claim.args["dimension"])
+    others = np.abs(np.delete(v, k))
+    return None if v[k] > 0 and (not others.size or v[k] > others.max()) else f"{v[k]} is not its largest |value|"
+
+
+def _strong_in_each(claim: Claim, trace: LessonTrace) -> str | None:
+    v = _vector(trace, claim.args["word"])
+    dims = list(trace.lesson.dimensions)
+    named = [dims.index(d) for d in claim.args["dimensions"]]
+    rest = [abs(v[k]) for k in range(len(dims)) if k not in named]
+    weak = [dims[k] for k in named if not (v[k] > 0 and v[k] >= STRONG_SHARE * np.abs(v).max() and v[k] >= max(rest, default=0))]
+    return f"not strong in {weak}" if weak or len(named) < 2 else None
+
+
+def _same_vector(claim: Claim, trace: LessonTrace) -> str | None:
+    word = claim.args["word"]
+    rows = [trace.contexts[c].embeddings[trace.contexts[c].tokens.index(word)] for c in claim.args["contexts"]]
+    return None if all(np.array_equal(rows[0], r) for r in rows) else f"{word} has different vectors"
+
+
+def _largest(claim: Claim, trace: LessonTrace) -> str | None:
+    a = claim.args
+    row = stage_row(trace.contexts[a["context"]], a["stage"], a["row"])
+    among = [j for j in range(len(row)) if not (a.get("others") and j == a["row"])]
+    if row[a["column"]] < max(row[j] for j in among):
+        return f"{a['stage']}[{a['row']}, {a['column']}] = {row[a['column']]} is not the largest"
+    return None
+
+
+def _runner_up(claim: Claim, trace: LessonTrace) -> str | None:
+    a = claim.args
+    w = stage_row(trace.contexts[a["context"]], a["stage"], a["row"])
+    first, second = a["first"], a["second"]
+    rest = [j for j in range(len(w)) if j not in (first, second)]
+    if w[first] < max(w) or (rest and w[second] < max(w[j] for j in rest)):
+        return "not the two largest weights in order"
+    if a["about_as_much"] != bool(w[second] >= 0.5 * w[first]):
+        return "'about as much' does not match the weights"
+    if rest and a["rest"] != ("barely" if max(w[j] for j in rest) < SMALL else "a little"):
+        return "what is said of the others does not match their weights"
+    return None
+
+
+def _most_of(claim: Claim, trace: LessonTrace) -> str | None:
+    a = claim.args
+    w = stage_row(trace.contexts[a["context"]], a["stage"], a["row"])[a["column"]]
+    return None if w > 0.5 else f"{w} is not more than one half"
+
+
+def _small_weights(claim: Claim, trace: LessonTrace) -> str | None:
+    a = claim.args
+    w = stage_row(trace.contexts[a["context"]], a["stage"], a["row"])
+    big = [j for j in a["columns"] if w[j] >= SMALL]
+    return None if a["columns"] and not big else f"weights {big} are not under {SMALL}"
+
+
+def _keeps_share(claim: Claim, trace: LessonTrace) -> str | None:
+    a = claim.args
+    w = stage_row(trace.contexts[a["context"]], a["stage"], a["row"])[a["column"]]
+    return None if fmt(w, trace.decimals) != fmt(1.0, trace.decimals) else f"{w} shows as 1"
+
+
+def _flatter(claim: Claim, trace: LessonTrace) -> str | None:
+    a = claim.args
+    c = trace.contexts[a["context"]]
+    scaled, unscaled = stage_row(c, "attention", a["row"]).max(), stage_row(c, "unscaled_attention", a["row"]).max()
+    shown = float(fmt(scaled, trace.decimals)) < float(fmt(unscaled, trace.decimals))
+    return None if shown else "the largest weight does not show smaller with scaling"
+
+
+def _rows_sum_to_one(claim: Claim, trace: LessonTrace) -> str | None:
+    a = claim.args
+    c = trace.contexts[a["context"]]
+    bad = [r for r in a["rows"] if abs(float(stage_row(c, a["stage"], r).sum()) - 1.0) > 1e-9]
+    return None if not bad else f"rows {bad} do not sum to 1"
+
+
+def _leans(claim: Claim, trace: LessonTrace) -> str | None:
+    a = claim.args
+    dims = list(trace.lesson.dimensions)
+    for c, dim in zip(a["contexts"], a["dimensions"], strict=True):
+        ctx = trace.contexts[c]
+        out = stage_row(ctx, a["stage"], ctx.focus_index)
+        if out[dims.index(dim)] < out.max():
+            return f"context {c}: {a['stage']} is largest in {dims[int(np.argmax(out))]}, not {dim}"
+    return None
+
+
+def _differ(claim: Claim, trace: LessonTrace) -> str | None:
+    a = claim.args
+    shown = {tuple(fmt(x, trace.decimals) for x in stage_row(trace.contexts[c], a["stage"], trace.contexts[c].focus_index))
+             for c in a["contexts"]}
+    return None if (len(shown) > 1) == a["differ"] else f"the shown outputs {'do not ' if a['differ'] else ''}differ"
+
+
+EVALUATORS: dict[str, Callable[[Claim, LessonTrace], str | None]] = {
+    "strong_in": _strong_in, "strongest_in": _strongest_in, "strong_in_each": _strong_in_each,
+    "same_vector": _same_vector, "largest": _largest, "runner_up": _runner_up, "most_of": _most_of,
+    "small_weights": _small_weights, "keeps_share": _keeps_share, "flatter": _flatter,
+    "rows_sum_to_one": _rows_sum_to_one, "leans": _leans, "differ": _differ,
+}
+assert set(EVALUATORS) == set(KINDS)
+
+
+def check(claim: Claim, trace: LessonTrace) -> str | None:
+    """None when ``claim`` holds for ``trace``; else one line saying why not."""
+    return EVALUATORS[claim.kind](claim, trace)
+
+
+def holds(claims: Sequence[Claim], trace: LessonTrace) -> Sequence[Claim]:
+    """``claims``, after checking that every one holds (a claim that does not is a bug: raise)."""
+    for c in claims:
+        why = check(c, trace)
+        if why is not None:
+            raise AssertionError(f"{c.scene} / {c.section}: {c.kind} claim {c.text!r} does not hold: {why}")
+    return claims
