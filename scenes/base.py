@@ -30,6 +30,8 @@ from manim import (
 )
 
 from attncore import ContextTrace, LessonTrace, find_lesson, trace_lesson
+from attncore.claims import Claim
+from attncore.lecture_claims import section_claims
 from attncore.narration import narration_override
 from attnvid.captions import Cue, reading_seconds, timed_cues
 from attnvid.env import LESSON_ENV, VOICE_ENV
@@ -119,6 +121,7 @@ class LessonScene(Scene):
         self.checkpoints: list[Checkpoint] = []
         self.section_starts: list[tuple[str, float]] = []
         self.narrations: list[Narration] = []
+        self.bottom_captions: list[tuple[str, str]] = []  # (section, text) of every bottom caption, in order
         self._section = ""
         self.voice: Voice = voice_from_spec(os.environ.get(VOICE_ENV), self.lesson.language)
         cast(Camera, self.camera).background_color = ManimColor(self.theme["background"])
@@ -248,6 +251,7 @@ class LessonScene(Scene):
 
     def caption(self, text: str, *, color: str | None = None) -> Text:
         """A one-line explanation at the bottom of the frame."""
+        self.bottom_captions.append((self._section, text))
         t = label(text, "body", color or self.theme["text"])
         if t.width > config.frame_width - 2 * CAPTION_MARGIN:
             t.scale_to_fit_width(config.frame_width - 2 * CAPTION_MARGIN)
@@ -271,6 +275,16 @@ class LessonScene(Scene):
     # -- helpers -----------------------------------------------------------------------
     def ctx(self, k: int = 0) -> ContextTrace:
         return self.trace.contexts[k]
+
+    def claims(self, kind: str | None = None, where: str = "narration", section: str | None = None) -> list[Claim]:
+        """The claims of the current section (or of ``section``), said (or shown as ``where="caption"``):
+        the facts it may state, computed from the trace by :mod:`attncore.lecture_claims`."""
+        return section_claims(self.trace, type(self).__name__, section or self._section, kind, where)
+
+    def claim(self, kind: str | None = None, where: str = "narration") -> Claim | None:
+        """The first claim of the current section of ``kind`` (None when the lesson does not support it)."""
+        found = self.claims(kind, where)
+        return found[0] if found else None
 
     def clear_content(self) -> None:
         """Fade out everything but the header."""

@@ -9,7 +9,6 @@ Shows from the attncore trace: ``embeddings`` (X) of every context, one row per 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from manim import (
@@ -45,8 +44,6 @@ TABLE_HEAD_ROOM, TABLE_BOTTOM = 0.9, -3.3
 CELL_W, CELL_H_MAX = 1.25, 0.5
 #: An outline hugs its row: a little closer than TINY_BUFF.
 ROW_BOX_BUFF = 0.04
-#: A value from which a word counts as strong in a dimension.
-STRONG = 1.5
 
 # -- one word, two meanings ----------------------------------------------------------------
 #: The table moves right, MOVED_BUFF from the frame's edge and centred a little below the
@@ -105,11 +102,6 @@ def vocabulary(trace: LessonTrace, title: Mobject, theme: Theme, dec: int) -> Vo
     return Vocabulary(sentence, table, tuple(rows))
 
 
-def strong_dims(table: NumberGrid, r: int, dims: Sequence[str]) -> list[str]:
-    """The dimensions in which the word of row ``r`` is strong."""
-    return [d for k, d in enumerate(dims) if table.entry(r, k).value >= STRONG]
-
-
 @dataclass(frozen=True)
 class SharedVector:
     """Every sentence, the focus word outlined, an arrow from each to the one row they share."""
@@ -164,31 +156,29 @@ class Embeddings(LessonScene):
         self.note = self.say("Each word is a row of numbers; each column is a named dimension.")
 
     def reading_a_vector(self) -> None:
-        # The word that is strongest in the first dimension, e.g. "cat" for "animal".
-        dims = list(self.lesson.dimensions)
+        # The clearest word of a dimension (attncore.lecture_claims.clearest_word), e.g. "cat" for "animal".
         table, rows = self.vocab.table, self.vocab.rows
-        first = max(range(len(rows)), key=lambda r: table.entry(r, 0).value
-                    - sum(abs(table.entry(r, k).value) for k in range(1, len(dims))))
-        word, top = rows[first].word, table.entry(first, 0)
-        self.narrate(
-            f"Take “{word}”: it has {top.text} in {dims[0]} and little anywhere else, "
-            f"so its vector says: this word is about {dims[0]}."
-        )
-        box = SurroundingRectangle(table.row(first), color=self.theme.dim(dims[0]), buff=ROW_BOX_BUFF)
+        said, shown = self.claims(), self.claims(where="caption")
+        if not said:  # no word is strongest anywhere: nothing to single out
+            self.narrate("Each number says how much of its dimension a word carries; "
+                         "together, the numbers of a row are the word's profile.")
+            self.hold()
+            return
+        self.narrate(said[0].text)
+        word, dim = said[0].args["word"], said[0].args["dimension"]
+        first = next(k for k, v in enumerate(rows) if v.word == word)
+        box = SurroundingRectangle(table.row(first), color=self.theme.dim(dim), buff=ROW_BOX_BUFF)
         self.play(Create(box))
-        self.note = self.say(f"“{rows[first].word}” is strong in {dims[0]} and weak elsewhere.", self.note)
+        self.note = self.say(shown[0].text, self.note)
         self.play(FadeOut(box), run_time=TIME.fade)
 
     def one_word_two_meanings(self) -> None:
         focus = self.ctx(0).focus
         table = self.vocab.table
         r = next(k for k, v in enumerate(self.vocab.rows) if v.word == focus)
-        strong = strong_dims(table, r, self.lesson.dimensions)
-        quoted = " and ".join(f"“{c.context.sentence}”" for c in self.trace.contexts)
         self.narrate(
-            f"Now look at “{focus}”. Its vector is strong in {' and '.join(strong) or 'several dimensions'} at once. "
-            f"The sentences {quoted} use exactly the same vector for it. "
-            "On its own, the vector cannot tell which meaning is meant: the context has to decide."
+            f"Now look at “{focus}”. " + " ".join(c.text for c in self.claims()) +
+            " On its own, the vector cannot tell which meaning is meant: the context has to decide."
         )
         # Table to the right, every sentence containing the focus word stacked on the left,
         # an arrow from each occurrence to the one row they share.
@@ -198,6 +188,6 @@ class Embeddings(LessonScene):
         self.play(Create(lay.box))
         self.play(LaggedStart(*(FadeIn(s) for s in lay.sentences), lag_ratio=SENTENCE_LAG))
         self.play(LaggedStart(*(GrowArrow(a) for a in lay.arrows), lag_ratio=SENTENCE_LAG))
-        both = " and ".join(strong) if strong else "several dimensions"
-        self.note = self.say(f"“{focus}” has one vector, strong in {both}: which meaning is meant?", self.note)
+        shown = self.claim("strong_in_each", "caption")
+        self.note = self.say(shown.text if shown else f"“{focus}” has one vector: which meaning is meant?", self.note)
         self.hold()

@@ -253,7 +253,7 @@ class DotProducts(LessonScene):
         k = max(range(ctx.d), key=lambda r: w.products.entry(r, 0).value)
         self.narrate(
             "The score of two words is the dot product of their vectors. "
-            f"Take “{ctx.tokens[i]}” and “{ctx.tokens[j]}”, the word it matches most among the others. "
+            + "".join(f"{c.text} " for c in self.claims("largest")) +
             f"Multiply the two vectors dimension by dimension: in {dims[k]}, {w.a.entry(k, 0).text} times "
             f"{w.b.entry(k, 0).text} gives {w.products.entry(k, 0).text}. Add the products: the sum, "
             f"{w.total.entry(0, 0).spoken}, is the score in row “{ctx.tokens[i]}”, column “{ctx.tokens[j]}”."
@@ -338,15 +338,11 @@ class DotProducts(LessonScene):
         self.note = self.say("Row = the query word, column = the key word it is compared with.", self.note)
 
     def not_a_weight(self) -> None:
-        ctx = self.ctx(0)
         i, j = self.pair.i, self.pair.j
         S = self.matrix.grid
-        best = max(range(ctx.n), key=lambda c: ctx.scores[i, c])
-        who = "itself" if best == i else f"“{ctx.tokens[best]}”"
-        self.narrate(
-            f"In the row of “{ctx.tokens[i]}”, the largest score, {S.entry(i, best).text}, is with {who}. "
-            "A raw score is a similarity, not yet a weight."
-        )
+        said = self.claims("largest")[0]  # the largest score of the row (attncore.lecture_claims)
+        best = said.args["column"]
+        self.narrate(f"{said.text} A raw score is a similarity, not yet a weight.")
         row_box = SurroundingRectangle(VGroup(S.row(i), S.row_labels[i]), color=self.theme["accent"], buff=ROW_BOX_BUFF)
         self.play(
             FadeOut(self.matrix.target),
@@ -356,7 +352,7 @@ class DotProducts(LessonScene):
         )
         best_box = _outline(S, Pair(i, best), self.theme)
         self.play(Create(best_box), S.entry(i, best).animate.set_color(self.theme["accent"]), run_time=TIME.fade)
-        self.note = self.say(f"In the row of “{ctx.tokens[i]}”, the largest score is with {who}.", self.note)
+        self.note = self.say(self.claims("largest", "caption")[0].text, self.note)
         self.note = self.say("A raw score is a similarity, not yet a weight.", self.note)
         self.hold()
 

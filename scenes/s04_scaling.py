@@ -84,8 +84,6 @@ COL_W_MAX, BAR_H = 1.15, 2.8
 WORDS_ROOM, HEAD_Y = 0.75, 1.4
 #: Between a chart's title and the line under it.
 HEAD_BUFF = 0.12
-#: "Most of the weight": more than half of it.
-MOST = 0.5
 
 # -- pacing --------------------------------------------------------------------------------
 #: lag_ratio of a cascade of rows, names or bars; of the divisors; of the rows turning.
@@ -225,7 +223,7 @@ class Scaling(LessonScene):
         self.note = self.say("The scores S of the previous step, one row per query word.")
         self.play(FadeIn(lay.d_line), LaggedStart(*(FadeIn(m) for m in lay.names), lag_ratio=CASCADE_LAG))
         self.note = self.say("d is the number of dimensions of every word vector.", self.note)
-        self.play(self.light_formula("√d"), FadeIn(lay.sqrt_line, shift=LEFT * DRIFT))
+        self.play(self.light_formula("sqrt(d)"), FadeIn(lay.sqrt_line, shift=LEFT * DRIFT))
         self.hold(1)
 
         # Every score is divided by √d: a "÷ √d" beside every row, then each score rolls
@@ -268,12 +266,8 @@ class Scaling(LessonScene):
     def without(self) -> None:
         ctx = self.ctx(0)
         lay = self.comparison = comparison(ctx, self.theme, self.dec)
-        left = lay.unscaled.bars
-        who = "itself" if left.peak == ctx.focus_index else f"“{ctx.tokens[left.peak]}”"
-        self.narrate(
-            "Softmax, the next step, turns scores into weights that add up to one. "
-            f"Without the division, “{ctx.focus}” would give {left.num(left.peak).text} of its attention to {who}."
-        )
+        self.narrate("Softmax, the next step, turns scores into weights that add up to one. "
+                     + self.claims("largest")[0].text)
         div = self.division
         self.play(
             FadeOut(div.scores.cells), FadeOut(div.scores.row_labels), FadeOut(div.scores.col_labels),
@@ -283,21 +277,16 @@ class Scaling(LessonScene):
         self.play(FadeIn(lay.intro))
         self.note = self.say("Softmax (next step) turns a row of scores into weights that sum to one.", self.note)
         self._show(lay.unscaled)
-        if left.num(left.peak).value > MOST:
-            self.note = self.say("Without scaling, one word takes most of the weight.", self.note)
-        else:
-            self.note = self.say("Without scaling, the largest score takes the biggest share.", self.note)
+        self.note = self.say(self.claims(where="caption")[0].text, self.note)
 
     def with_scaling(self) -> None:
-        ctx = self.ctx(0)
-        right = self.comparison.scaled.bars
-        who = "itself" if right.peak == ctx.focus_index else f"“{ctx.tokens[right.peak]}”"
-        self.narrate(
-            f"With it, {who} gets {right.num(right.peak).text} and the other words keep a share: "
-            "scaling keeps the softmax from becoming too sharp."
-        )
+        said = self.claims()[0]  # "keeps a share" only when the shown weight is under 1
+        self.narrate(f"{said.text}: scaling keeps the softmax from becoming too sharp."
+                     if said.kind == "keeps_share" else f"{said.text}. Scaling keeps the softmax from becoming too sharp "
+                     "as d grows.")
         self._show(self.comparison.scaled)
-        self.note = self.say("With scaling, the weight is shared more evenly among the words.", self.note)
+        for shown in self.claims("flatter", "caption"):
+            self.note = self.say(shown.text, self.note)
         self.note = self.say("Dot products grow with d: scaling keeps the softmax from becoming too sharp.", self.note)
         self.hold()
 

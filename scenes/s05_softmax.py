@@ -351,15 +351,15 @@ class Softmax(LessonScene):
         # The check: the weights shown add up to 1.
         self.play(FadeIn(lay.check[0]), TransformFromCopy(lay.weights.entries, lay.check_num), run_time=TIME.transform)
         self.play(FadeIn(lay.check[2], scale=POP), run_time=TIME.fade)
-        self.note = self.say("The weights are positive and add up to one.", self.note)
+        self.note = self.say(self.claims("rows_sum_to_one", "caption")[0].text, self.note)
 
     def attention_matrix(self) -> None:
         ctx, rows = self.ctx(0), self.rows
         n, i = ctx.n, ctx.focus_index
         self.narrate(
             "Doing the same for every row gives the attention matrix A. Read it like this: a row is a query, "
-            "the word being updated; a column is a key, the word it looks at. Every row sums to one."
-            + self._approx_rows(ctx)
+            "the word being updated; a column is a key, the word it looks at. "
+            + self.claims("rows_sum_to_one")[0].text + self._approx_rows(ctx)
         )
         # Keep the weight row: it becomes row i of the attention matrix.
         self.play(
@@ -393,5 +393,5 @@ class Softmax(LessonScene):
             run_time=TIME.transform,
         )
         self.play(Create(box), run_time=TIME.fade)
-        self.note = self.say("Every row sums to one: each word shares out its attention.", self.note)
+        self.note = self.say(self.claims("rows_sum_to_one", "caption")[0].text, self.note)
         self.hold()

@@ -47,7 +47,6 @@ from scenes.components import (
     Source,
     TokenRow,
     column_labels,
-    describe_focus,
     fit_cells,
     ink_on_heat,
     label,
@@ -360,11 +359,8 @@ class ReadingAttention(LessonScene):
         ctx, grid = self.ctx(0), self.view.grid
         n, fi = ctx.n, ctx.focus_index
         w = self.view.shown[fi]
-        top = max(range(n), key=lambda j: w[j])
-        self.narrate(
-            f"Lift out the row of “{ctx.tokens[fi]}”: one bar per word. The longest, {fmt(w[top], self.dec)}, goes to "
-            f"{'itself' if top == fi else '“' + ctx.tokens[top] + '”'}. The weights add up to one."
-        )
+        self.narrate(f"Lift out the row of “{ctx.tokens[fi]}”: one bar per word. "
+                     + " ".join(c.text for c in self.claims()))
         self.play(
             FadeOut(VGroup(self.conv.row_text, self.conv.col_text)), FadeOut(self.view.legend),
             FadeOut(self.conv.marks()), *self._step_back([i for i in range(n) if i != fi]),
@@ -398,7 +394,7 @@ class ReadingAttention(LessonScene):
         ctx, lifted = self.ctx(0), self.lifted
         n, fi = ctx.n, ctx.focus_index
         w = self.view.shown[fi]
-        self.narrate(f"Over the sentence, a thicker arc means more attention. {describe_focus(ctx.tokens, list(w), fi)}")
+        self.narrate(f"Over the sentence, a thicker arc means more attention. {self.claims('runner_up')[0].text}")
         self.play(FadeOut(self.view.grid), FadeOut(lifted.row_box), FadeOut(lifted.head), run_time=TIME.fade)
 
         # The sentence, with the row standing on it as vertical bars.
@@ -416,5 +412,5 @@ class ReadingAttention(LessonScene):
 
         # Arcs from the focus word to every other word, as thick and bright as the weight.
         self.play(LaggedStart(*(Create(a) for a in lay.arcs), lag_ratio=LAG.item), run_time=TIME.write * SLOW)
-        self.note = self.say(describe_focus(ctx.tokens, list(w), fi), self.note)
+        self.note = self.say(self.claims("runner_up", "caption")[0].text, self.note)
         self.hold()

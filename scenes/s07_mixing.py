@@ -457,12 +457,9 @@ class MixingValues(LessonScene):
     def weight_times_vector(self) -> None:
         ctx, eq = self.ctx(0), self.eq
         n, fi = ctx.n, ctx.focus_index
-        j0 = max(range(n), key=lambda j: eq.shown[j])
-        who = f"“{ctx.tokens[j0]}” itself" if j0 == fi else f"“{ctx.tokens[j0]}”"
-        self.narrate(
-            f"Multiply each vector by its weight. {who}, weighted {fmt(eq.shown[j0], self.dec)}, "
-            "keeps most of its vector; words with tiny weights almost vanish."
-        )
+        said = self.claims()  # the largest weight ("keeps most" when over a half), then the tiny ones if any
+        j0 = said[0].args["column"]
+        self.narrate("Multiply each vector by its weight. " + "; ".join(c.text for c in said) + ".")
         if eq.in_place:
             # no room for both: each row of V turns into its weighted row where it stands
             self.play(ReplacementTransform(eq.h_value, eq.h_terms), run_time=TIME.fade)
@@ -530,9 +527,9 @@ class MixingValues(LessonScene):
     def _recipe_input(self) -> RecipeInput:
         """The focus word and the other word it attends to most (when there is one)."""
         ctx = self.ctx(0)
-        n, fi, w = ctx.n, ctx.focus_index, self.eq.shown
-        others = [j for j in range(n) if j != fi]
-        rows = [fi] + ([max(others, key=lambda j: w[j])] if others else [])
+        fi, w = ctx.focus_index, self.eq.shown
+        # the other word it attends to most, as the claim of the section names it
+        rows = [fi] + [c.args["column"] for c in self.claims("largest", section="Its own vector plus its neighbours'")]
         max_abs = max(float(np.max(np.abs(v))) for v in [*(ctx.embeddings[j] for j in rows), ctx.output[fi]])
         return RecipeInput(ctx, list(self.lesson.dimensions), rows, w, max_abs, self.dec,
                            decimals_needed(ctx.embeddings, self.dec))
@@ -542,11 +539,10 @@ class MixingValues(LessonScene):
         n, fi, w = ctx.n, ctx.focus_index, eq.shown
         inp = self._recipe_input()
         rows = inp.rows
-        recipe_words = f"{fmt(w[fi], self.dec)} times its own vector"
-        if len(rows) > 1:
-            recipe_words += f", plus {fmt(w[rows[1]], self.dec)} times “{ctx.tokens[rows[1]]}”"
-        if n > len(rows):
-            recipe_words += ", plus a little of the rest"
+        said = self.claims()  # own vector plus the other word it attends to most; "a little of the rest" if small
+        recipe_words = ", ".join(c.text for c in said) if said else f"{fmt(w[fi], self.dec)} times its own vector"
+        if n > len(rows) and not self.claims("small_weights"):
+            recipe_words += ", plus the rest"
         self.narrate(f"In short: {recipe_words}. Each output is a weighted average of the input vectors.")
 
         # Left: "w × word [bars]" for the focus word and the word it attends to most

@@ -43,7 +43,6 @@ from manim import (
 from attncore import ContextTrace, decimals_needed, fmt
 from scenes.base import LessonScene
 from scenes.components import (
-    ORDINALS,
     Num,
     Source,
     TokenRow,
@@ -488,18 +487,12 @@ class TwoContexts(LessonScene):
         focus = {c.focus for c in self.trace.contexts}
         return f"“{self.ctx(0).focus}”" if len(focus) == 1 else "the focus word"
 
-    def _where(self, c: int) -> str:
-        """Which panel: "in the first sentence", then "in the second" ... ("in its sentence" when alone)."""
-        if len(self.trace.contexts) == 1:
-            return "in its sentence"
-        return f"in the {ORDINALS[c] if c < len(ORDINALS) else 'next'}" + (" sentence" if c == 0 else "")
-
     def same_input(self) -> None:
         ctxs = self.trace.contexts
         self.board = b = board(ctxs, list(self.lesson.dimensions), self.theme, self.dec)
-        where = "In each sentence" if len(ctxs) > 1 else "In its sentence"
+        same = self.claim("same_vector")  # only when every sentence has the same focus word
         self.narrate(
-            f"Now the sentences side by side. {where}, {self._who()} starts from exactly the same vector: "
+            f"Now the sentences side by side. {same.text if same else 'Each focus word starts from its own row'}: "
             "the embedding table does not depend on the sentence."
         )
         self.play(FadeIn(VGroup(*(p.box for p in b.panels))), run_time=TIME.fade)
@@ -522,19 +515,13 @@ class TwoContexts(LessonScene):
                   for c, (u, v) in enumerate(zip(inputs, inputs[1:]))]
         if equals:
             self.play(LaggedStart(*(FadeIn(e, scale=POP) for e in equals), lag_ratio=SIGN_LAG), run_time=TIME.fade)
-        where = "In every sentence" if len(ctxs) > 1 else "In its sentence"
-        self.note = self.say(f"{where}, {self._who()} starts from the same embedding vector.")
+        same = self.claim("same_vector", "caption")
+        self.note = self.say(same.text if same else "Each focus word starts from its row of the embedding table.")
 
     # -- 2 -------------------------------------------------------------------------------
     def mix_in_context(self) -> None:
         ctxs, b = self.trace.contexts, self.board
-        looks = []
-        for c, ctx in enumerate(ctxs):
-            fi, a = ctx.focus_index, ctx.attention[ctx.focus_index]
-            others = [j for j in range(ctx.n) if j != fi]
-            if others:
-                j = max(others, key=lambda j: a[j])
-                looks.append(f"“{ctx.tokens[j]}” {self._where(c)}")
+        looks = [c.text for c in self.claims("largest")]  # per sentence, the other word it attends to most
         lit = ", ".join(looks[:-1]) + (" and " if len(looks) > 1 else "") + looks[-1] if looks else "its neighbours"
         self.narrate(
             f"Attention lights up the words that matter to {self._who()}: besides itself, mostly {lit}. "
@@ -571,14 +558,10 @@ class TwoContexts(LessonScene):
     def different_outputs(self) -> None:
         ctxs, b = self.trace.contexts, self.board
         dims = list(self.lesson.dimensions)
-        leans = []
-        for c, ctx in enumerate(ctxs):
-            out = ctx.output[ctx.focus_index]
-            k = int(np.argmax(out))
-            leans.append(f"{self._where(c)} it leans {dims[k]}, at {fmt(out[k], self.dec)}")
-        said = "; ".join(leans)
+        differ = self.claim("differ")  # whether the outputs shown differ (two sentences or more)
+        said = "; ".join(c.text for c in self.claims("leans"))  # per sentence: where its output is largest
         self.narrate(
-            f"So the outputs of {self._who()} differ: {said[0].lower() + said[1:]}. "
+            f"{differ.text if differ else f'Look at the output of {self._who()}'}: {said}. "
             "The embedding table did not change; only how the information was combined."
         )
         won = winners(b, ctxs, dims, self.theme)
@@ -589,12 +572,6 @@ class TwoContexts(LessonScene):
         self.play(*(Create(mk) for mk in won.marks), *strokes, run_time=TIME.transform)
         if unequal:
             self.play(LaggedStart(*(FadeIn(e, scale=POP) for e in unequal), lag_ratio=SIGN_LAG), run_time=TIME.fade)
-        if len(set(won.names)) == 1:
-            text = f"Same input, and here every output leans {won.names[0]}."
-        elif len(won.names) == 2:
-            text = f"Same input, different outputs: {won.names[0]}-like here, {won.names[1]}-like there."
-        else:
-            text = "Same input, different outputs: " + ", ".join(f"{w}-like" for w in won.names) + "."
-        self.note = self.say(text, self.note)
+        self.note = self.say(self.claims("leans", "caption")[0].text, self.note)
         self.note = self.say("The embedding table did not change, only how information was combined.", self.note)
         self.hold()

@@ -1,0 +1,357 @@
+"""Claims as data (issue 12): every claim of the lecture holds, checked here by evaluators
+written from the kinds' definitions (not attncore's), over values recomputed in plain
+Python (tests/reference.py); and the lecture says every claim of a section in that section.
+
+Lessons: the built-in ones, the bounds lessons and seeded random lessons of
+test_lesson_scenes (1, 2 and 3 decimals).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import re
+from collections.abc import Callable
+from decimal import ROUND_HALF_UP, Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+import reference as ref
+from conftest import built_scene
+from test_lesson_scenes import lesson_toml, random_lesson
+
+from attncore import LessonTrace, builtin_lesson, builtin_lessons, parse_lesson, trace_lesson
+from attncore.claims import KINDS, Claim
+from attncore.lecture_claims import lesson_claims
+from attncore.lesson import tomllib
+
+BOUNDS = {"smallest": (1, 2, 2, 1), "largest": (3, 8, 8, 4), "long-narrow": (2, 8, 2, 2), "short-wide": (3, 2, 8, 1),
+          "three-heads": (1, 5, 6, 3)}
+
+
+def generated(n_ctx: int, n_tok: int, d: int, heads: int, seed: int = 1, decimals: int = 2) -> LessonTrace:
+    return trace_lesson(parse_lesson(tomllib.loads(lesson_toml(n_ctx, n_tok, d, heads, seed, decimals)), "gen.toml"))
+
+
+LESSONS: dict[str, Callable[[], LessonTrace]] = {
+    **{f"builtin-{name}": (lambda name=name: trace_lesson(builtin_lesson(name))) for name in builtin_lessons()},
+    **{f"bounds-{k}-dec{dec}": (lambda s=s, dec=dec: generated(*s, decimals=dec))
+       for k, s in BOUNDS.items() for dec in (1, 2, 3)},
+    **{f"random-{e}": (lambda e=e: generated(*random_lesson(e))) for e in range(12)},
+}
+
+
+# -- plain-Python values the claims rest on -------------------------------------------------
+def shown(x: float, decimals: int) -> Decimal:
+    """What the screen shows: half away from zero."""
+    return Decimal(repr(float(x))).quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
+
+
+def numbers_in(text: str) -> list[Decimal]:
+    return [Decimal(m.replace("−", "-")) for m in re.findall(r"[−-]?\d+\.\d+|[−-]?\d+", text)]
+
+
+def vector(trace: LessonTrace, word: str) -> list[float]:
+    return [float(v) for v in trace.lesson.vector(word)]
+
+
+def row_of(trace: LessonTrace, c: int, stage: str, i: int) -> list[float]:
+    """Row ``i`` of a matrix of context ``c``, recomputed from the lesson's vectors."""
+    ctx = trace.lesson.contexts[c]
+    x = [vector(trace, t) for t in ctx.tokens]
+    s = ref.scores(x, x)
+    if stage == "scores":
+        return s[i]
+    if stage == "unscaled_attention":
+        return ref.softmax(s)[i]
+    weights, out = ref.attention(x, x, x)
+    if stage == "attention":
+        return weights[i]
+    if stage == "output":
+        return out[i]
+    raise AssertionError(f"no reference for stage {stage!r}: add one")
+
+
+def name_of(trace: LessonTrace, c: int, j: int) -> str:
+    ctx = trace.lesson.contexts[c]
+    return "itself" if j == ctx.focus_index else f"“{ctx.tokens[j]}”"
+
+
+# -- one evaluator per kind, from its definition --------------------------------------------
+def strong_in(cl: Claim, t: LessonTrace) -> None:
+    v, k = vector(t, cl.args["word"]), t.lesson.dimensions.index(cl.args["dimension"])
+    assert v[k] > 0 and all(abs(x) <= v[k] / 3 for i, x in enumerate(v) if i != k)
+    clearest_example(cl, t)
+
+
+def strongest_in(cl: Claim, t: LessonTrace) -> None:
+    v, k = vector(t, cl.args["word"]), t.lesson.dimensions.index(cl.args["dimension"])
+    assert v[k] > 0 and all(abs(x) < v[k] for i, x in enumerate(v) if i != k)
+    clearest_example(cl, t)
+
+
+def clearest_example(cl: Claim, t: LessonTrace) -> None:
+    """The word is no focus word and has the largest margin of any word of the sentences."""
+    focus = {c.focus for c in t.lesson.contexts}
+    word, k = cl.args["word"], t.lesson.dimensions.index(cl.args["dimension"])
+    assert word not in focus, "the example is the ambiguous focus word"
+
+    def margin(w: str, m: int) -> float:
+        v = vector(t, w)
+        return v[m] - max((abs(x) for i, x in enumerate(v) if i != m), default=0.0)
+
+    words = {w for c in t.lesson.contexts for w in c.tokens} - focus
+    assert margin(word, k) >= max(margin(w, m) for w in words for m in range(t.lesson.d)) - 1e-12
+    assert f"“{word}”" in cl.text and cl.args["dimension"] in cl.text
+    if cl.where == "narration":
+        assert Decimal(repr(vector(t, word)[k])) in numbers_in(cl.text)
+
+
+def strong_in_each(cl: Claim, t: LessonTrace) -> None:
+    v, dims = vector(t, cl.args["word"]), list(t.lesson.dimensions)
+    named = [dims.index(d) for d in cl.args["dimensions"]]
+    top = max(abs(x) for x in v)
+    assert len(named) >= 2
+    for k in named:
+        assert v[k] > 0 and v[k] >= top / 2 and all(v[k] >= abs(v[i]) for i in range(len(v)) if i not in named)
+
+
+def same_vector(cl: Claim, t: LessonTrace) -> None:
+    word = cl.args["word"]
+    rows = [t.contexts[c].embeddings[t.contexts[c].tokens.index(word)].tolist() for c in cl.args["contexts"]]
+    assert rows and all(r == vector(t, word) for r in rows)
+
+
+def largest(cl: Claim, t: LessonTrace) -> None:
+    a = cl.args
+    row = row_of(t, a["context"], a["stage"], a["row"])
+    among = [j for j in range(len(row)) if not (a["others"] and j == a["row"])]
+    assert a["column"] in among and row[a["column"]] >= max(row[j] for j in among) - 1e-12
+    tokens = t.lesson.contexts[a["context"]].tokens
+    named = set(re.findall(r"“([^”]*)”", cl.text)) - {tokens[a["row"]]}  # the words the text names, but the row's
+    assert named <= {tokens[a["column"]]} and ("itself" not in cl.text or a["column"] == a["row"])
+    assert named or "itself" in cl.text or cl.where == "caption", "a narration names the word it ranks"
+    said = numbers_in(cl.text)
+    assert not said or shown(row[a["column"]], t.decimals) in said
+
+
+def runner_up(cl: Claim, t: LessonTrace) -> None:
+    a = cl.args
+    w = row_of(t, a["context"], a["stage"], a["row"])
+    first, second = a["first"], a["second"]
+    rest = [j for j in range(len(w)) if j not in (first, second)]
+    assert w[first] == max(w) and all(w[second] >= w[j] for j in rest)
+    assert a["about_as_much"] == (w[second] >= w[first] / 2)
+    if rest:
+        assert a["rest"] == ("barely" if max(w[j] for j in rest) < 0.1 else "a little")
+        assert ("barely count" in cl.text) == (a["rest"] == "barely")
+    assert name_of(t, a["context"], first) in cl.text and name_of(t, a["context"], second) in cl.text
+    assert ("about as much" in cl.text) == a["about_as_much"]
+
+
+def most_of(cl: Claim, t: LessonTrace) -> None:
+    a = cl.args
+    assert row_of(t, a["context"], a["stage"], a["row"])[a["column"]] > 0.5
+
+
+def small_weights(cl: Claim, t: LessonTrace) -> None:
+    a = cl.args
+    w = row_of(t, a["context"], a["stage"], a["row"])
+    assert a["columns"] and all(w[j] < 0.1 for j in a["columns"])
+
+
+def keeps_share(cl: Claim, t: LessonTrace) -> None:
+    a = cl.args
+    assert shown(row_of(t, a["context"], a["stage"], a["row"])[a["column"]], t.decimals) < 1
+
+
+def flatter(cl: Claim, t: LessonTrace) -> None:
+    c, i = cl.args["context"], cl.args["row"]
+    assert shown(max(row_of(t, c, "attention", i)), t.decimals) < shown(max(row_of(t, c, "unscaled_attention", i)), t.decimals)
+
+
+def rows_sum_to_one(cl: Claim, t: LessonTrace) -> None:
+    a = cl.args
+    assert a["rows"] and all(math.isclose(sum(row_of(t, a["context"], a["stage"], r)), 1.0, abs_tol=1e-9) for r in a["rows"])
+
+
+def leans(cl: Claim, t: LessonTrace) -> None:
+    dims = list(t.lesson.dimensions)
+    for c, dim in zip(cl.args["contexts"], cl.args["dimensions"], strict=True):
+        out = row_of(t, c, cl.args["stage"], t.lesson.contexts[c].focus_index)
+        assert out[dims.index(dim)] == max(out), f"context {c} leans {dims[out.index(max(out))]}, not {dim}"
+        assert dim in cl.text
+
+
+def differ(cl: Claim, t: LessonTrace) -> None:
+    a = cl.args
+    rows = {tuple(shown(x, t.decimals) for x in row_of(t, c, a["stage"], t.lesson.contexts[c].focus_index))
+            for c in a["contexts"]}
+    assert (len(rows) > 1) == a["differ"] and len(a["contexts"]) > 1
+
+
+EVALUATE: dict[str, Callable[[Claim, LessonTrace], None]] = {
+    "strong_in": strong_in, "strongest_in": strongest_in, "strong_in_each": strong_in_each, "same_vector": same_vector,
+    "largest": largest, "runner_up": runner_up, "most_of": most_of, "small_weights": small_weights,
+    "keeps_share": keeps_share, "flatter": flatter, "rows_sum_to_one": rows_sum_to_one, "leans": leans, "differ": differ,
+}
+
+
+def test_every_kind_has_an_evaluator_here() -> None:
+    assert set(EVALUATE) == set(KINDS)
+
+
+@pytest.mark.parametrize("name", list(LESSONS))
+def test_every_claim_holds(name: str) -> None:
+    trace = LESSONS[name]()
+    claims = lesson_claims(trace)
+    assert claims
+    for cl in claims:
+        try:
+            EVALUATE[cl.kind](cl, trace)
+        except AssertionError as exc:
+            raise AssertionError(f"{name}: {cl.scene} / {cl.section}: {cl.kind} {cl.text!r} is false: {exc}") from None
+
+
+def test_claims_name_real_sections() -> None:
+    from scenes.lecture import LECTURE
+
+    sections = {(cls.__name__, s) for cls in LECTURE for s in cls.section_names()}
+    for name in ("builtin-default", "bounds-largest-dec1", "random-1"):
+        for cl in lesson_claims(LESSONS[name]()):
+            assert (cl.scene, cl.section) in sections, cl
+            assert cl.where in ("narration", "caption")
+
+
+def test_a_false_claim_is_caught() -> None:
+    """The evaluators above reject claims made false on purpose (one break per kind used by the default lesson)."""
+    trace = LESSONS["builtin-default"]()
+    broken: list[Claim] = []
+    for cl in lesson_claims(trace):
+        a: dict[str, Any] = dict(cl.args)
+        if cl.kind in ("largest", "most_of") and "column" in a:
+            a["column"] = min(j for j in range(len(trace.contexts[a["context"]].tokens)) if j != a["column"])
+        elif cl.kind in ("strong_in", "strongest_in"):
+            a["dimension"] = "grammar"
+        elif cl.kind == "runner_up":
+            a["first"], a["second"] = a["second"], a["first"]
+        elif cl.kind == "leans":
+            a["dimensions"] = ["other"] * len(a["dimensions"])
+        elif cl.kind == "small_weights":
+            a["columns"] = [trace.contexts[0].focus_index]
+        elif cl.kind == "strong_in_each":
+            a["dimensions"] = ["animal", "grammar"]
+        elif cl.kind == "rows_sum_to_one":
+            a["stage"] = "scores"
+        elif cl.kind == "differ":
+            a["differ"] = not a["differ"]
+        else:
+            continue
+        broken.append(dataclasses.replace(cl, args=a))
+    assert len({b.kind for b in broken}) >= 9
+    for b in broken:
+        with pytest.raises(AssertionError):
+            EVALUATE[b.kind](b, trace)
+
+
+FOURTEEN = """title = "Fourteen words"
+dimensions = ["nature", "finance", "grammar", "place", "action", "colour", "size", "other"]
+decimals = 1
+[vocabulary]
+"river" = [2.5, 0.0, 0.5, 3.0, 2.0, -2.0, 1.5, -0.5]
+"bank" = [3.0, -2.0, -1.0, -1.5, 0.5, 1.5, -0.5, 1.0]
+"café" = [2.0, -1.5, 2.5, -0.5, -2.0, -0.5, 1.0, 0.0]
+"the" = [-1.0, 1.0, -1.0, -1.5, -1.0, 2.5, 2.5, 1.5]
+"über" = [-1.0, -1.0, -2.0, -2.0, -0.5, -0.5, -1.0, -1.0]
+"sat" = [0.0, 0.5, -0.5, 2.0, 3.0, 3.0, -0.5, -1.0]
+"on" = [-0.5, 1.0, 0.0, -2.0, 0.5, 1.0, -1.0, -1.0]
+"deposit" = [0.0, -1.5, 0.5, 0.0, 2.5, 2.5, -2.0, 2.5]
+"at" = [3.0, 0.5, -1.5, 0.0, 0.5, 0.0, 1.5, 0.5]
+"steep" = [-1.0, 1.5, 1.5, -1.0, -2.0, 0.0, -2.0, 0.5]
+"fish" = [1.0, -2.0, 2.0, 1.0, 0.5, 1.0, 2.5, -2.0]
+"loan" = [1.5, -2.0, -1.0, 2.5, -0.5, -1.5, -0.5, 1.5]
+"water" = [0.5, 2.0, 0.5, 2.0, 0.0, 1.5, -1.5, 2.5]
+"cash" = [0.5, 0.0, -2.0, 1.0, -1.5, -0.5, 0.5, 2.0]
+[[contexts]]
+name = "a"
+sentence = "sat on the steep river bank"
+focus = "bank"
+[[contexts]]
+name = "b"
+sentence = "the loan at the bank"
+focus = "bank"
+[[contexts]]
+name = "c"
+sentence = "fish at the water bank"
+focus = "bank"
+"""
+
+
+def test_the_fourteen_word_lesson_says_nothing_false() -> None:
+    """The lesson of issue 12's report: 'at' is no clean example, and the scaled weight shows 1.0."""
+    trace = trace_lesson(parse_lesson(tomllib.loads(FOURTEEN), "fourteen.toml"))
+    claims = lesson_claims(trace)
+    texts = " ".join(c.text for c in claims)
+    assert "little anywhere else" not in texts and "keep a share" not in texts
+    assert any(c.kind == "strongest_in" and c.args["word"] == "at" for c in claims)
+    for cl in claims:
+        EVALUATE[cl.kind](cl, trace)
+
+
+# -- the lecture says its claims -------------------------------------------------------------
+CLAIMED_SCENES = ("Embeddings", "DotProducts", "Scaling", "Softmax", "ReadingAttention", "MixingValues", "TwoContexts")
+#: Words that make a sentence a statement about this lesson's numbers: such a sentence must be a claim's.
+RANKING = re.compile(r"\b(most|mostly|largest|longest|little anywhere|strong|strongest|leans?|same vector|then at|"
+                     r"barely|keep a share|tiny|a little of)\b")
+
+
+def lesson_path(name: str, tmp: Path) -> str:
+    if name == "default":
+        return ""
+    path = tmp / f"{name}.toml"
+    path.write_text(lesson_toml(*BOUNDS["largest"], decimals=1), encoding="utf-8")
+    return str(path)
+
+
+@pytest.mark.parametrize("lesson", ["default", "bounds-largest-dec1"])
+@pytest.mark.parametrize("scene", CLAIMED_SCENES)
+def test_each_section_says_its_claims(lesson: str, scene: str, tmp_path_factory: pytest.TempPathFactory) -> None:
+    from scenes.lecture import LECTURE
+
+    path = lesson_path(lesson, tmp_path_factory.getbasetemp())
+    cls = next(c for c in LECTURE if c.__name__ == scene)
+    built: Any = built_scene(cls, path)
+    said = {n.section: n.text for n in built.narrations}
+    captions = [(s, t) for s, t in built.bottom_captions]
+    claims = [c for c in lesson_claims(built.trace) if c.scene == scene]
+    assert claims, f"{scene} states no claim"
+    for cl in claims:
+        if cl.where == "narration":
+            assert cl.text in said[cl.section], f"{cl.section}: {cl.text!r} is not said"
+        else:
+            assert (cl.section, cl.text) in captions, f"{cl.section}: {cl.text!r} is not shown"
+    # and every sentence that ranks or qualifies this lesson's numbers is a claim's
+    for section, text in [*said.items(), *captions]:
+        texts = [c.text for c in claims if c.section == section]
+        for sentence in re.split(r"(?<=[.?!])\s+", text):
+            if RANKING.search(sentence):
+                assert any(t in sentence for t in texts), f"{scene} / {section}: {sentence!r} is not a claim's"
+
+
+def test_values_json_lists_the_claims() -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from attnvid.commands.values import values
+
+    r = CliRunner().invoke(values, ["--json"])
+    assert r.exit_code == 0, r.output
+    claims = json.loads(r.output)["claims"]
+    expected = [c.to_json() for c in lesson_claims(LESSONS["builtin-default"]())]
+    assert claims == json.loads(json.dumps(expected, ensure_ascii=False))
+    assert all({"scene", "section", "kind", "args", "values", "text"} <= set(c) for c in claims)
+    assert {c["kind"] for c in claims} <= set(KINDS)
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    assert all(f"| `{kind}` |" in readme for kind in KINDS), "the README documents every kind"
