@@ -72,8 +72,8 @@ def resolve_section(cls: type[LessonScene], name: str) -> str:
 
 
 def lecture_index(cls: type[LessonScene]) -> int:
-    """The scene's place in the lecture, from 1."""
-    return lecture_scenes().index(cls) + 1
+    """The scene's place in the lecture: 0 for the title card, then each step's number (1 for Embeddings)."""
+    return lecture_scenes().index(cls)
 
 
 def sections_of(scenes: Sequence[type[LessonScene]]) -> list[tuple[str, str]]:

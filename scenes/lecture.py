@@ -4,6 +4,7 @@ and the tests (``attnvid list`` prints it)."""
 from __future__ import annotations
 
 from scenes.base import LessonScene
+from scenes.s00_title import TitleCard
 from scenes.s01_embeddings import Embeddings
 from scenes.s02_simplified import SimplifiedAttention
 from scenes.s03_dot_products import DotProducts
@@ -19,7 +20,9 @@ from scenes.s11_multi_head import MultiHead
 from scenes.s13_causal_mask import CausalMask
 from scenes.s14_word_order import WordOrder
 
+#: The title card first (number 0: its file is 00_TitleCard), then the steps from 1.
 LECTURE: tuple[type[LessonScene], ...] = (
+    TitleCard,
     Embeddings,
     SimplifiedAttention,
     DotProducts,
@@ -40,9 +43,9 @@ LECTURE: tuple[type[LessonScene], ...] = (
 #: engagement drops after about six minutes: Guo, Kim & Rubin, 2014). Every scene is in
 #: exactly one part, in lecture order.
 PARTS: tuple[tuple[str, tuple[type[LessonScene], ...]], ...] = (
-    ("The core mechanism", LECTURE[:8]),
-    ("Learned weights and heads", LECTURE[8:12]),
-    ("Decoders and positions", LECTURE[12:]),
+    ("The core mechanism", LECTURE[:9]),
+    ("Learned weights and heads", LECTURE[9:13]),
+    ("Decoders and positions", LECTURE[13:]),
 )
 
 

@@ -20,7 +20,7 @@ def test_list_json_has_every_scene_in_order_with_sections(tmp_path: Path) -> Non
     assert r.returncode == 0, r.stderr
     rows = json.loads(r.stdout)
     assert [x["scene"] for x in rows] == [c.__name__ for c in LECTURE]
-    for k, x in enumerate(rows, 1):
+    for k, x in enumerate(rows):  # the title card is 0, then the steps from 1
         assert set(x) == {"scene", "file", "sections", "part", "part_title", "index"}
         assert x["index"] == k
         assert x["file"].startswith("scenes/") and x["file"].endswith(".py")

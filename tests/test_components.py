@@ -29,9 +29,9 @@ def test_content_box_is_the_one_the_scenes_used() -> None:
 
 
 def test_header_and_caption_stay_out_of_the_content_box() -> None:
-    from scenes.lecture import LECTURE
+    from scenes.lecture import find_scene
 
-    scene = built_scene(LECTURE[0])
+    scene = built_scene(find_scene("Embeddings"))
     assert scene.content == CONTENT
     for m in (scene.title, scene.pipeline, scene.formula):
         assert m is not None and m.get_bottom()[1] >= CONTENT.top

@@ -22,6 +22,7 @@ from attnvid.env import UPDATE_CONTROLS_ENV
 CONTROL = Path(__file__).parent / "control"
 # (scene class, section title): the lecture's key frames.
 KEY_FRAMES = [
+    ("TitleCard", None),
     ("Embeddings", "One word, two meanings"),
     ("Softmax", None),  # None: the last section
     ("TwoContexts", None),
