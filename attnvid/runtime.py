@@ -6,10 +6,10 @@ optional part, or little free disk), with the exact command that fixes it.
 runtime checks (:func:`require_runtime`) before they write anything and stop with the
 same line, instead of a traceback from deep inside Manim.
 
-There is no LaTeX check to pass: every text, number and formula of this project is
-drawn with Pango in DejaVu fonts. The ``math`` check says so, and fails only when a
-scene imports one of Manim's LaTeX-backed mobjects while ``latex``/``dvisvgm`` are
-absent.
+There is no LaTeX check to pass: text and numbers are drawn with Pango in DejaVu
+fonts, formulas are typeset by Typst (the ``typst`` package, a compiled wheel) in DejaVu
+Math TeX Gyre. The ``math`` check finds both, and fails too when a scene imports one of
+Manim's LaTeX-backed mobjects while ``latex``/``dvisvgm`` are absent.
 """
 
 from __future__ import annotations
@@ -132,10 +132,30 @@ def tex_users(scenes_dir: Path | None = None) -> list[str]:
     return out
 
 
+#: The maths font of ``scenes.theme`` (MATH_FONT), as Typst names it.
+MATH_FONT = "DejaVu Math TeX Gyre"
+
+
+def check_typst() -> Check | None:
+    """None when Typst is installed and finds the maths font, else what is missing."""
+    try:
+        import typst
+    except ImportError as exc:
+        return Check("math", False, f"the typst package cannot be imported ({exc}); formulas are typeset by Typst",
+                     SETUP)
+    if MATH_FONT not in typst.Fonts().families():
+        return Check("math", False, f"Typst does not find the maths font {MATH_FONT}",
+                     "apt-get install -y fonts-dejavu-extra")
+    return None
+
+
 def check_math() -> Check:
+    missing = check_typst()
+    if missing is not None:
+        return missing
     users = tex_users()
     if not users:
-        return Check("math", True, "LaTeX is not needed: every text and formula is drawn with Pango")
+        return Check("math", True, f"formulas typeset by Typst in {MATH_FONT}; LaTeX is not needed")
     latex = [p for p in ("latex", "dvisvgm") if shutil.which(p) is None]
     if not latex:
         return Check("math", True, f"LaTeX found for {', '.join(users)}")
@@ -252,6 +272,7 @@ def doctor_checks(voice: str, media: Path) -> list[Check]:
 def require_runtime(voice: str = "none") -> None:
     """Stop with the doctor's line when a part a render needs at run time is missing."""
     checks = [check_manim(), check_cairo(), check_pango(), check_fonts(with_fontconfig=False)]
+    checks += [c for c in (check_typst(),) if c is not None]
     engine = voice_engine(voice)
     if engine == "espeak":
         checks.append(check_espeak(True))

@@ -95,7 +95,8 @@ class LessonScene(Scene):
 
     Class attributes a scene sets:
       ``TITLE`` (header), ``STAGE`` (index into the pipeline marker), ``FORMULA`` (the
-      formula of the step, shown top right), ``SECTIONS`` (beats in order).
+      formula of the step in Typst maths, typeset top right: see
+      :class:`~scenes.components.Formula`), ``SECTIONS`` (beats in order).
     """
 
     TITLE: ClassVar[str] = ""
@@ -236,7 +237,7 @@ class LessonScene(Scene):
         f = self._at_top_right(Formula(text, self.theme, highlight))
         if f.get_left()[0] < self.title.get_right()[0] + FORMULA_GAP:
             f = self._at_top_right(Formula(text, self.theme, highlight, size="body"))
-        return f.shift(UP * (text_baseline(self.title) - text_baseline(f)))
+        return f.shift(UP * (text_baseline(self.title) - f.baseline()))
 
     def _at_top_right(self, f: Formula) -> Formula:
         f.to_corner(UP + RIGHT, buff=HEADER_BUFF)

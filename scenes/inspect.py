@@ -10,13 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from manim import DL, UR, Mobject, Text, config, tempconfig
+from manim import DL, UR, MarkupText, Mobject, Text, config, tempconfig
 from manim.renderer.cairo_renderer import CairoRenderer
 
 from attncore import ContextTrace, LessonTrace, fmt
 
 from .base import Checkpoint, LessonScene
-from .components import APPROX, Num, ShapeLabel, resolve
+from .components import APPROX, Formula, Num, ShapeLabel, resolve
 
 
 class DryRenderer(CairoRenderer):
@@ -66,11 +66,16 @@ def expected_text(trace: LessonTrace, num: Num) -> str:
     return (APPROX * num.approx).replace(" ", "") + fmt(float(value), num.decimals)
 
 
+#: What reads as text on screen: Pango text, Pango markup (labels with sub- and
+#: superscripts) and typeset formulas (whose ``.text`` is their Typst source).
+SHOWN_TEXTS = (Text, MarkupText, Formula)
+
+
 @dataclass
 class Shown:
     """A text on screen at a checkpoint: the mobject and its bounding box."""
 
-    mob: Text
+    mob: Text | MarkupText | Formula
     left: float
     right: float
     bottom: float
@@ -82,9 +87,10 @@ def visible_texts(cp: Checkpoint) -> list[Shown]:
     seen: set[int] = set()
     for top in cp.mobjects:
         for m in top.get_family():
-            if isinstance(m, Text) and id(m) not in seen:
+            if isinstance(m, SHOWN_TEXTS) and id(m) not in seen:
                 seen.add(id(m))
-                if m.get_fill_opacity() < 0.05 or len(m.points) == 0 and not m.family_members_with_points():
+                inked = m.family_members_with_points()  # a Formula's own opacity is its empty container's
+                if not inked or max(g.get_fill_opacity() for g in inked) < 0.05:
                     continue
                 (lo_x, b, _), (r, t, _) = m.get_corner(DL), m.get_corner(UR)
                 out.append(Shown(m, lo_x, r, b, t))
@@ -126,4 +132,4 @@ def overlapping_texts(cp: Checkpoint, tolerance: float = 0.02) -> list[tuple[str
     return out
 
 
-__all__ = ["build", "resolve", "expected_text", "visible_texts", "leaving_frame", "overlapping_texts", "unreadable_numbers", "frame_box", "Num", "ShapeLabel", "ContextTrace", "Mobject"]
+__all__ = ["SHOWN_TEXTS", "build", "resolve", "expected_text", "visible_texts", "leaving_frame", "overlapping_texts", "unreadable_numbers", "frame_box", "Num", "ShapeLabel", "ContextTrace", "Mobject"]

@@ -132,7 +132,7 @@ def shared_vector(trace: LessonTrace, table: NumberGrid, r: int, theme: Theme) -
 class Embeddings(LessonScene):
     TITLE = "1 · Embeddings"
     STAGE = 0
-    FORMULA = "word → vector X"
+    FORMULA = '"word" -> "vector" X'
     SECTIONS = (
         ("Words become vectors", "words_become_vectors"),
         ("Reading a vector", "reading_a_vector"),

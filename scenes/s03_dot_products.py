@@ -230,7 +230,7 @@ def matrix_alone(ctx: ContextTrace, pair: Pair, theme: Theme, dec: int) -> Score
 class DotProducts(LessonScene):
     TITLE = "3 · Dot products"
     STAGE = 1
-    FORMULA = "S = X·Xᵀ"
+    FORMULA = "S = X X^T"
     SECTIONS = (
         ("One score, term by term", "one_score"),
         ("Every pair of words", "every_pair"),

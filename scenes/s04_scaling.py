@@ -198,7 +198,7 @@ def comparison(ctx: ContextTrace, theme: Theme, dec: int) -> Comparison:
 class Scaling(LessonScene):
     TITLE = "4 · Scaling"
     STAGE = 2
-    FORMULA = "X·Xᵀ / √d"
+    FORMULA = r"X X^T \/ sqrt(d)"
     SECTIONS = (
         ("Divide every score by √d", "divide"),
         ("Softmax without scaling", "without"),

@@ -270,7 +270,7 @@ def matrix_layout(ctx: ContextTrace, theme: Theme, dec: int) -> MatrixLayout:
 class Softmax(LessonScene):
     TITLE = "5 · Softmax"
     STAGE = 3
-    FORMULA = "A = softmax(X·Xᵀ / √d)"
+    FORMULA = r'A = "softmax"(X X^T \/ sqrt(d))'
     SECTIONS = (
         ("Exponentiate the scores", "exponentiate"),
         ("Divide by the sum", "normalise"),

@@ -52,8 +52,8 @@ from scenes.components import (
     label,
 )
 from scenes.layout import (
-    DRIFT,
     CONTENT,
+    DRIFT,
     ITEM_BUFF,
     LABEL_BUFF,
     MED_SMALL_BUFF,
@@ -308,7 +308,7 @@ def over_sentence(ctx: ContextTrace, w: np.ndarray, theme: Theme, dec: int) -> O
 class ReadingAttention(LessonScene):
     TITLE = "6 · Reading the matrix"
     STAGE = 3
-    FORMULA = "A = softmax(X·Xᵀ / √d)"
+    FORMULA = r'A = "softmax"(X X^T \/ sqrt(d))'
     SECTIONS = (
         ("Row = query, column = key", "the_matrix"),
         ("One row: one word's attention", "one_row"),

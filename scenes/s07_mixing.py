@@ -417,7 +417,7 @@ def fitted_recipe(inp: RecipeInput, theme: Theme) -> Recipe:
 class MixingValues(LessonScene):
     TITLE = "7 · Mixing the values"
     STAGE = 4
-    FORMULA = "Output = A·V"
+    FORMULA = '"Output" = A V'
     SECTIONS = (
         ("Weights and value vectors", "weights_and_values"),
         ("Weight times vector", "weight_times_vector"),

@@ -471,7 +471,7 @@ def sign_between(b: Board, c: int, sign: str, y: float, theme: Theme) -> Text:
 class TwoContexts(LessonScene):
     TITLE = "8 · Side by side"
     STAGE = 4
-    FORMULA = "Output = softmax(X·Xᵀ / √d) · X"
+    FORMULA = r'"Output" = "softmax"(X X^T \/ sqrt(d)) X'
     SECTIONS = (
         ("Same word, same input vector", "same_input"),
         ("Attention mixes in the sentence", "mix_in_context"),

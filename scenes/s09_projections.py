@@ -399,7 +399,7 @@ def maps_layout(trace: LessonTrace, theme: Theme, box: Box, dec: int) -> Maps:
 class LearnedProjections(LessonScene):
     TITLE = "10 · Learned projections"
     STAGE = 5
-    FORMULA = "Q = X·W_Q   K = X·W_K   V = X·W_V"
+    FORMULA = "Q = X W_Q quad K = X W_K quad V = X W_V"
     SECTIONS = (
         ("Queries, keys and values", "queries_keys_values"),
         ("What is learned, what is fixed", "learned_and_fixed"),

@@ -415,9 +415,9 @@ def shortfall(t: TrainingTrace, least: str) -> str:
 class LearningTheWeights(LessonScene):
     TITLE = "9 · How the weights are learned"
     STAGE = 5
-    FORMULA = "p = softmax(output)"
+    FORMULA = 'p = "softmax"("output")'
     #: The loss compares the prediction p with the right sense (KL divergence, 0 when right).
-    LOSS_FORMULA = "loss = KL(target ‖ p)"
+    LOSS_FORMULA = '"loss" = "KL"("target" parallel p)'
     SECTIONS = (
         ("Which sense is it?", "the_task"),
         ("The loss, step by step", "the_loss"),

@@ -213,7 +213,7 @@ def before_after_layout(trace: LessonTrace, theme: Theme, box: Box, dec: int) ->
 class ChangingDimension(LessonScene):
     TITLE = "11 · Changing the dimension"
     STAGE = 5
-    FORMULA = "V = X·W_V   output = A·V"
+    FORMULA = 'V = X W_V quad "output" = A V'
     SECTIONS = (
         ("A value map of another size", "value_map"),
         ("The output takes the size of V", "output_size"),

@@ -342,7 +342,7 @@ def joined_layout(trace: LessonTrace, theme: Theme, box: Box, dec: int) -> Joine
 class MultiHead(LessonScene):
     TITLE = "12 · Multi-head attention"
     STAGE = 6
-    FORMULA = "MultiHead(X) = concat(heads)·W_O"
+    FORMULA = '"MultiHead"(X) = "concat"("heads") W_O'
     SECTIONS = (
         ("Split into heads", "split_into_heads"),
         ("One attention per head, in parallel", "attention_per_head"),

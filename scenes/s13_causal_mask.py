@@ -380,7 +380,7 @@ def rows_note(ctx: ContextTrace, dec: int) -> str:
 class CausalMask(LessonScene):
     TITLE = "13 · The causal mask"
     STAGE = 3
-    FORMULA = "softmax(mask(X·Xᵀ / √d)) · X"
+    FORMULA = r'"softmax"("mask"(X X^T \/ sqrt(d))) X'
     SECTIONS = (
         ("Only the words before", "hide_the_future"),
         ("Softmax over what is left", "focus_row"),

@@ -332,7 +332,7 @@ def how_large(ctx: ContextTrace) -> str:
 class WordOrder(LessonScene):
     TITLE = "14 · Word order"
     STAGE = 0
-    FORMULA = "Output = softmax(X·Xᵀ / √d) · X"
+    FORMULA = r'"Output" = "softmax"(X X^T \/ sqrt(d)) X'
     SECTIONS = (
         ("Shuffle the sentence", "shuffle"),
         ("The same output in any order", "same_output"),
@@ -385,7 +385,7 @@ class WordOrder(LessonScene):
             f"Shuffled, “{ctx.focus}” stands elsewhere, and gets another row."
         )
         self.clear_content()
-        self.play(FadeIn(lay.formula), self.light_formula(None, "Output = softmax(X′·X′ᵀ / √d) · X′,  X′ = X + PE"),
+        self.play(FadeIn(lay.formula), self.light_formula(None, r'''"Output" = "softmax"(X' X'^T \/ sqrt(d)) X', quad X' = X + "PE"'''),
                   run_time=TIME.write)
         self.play(FadeIn(lay.grid), run_time=TIME.transform)
         self.play(FadeIn(lay.shuffled), FadeIn(lay.heads), Create(lay.focus), run_time=TIME.fade)

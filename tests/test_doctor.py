@@ -65,7 +65,7 @@ def test_doctor_passes_here_with_every_line_ok(tmp_path: Path) -> None:
     assert list(found) == NAMES
     for line in found.values():
         assert line.startswith("ok "), line
-    assert "LaTeX is not needed" in found["math"]
+    assert "LaTeX is not needed" in found["math"] and "typeset by Typst in DejaVu Math TeX Gyre" in found["math"]
     assert "DejaVu Sans, DejaVu Sans Mono" in found["fonts"]
     assert "Traceback" not in r.stderr and "every needed part is present" in r.stderr
     assert not (tmp_path / "media").exists(), "doctor only tries media/, it does not create it"
@@ -135,3 +135,25 @@ def test_doctor_checks_the_theme_fonts() -> None:
     from scenes.theme import FONT, MONO
 
     assert (FONT, MONO) == FONTS
+
+
+def test_math_check_names_a_missing_typst_or_maths_font(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Formulas are typeset by Typst: without the package, or without its maths font, the
+    ``math`` check (doctor, and every render's runtime check) fails with the fix."""
+    import sys
+
+    import typst
+
+    from attnvid import runtime
+
+    monkeypatch.setitem(sys.modules, "typst", None)  # import typst now raises ImportError
+    c = runtime.check_math()
+    assert not c.ok and c.needed and "typst package cannot be imported" in c.detail and c.fix == runtime.SETUP
+    monkeypatch.setitem(sys.modules, "typst", typst)
+    monkeypatch.setattr(runtime, "MATH_FONT", "No Such Maths")  # a font Typst does not find
+    c = runtime.check_math()
+    assert not c.ok and "No Such Maths" in c.detail and c.fix == "apt-get install -y fonts-dejavu-extra"
+    runtime.require_runtime.cache_clear()
+    with pytest.raises(runtime.UserError, match="math: Typst does not find the maths font"):
+        runtime.require_runtime("none")
+    runtime.require_runtime.cache_clear()

@@ -11,7 +11,8 @@
 - :mod:`~scenes.components.equations`: ``MatrixBlock``, ``arrange_equation``, operators;
 - :mod:`~scenes.components.placement`: ``stagger_levels``, ``stagger_names``, collisions;
 - :mod:`~scenes.components.tokens`: ``TokenRow`` and its wrapping and tinting;
-- :mod:`~scenes.components.header`: ``PipelineMarker``, ``Formula``;
+- :mod:`~scenes.components.typeset`: ``Formula`` (maths typeset by Typst; ``label`` typesets a label with a root);
+- :mod:`~scenes.components.header`: ``PipelineMarker`` (and ``Formula``, re-exported);
 - :mod:`~scenes.components.masks`: ``MaskedCell`` ("−∞"), ``MaskOver``, ``mask_edge``, ``lift_entries``;
 - :mod:`~scenes.components.comparisons`: ``CompareRow``, ``compare_rows``, ``cell_outline``, ``row_outline``;
 - :mod:`~scenes.components.definitions`: ``Definition``, ``POSITIONAL_ENCODING``;
@@ -42,8 +43,8 @@ from .grids import (
     axis_titles,
     column_labels,
     column_labels_height,
-    fit_cells,
     COMPACT_SIZES,
+    fit_cells,
     label_width,
     text_size,
 )

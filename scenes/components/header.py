@@ -2,49 +2,49 @@
 
 from __future__ import annotations
 
-from manim import DOWN, LEFT, RIGHT, Line, VGroup, VMobject
+from manim import DOWN, LEFT, RIGHT, UP, Line, MarkupText, Text, VGroup
 
-from ..theme import FONT, SIZE, Theme
-from .text import LightText, label
+from ..theme import Theme
+from .text import label, text_baseline
+from .typeset import Formula
 
-__all__ = ["PIPELINE", "PipelineMarker", "Formula"]
+__all__ = ["PIPELINE", "MATH_STAGES", "PipelineMarker", "Formula"]
 
-#: The pipeline the lecture walks through, shown in every scene's header.
-PIPELINE = ["X", "X·Xᵀ", "/√d", "softmax", "A·V", "projections", "heads"]
+#: The pipeline the lecture walks through, shown in every scene's header: typeset
+#: maths (Typst source) for the stages in MATH_STAGES, words for the others.
+PIPELINE = ["X", "X X^T", "\\/ sqrt(d)", "softmax", "A V", "projections", "heads"]
+MATH_STAGES = frozenset({0, 1, 2, 4})
+
+
+def _stage(k: int, colour: str, lit: bool) -> Text | Formula:
+    if k in MATH_STAGES:
+        return Formula(PIPELINE[k], Theme(), size="pipeline", colour=colour)
+    return label(PIPELINE[k], "pipeline", colour, weight="BOLD" if lit else "NORMAL")
 
 
 class PipelineMarker(VGroup):
-    """``X → X·Xᵀ → /√d → softmax → A·V → projections → heads`` with the current stage lit."""
+    """``X → X Xᵀ → /√d → softmax → A V → projections → heads`` with the current stage lit."""
 
     def __init__(self, current: int, theme: Theme) -> None:
         super().__init__()
         self.stages = VGroup()
         self.underline: Line | None = None
-        parts: list[VMobject] = []
-        for k, stage in enumerate(PIPELINE):
+        parts: list[Text | MarkupText | Formula] = []  # stages, each but the last followed by an arrow
+        for k in range(len(PIPELINE)):
             colour = theme["accent"] if k == current else theme["muted"]
-            t = label(stage, "pipeline", colour, weight="BOLD" if k == current else "NORMAL")
+            t = _stage(k, colour, k == current)
             self.stages.add(t)
             parts.append(t)
             if k < len(PIPELINE) - 1:
                 parts.append(label("→", "pipeline", theme["grid"]))
         self.add(*parts)
         self.arrange(RIGHT, buff=0.14)
+        line = text_baseline(parts[-1])  # words and typeset stages on one baseline
+        for stage in parts[::2]:
+            stage.shift(UP * (line - text_baseline(stage)))
         if 0 <= current < len(PIPELINE):
             cur = self.stages[current]
             self.underline = Line(cur.get_corner(DOWN + LEFT), cur.get_corner(DOWN + RIGHT), stroke_color=theme["accent"],
                                   stroke_width=3).shift(DOWN * 0.07)
             self.add(self.underline)
 
-
-class Formula(LightText):
-    """The formula of the current step, with one term in the accent colour.
-
-    ``Formula("A = softmax(X·Xᵀ / √d)", theme, highlight="softmax")``. Build the same
-    formula with another ``highlight`` and ``Transform`` into it to move the light.
-    """
-
-    def __init__(self, text: str, theme: Theme, highlight: str | None = None, size: str = "formula") -> None:
-        t2c = {highlight: theme["accent"]} if highlight else {}
-        super().__init__(text, font=FONT, font_size=SIZE[size], color=theme["text"], t2c=t2c)
-        self.formula = text

@@ -7,16 +7,19 @@ reads again). Words sit on a common baseline, not on their ink centres: see
 
 from __future__ import annotations
 
+import html
+import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
-from manim import DOWN, LEFT, SMALL_BUFF, Text, VGroup
+from manim import DOWN, LEFT, SMALL_BUFF, MarkupText, Text, VGroup
 
 from ..theme import FONT, MONO, ROLE, SIZE, Theme
+from .typeset import Formula
 
 __all__ = [
-    "LightText", "label", "text_baseline", "centre_on_baseline", "cap_centre", "cap_height", "Provenance",
+    "LightText", "LightMarkup", "inline_math", "typst_of", "label", "text_baseline", "centre_on_baseline", "cap_centre", "cap_height", "Provenance",
     "describe_focus", "ORDINALS",
 ]
 
@@ -40,11 +43,80 @@ class LightText(Text):
             m.__dict__.pop("path_obj", None)
 
 
+class LightMarkup(MarkupText):
+    """Manim's ``MarkupText`` lightened as :class:`LightText` is; ``.text`` is what it
+    shows (tags removed, no spaces), as a ``Text``'s is, so tests and baselines read it alike."""
+
+    def __init__(self, markup: str, **kwargs: Any) -> None:
+        super().__init__(markup, **kwargs)
+        self.markup = markup
+        self.text = html.unescape(re.sub(r"<[^>]*>", "", markup)).replace(" ", "").replace("\n", "")
+        for m in self.get_family():
+            m.__dict__.pop("path_obj", None)
+
+
+#: Maths written plainly in the lecture's sentences and labels: a name with a subscript
+#: (``W_Q``, ``d_v``) and a transposed matrix (``Xᵀ``).
+_SUBSCRIPTED = re.compile(r"\b([A-Za-z])_([A-Za-z0-9]+)\b")
+_TRANSPOSED = re.compile(r"([A-Za-z′])ᵀ")
+
+
+def inline_math(text: str) -> str | None:
+    """Pango markup setting the maths in ``text`` (``W_Q`` → W with a subscript Q, ``Xᵀ``
+    → X with a superscript T), or None when ``text`` holds none.
+
+    Sentences and labels are Pango text in the lecture's sans font; their maths gets
+    real sub- and superscripts this way. Formulas are typeset by Typst (:mod:`.typeset`).
+    """
+    if not (_SUBSCRIPTED.search(text) or _TRANSPOSED.search(text)):
+        return None
+    out = html.escape(text, quote=False)
+    out = _SUBSCRIPTED.sub(r"\1<sub>\2</sub>", out)
+    return _TRANSPOSED.sub(r"\1<sup>T</sup>", out)
+
+
+#: Plain-text maths a label may hold, and its Typst: a root (√d, drawn with its bar), the
+#: signs around it, words (upright) and one-letter names (italic).
+_TYPST_TOKENS = re.compile(r"√(\w)|([A-Za-z]{2,})|([/÷·≈])|(\s+)")
+_TYPST_SIGNS = {"/": "\\/", "÷": "div", "·": "dot", "≈": "approx"}
+
+
+def typst_of(text: str) -> str | None:
+    """The Typst maths of a label holding a root (``"score / √d"`` → ``"score" \\/ sqrt(d)``),
+    or None for any other text and for sentences (which end with a full stop)."""
+    if "√" not in text or text.rstrip().endswith("."):
+        return None
+
+    def token(m: re.Match[str]) -> str:
+        root, word, sign, space = m.groups()
+        if root:
+            return f"sqrt({root})"
+        if word:
+            return f'"{word}"'
+        return _TYPST_SIGNS[sign] if sign else space
+
+    return _TYPST_TOKENS.sub(token, text)
+
+
 def label(text: str, size: str = "label", color: str = ROLE["text"], *, mono: bool = False,
           weight: str = "NORMAL") -> LightText:
-    """Plain text in the lecture's font. Use :class:`~scenes.components.Num` for numbers, never this."""
-    return LightText(text, font=MONO if mono else FONT, font_size=SIZE[size], color=color, weight=weight)
+    """Plain text in the lecture's font. Use :class:`~scenes.components.Num` for numbers, never this.
 
+    Maths written plainly in it (``W_Q``, ``Xᵀ``) is set with real sub- and superscripts
+    (:func:`inline_math`).
+    """
+    font = MONO if mono else FONT
+    source = typst_of(text)
+    if source is not None:
+        return cast(LightText, Formula(source, Theme(), None, size, colour=color))
+    markup = inline_math(text)
+    if markup is not None:
+        return cast(LightText, LightMarkup(markup, font=font, font_size=SIZE[size], color=color, weight=weight))
+    return LightText(text, font=font, font_size=SIZE[size], color=color, weight=weight)
+
+
+#: What reads as text on screen: Pango text, Pango markup, typeset formulas.
+Shown = Text | MarkupText | Formula
 
 #: Characters whose glyph reaches below the baseline.
 _DESCENDERS = set("gjpqy,;()[]{}|Qµ")
@@ -55,7 +127,7 @@ def _on_baseline(c: str) -> bool:
     return c.isalnum() and c not in _DESCENDERS
 
 
-def text_baseline(t: Text) -> float:
+def text_baseline(t: Shown) -> float:
     """The y of the baseline of ``t``: the bottom of its first letter or digit that sits on
     the line (no descender; quote marks, signs and punctuation are skipped).
 
@@ -64,6 +136,8 @@ def text_baseline(t: Text) -> float:
     and a formula beside a title sit on the title's line. A text of descenders only
     ("Q", "gy") falls back to a fifth of its height above its bottom.
     """
+    if isinstance(t, Formula):  # a typeset formula knows its own
+        return t.baseline()
     glyphs = [g for g in t.family_members_with_points() if g is not t]
     chars = [c for c in t.text if not c.isspace()]
     for g, c in zip(glyphs, chars):
@@ -72,8 +146,10 @@ def text_baseline(t: Text) -> float:
     return float(t.get_bottom()[1]) + 0.22 * t.height
 
 
-def cap_height(t: Text) -> float:
+def cap_height(t: Shown) -> float:
     """The height of a capital "H" in the font and size of ``t``."""
+    if isinstance(t, Formula):
+        return t.cap_height()
     return float(Text("H", font=t.font, font_size=t.font_size).height)
 
 
@@ -96,7 +172,7 @@ def cap_centre(name: Text | None) -> float:
     return text_baseline(name) + cap_height(name) / 2
 
 
-class Provenance(LightText):
+class Provenance(LightMarkup):
     """The one honest line on how the projection weights were obtained.
 
     Not a plain label: the line may contain digits (the seed), which is why it is a class
@@ -124,7 +200,9 @@ class Provenance(LightText):
                     lines[-1] = trial
                 else:
                     lines.append(word)
-        super().__init__("\n".join(lines), font=FONT, font_size=SIZE[size], color=theme["muted"], line_spacing=0.8)
+        text = "\n".join(lines)
+        markup = inline_math(text) or html.escape(text, quote=False)  # W_V with its subscript
+        super().__init__(markup, font=FONT, font_size=SIZE[size], color=theme["muted"], line_spacing=0.8)
 
 
 def describe_focus(tokens: Sequence[str], weights: Sequence[float], focus: int) -> str:

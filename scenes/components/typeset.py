@@ -1,0 +1,112 @@
+"""Typeset mathematics: formulas, matrix names and short terms, drawn by Typst.
+
+Why Typst and not Pango markup: Pango's ``<sub>``/``<sup>`` give subscripts, but its
+overline is a text decoration at the font's own height, so ``√`` and the bar over ``d``
+do not meet, and Pango has no fractions. Typst (Manim's ``MathTypst``, the ``typst``
+package: a compiled wheel, no LaTeX, nothing downloaded at run time, the same SVG for
+the same source) sets real mathematics: ``W_Q`` with its subscript, ``X^T``, a root
+whose bar covers its argument, ``frac(a, b)``. It is fast enough: 0.05 to 0.3 s for a
+header formula the first time, and Manim keeps the SVG by a hash of its source
+(``media/Tex``), so a formula seen before costs only its import.
+
+The maths font is DejaVu Math TeX Gyre (Debian's fonts-dejavu-extra): the OpenType
+maths companion of the DejaVu fonts the rest of the lecture uses, with strokes heavy
+enough to read at 480p (Typst's own New Computer Modern is too thin there).
+
+A formula's source is Typst maths, e.g. ``A = "softmax"(X X^T \\/ sqrt(d))``. One term
+(a substring of the source) may be lit in the accent colour: it becomes a ``MathTypst``
+group, so the glyphs it covers are known exactly, and two formulas differing only in
+their lit term have the same glyphs in the same order (``Transform`` moves the light).
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from manim import MathTypst, Text
+
+from ..theme import FONT, MATH_FONT, SIZE, Theme
+
+__all__ = ["Formula", "TYPST_PREAMBLE", "HIGHLIGHT"]
+
+#: Every formula is set in the maths font; the upright words ("softmax") in it too.
+TYPST_PREAMBLE = f'#show math.equation: set text(font: "{MATH_FONT}")'
+#: Brackets keep the text's size (``softmax(X Xᵀ/√d)``, as printed in the papers) unless
+#: a formula asks them to grow around what they hold (a fraction).
+_TEXT_BRACKETS = "#set math.lr(size: 1em)"
+#: The name of the ``MathTypst`` group holding the lit term.
+HIGHLIGHT = "lit"
+#: Put first in every formula, then removed: an "H" taking no room, whose flat bottom
+#: is the formula's baseline (Typst's own baseline frames are those of whole text runs).
+#: A formula beside a text then sits on the text's line, even one that is a fraction.
+_BASELINE_MARK = "#box(width: 0pt)[$upright(H)$]"
+
+
+@functools.cache
+def _typst_per_pango() -> float:
+    """Typst ``font_size`` per Pango ``font_size`` giving the same capital height.
+
+    Sizes stay named in :data:`~scenes.theme.SIZE`: a formula at ``SIZE["formula"]`` has
+    the capitals of a Pango text of that size, so it reads as well as the text did.
+    """
+    pango = Text("H", font=FONT, font_size=100).height
+    typst = MathTypst("upright(H)", font_size=100, typst_preamble=TYPST_PREAMBLE).height
+    return float(pango / typst)
+
+
+def _term(source: str, highlight: str) -> str:
+    """The part of ``source`` that ``highlight`` names: a word in quotes (``"softmax"``
+    names ``\"softmax\"``) or a piece of the source as it is (``sqrt(d)``)."""
+    for term in (f'"{highlight}"', highlight):
+        if term in source:
+            return term
+    raise ValueError(f"{highlight!r} is not a term of {source!r}")
+
+
+class Formula(MathTypst):
+    """A typeset formula (Typst maths source ``source``) with one term in the accent colour.
+
+    ``Formula('A = "softmax"(X X^T \\/ sqrt(d))', theme, highlight='"softmax"')``. Build
+    the same formula with another ``highlight`` and ``Transform`` into it to move the
+    light. ``.formula`` is the source, ``.highlight`` the lit term, ``.text`` the source
+    too (what the tests read, as they read a ``Text``'s ``.text``).
+    """
+
+    def __init__(self, source: str, theme: Theme, highlight: str | None = None, size: str = "formula", *,
+                 colour: str | None = None, growing_brackets: bool = False) -> None:
+        self.formula = source
+        self.text = source
+        self.highlight = highlight
+        expr = source
+        if highlight:
+            term = _term(source, highlight)
+            expr = source.replace(term, f"{{{{ {term} : {HIGHLIGHT} }}}}", 1)
+        preamble = TYPST_PREAMBLE if growing_brackets else f"{TYPST_PREAMBLE}\n{_TEXT_BRACKETS}"
+        kwargs: dict[str, Any] = {"font_size": SIZE[size] * _typst_per_pango(), "typst_preamble": preamble,
+                                  "color": colour or theme["text"]}
+        super().__init__(f"{_BASELINE_MARK} {expr}", **kwargs)
+        self._baseline_share = self._take_baseline_mark()
+        self._cap_share = Text("H", font=FONT, font_size=SIZE[size]).height / float(self.height or 1.0)
+        if highlight:
+            self.select(HIGHLIGHT).set_color(theme["accent"])
+
+    def lit(self) -> list[Any]:
+        """The glyphs of the lit term (empty without one)."""
+        return list(self.select(HIGHLIGHT)) if self.highlight else []
+
+    def _take_baseline_mark(self) -> float:
+        """Remove the baseline mark (the first glyph); return where it stood, as a share of
+        the height up from the bottom of the rest."""
+        mark = self.submobjects[0]
+        self.remove(mark)
+        return (float(mark.get_bottom()[1]) - float(self.get_bottom()[1])) / float(self.height or 1.0)
+
+    def baseline(self) -> float:
+        """The y of the formula's main baseline (follows every move and scale)."""
+        return float(self.get_bottom()[1]) + self._baseline_share * float(self.height)
+
+    def cap_height(self) -> float:
+        """The height of a capital of the formula's text size (follows every scale)."""
+        return self._cap_share * float(self.height)
+
