@@ -11,11 +11,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .display import fmt, round_matrix
+from .display import decimals_needed, fmt, round_matrix
 from .lesson_model import EXP_LIMIT, LEAN_MARGIN, SCORE_LIMIT, Lesson, error_at, toml_key
 from .steps import attention
 
-__all__ = ["check_exponentials", "check_leans", "lesson_warnings"]
+__all__ = ["check_decimals", "check_exponentials", "check_leans", "lesson_warnings"]
 
 
 def _focus_step(lesson: Lesson, k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -89,3 +89,20 @@ def lesson_warnings(lesson: Lesson) -> list[str]:
                        f"{max(lean.margin, 0):.2f} ({lean.shown}), under the {LEAN_MARGIN} a viewer can see; make the other words of "
                        f"\"{ctx.sentence}\" stronger in {ctx.leans!r}")
     return out
+
+
+def check_decimals(src: str, lesson: Lesson) -> None:
+    """Every number the lesson types must show exactly at its ``decimals``: a vector value
+    0.25 shown as 0.3 (decimals = 1) would make every sum built on it impossible to redo
+    from the screen. The same for explicit weight matrices."""
+    dec = lesson.decimals
+    typed = [(f"vocabulary.{toml_key(w)}", v) for w, v in lesson.vocabulary]
+    typed += [(f"projections.{name}", [x for row in m for x in row]) for name, m in lesson.projections.explicit]
+    for where, values in typed:
+        for x in values:
+            need = decimals_needed([x], 3)
+            if need > dec:
+                shown = fmt(x, dec)
+                raise error_at(src, where, f"{x:g} needs {need} decimals, but decimals = {dec} would show it as {shown} "
+                               "and no sum built on it could be redone from the screen",
+                               f"set decimals = {need}, or write {shown} instead of {x:g}")

@@ -39,7 +39,7 @@ LIMITS: dict[str, tuple[int, int]] = {
     "tokens": (2, 8),
     "dimensions": (2, 8),
     "heads": (1, 4),
-    "decimals": (0, 3),
+    "decimals": (1, 3),  # 0 would show attention weights as 0 or 1
     "d_v": (1, 8),
     "training_steps": (1, 2000),  # Adam steps; the largest lesson at the bounds trains 300 in about a second
     "training_examples": (0, 16),  # extra labelled sentences under [[training.examples]]

@@ -13,7 +13,7 @@ import unicodedata
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .lesson_checks import check_exponentials, check_leans
+from .lesson_checks import check_decimals, check_exponentials, check_leans
 from .lesson_model import (
     DEFAULT_WEIGHTS,
     LIMITS,
@@ -114,6 +114,7 @@ def parse_lesson(data: dict[str, Any], source: str = "built-in") -> Lesson:
         training=_training(src, data.get("training", {}), top.dimensions, vocab_words),
         lecture=_lecture(src, data.get("lecture")),
     )
+    check_decimals(src, lesson)
     check_exponentials(src, lesson)
     for k in range(len(lesson.contexts)):
         check_leans(src, lesson, k)
@@ -148,6 +149,9 @@ def _top_level(src: str, data: dict[str, Any]) -> _TopLevel:
         if name in seen:
             raise error_at(src, "dimensions", f"name {name!r} appears twice", "give every dimension a different name")
         seen.add(name)
+    if data.get("decimals") == 0 and not isinstance(data.get("decimals"), bool):
+        raise error_at(src, "decimals", "0 would show every attention weight, a number between 0 and 1, as 0 or 1",
+                       f"use decimals = 1 to {LIMITS['decimals'][1]}")
     decimals = _int_in(src, "decimals", data.get("decimals", 2), *LIMITS["decimals"])
     language = data.get("language", "en")
     if not isinstance(language, str) or not re.fullmatch(r"[a-z]{2,3}(-[a-z0-9]+)?", language):
