@@ -20,7 +20,7 @@ from numpy.typing import ArrayLike
 __all__ = [
     "MINUS_INFINITY", "decimals_needed", "fmt", "fmt_masked", "round_matrix", "format_matrix", "shown_sum", "adds_up",
     "exp_operand_decimals", "exp_as_shown", "quotient_decimals", "softmax_decimals", "WORKED_EXTRA_DECIMALS",
-    "worked_softmax_decimals", "product_decimals",
+    "worked_softmax_decimals", "product_decimals", "quotient_as_shown",
 ]
 
 _MINUS = "\u2212"  # a real minus sign: as wide as a digit, unlike the hyphen
@@ -142,6 +142,18 @@ def quotient_decimals(parts: ArrayLike, total: float, decimals: int, max_decimal
         return shown_total != 0 and format_matrix([round_matrix(arr, k) / shown_total], decimals)[0] == want
 
     return _fewest(ok, decimals, max_decimals)
+
+
+def quotient_as_shown(x: float, divisor: float, operand_decimals: int, decimals: int) -> bool:
+    """Whether ``x / divisor`` shown at ``decimals`` is the quotient of both as shown at
+    ``operand_decimals`` (else the quotient is shown ``≈``): a student dividing the shown
+    score by the shown √d gets the shown scaled score.
+
+    >>> quotient_as_shown(4.25, 2.0, 2, 1), quotient_as_shown(19.25, 6 ** 0.5, 3, 3)
+    (True, False)
+    """
+    shown_x, shown_div = (float(v) for v in round_matrix([x, divisor], operand_decimals))
+    return shown_div != 0 and fmt(shown_x / shown_div, decimals) == fmt(x / divisor, decimals)
 
 
 def softmax_decimals(scores: ArrayLike, decimals: int, max_decimals: int = 6) -> tuple[int, int]:

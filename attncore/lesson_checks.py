@@ -96,7 +96,7 @@ def check_decimals(src: str, lesson: Lesson) -> None:
     0.25 shown as 0.3 (decimals = 1) would make every sum built on it impossible to redo
     from the screen. The same for explicit weight matrices."""
     dec = lesson.decimals
-    typed = [(f"vocabulary.{toml_key(w)}", v) for w, v in lesson.vocabulary]
+    typed: list[tuple[str, list[float]]] = [(f"vocabulary.{toml_key(w)}", list(v)) for w, v in lesson.vocabulary]
     typed += [(f"projections.{name}", [x for row in m for x in row]) for name, m in lesson.projections.explicit]
     for where, values in typed:
         for x in values:

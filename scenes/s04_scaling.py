@@ -33,7 +33,14 @@ from manim import (
     Write,
 )
 
-from attncore import ContextTrace, fmt, round_matrix
+from attncore import (
+    WORKED_EXTRA_DECIMALS,
+    ContextTrace,
+    fmt,
+    quotient_as_shown,
+    quotient_decimals,
+    round_matrix,
+)
 from scenes.base import LessonScene
 from scenes.components import (
     Num,
@@ -113,7 +120,8 @@ class Division:
     sqrt_line: VGroup  # "√d = <sqrt_d>"
     sqrt_num: Num  # sqrt_d in sqrt_line
     panel: VGroup  # d_line, names, sqrt_line
-    scaled: NumberGrid  # (n, n) S/√d, over S: its numbers replace S's
+    scaled: NumberGrid  # (n, n) S/√d, over S: its numbers replace S's (≈ where not redoable)
+    operand_decimals: int  # of S and √d: enough that each shown score ÷ shown √d is the shown S/√d, if it can be
     divisors: tuple[Divisor, ...]  # one per row of S
 
 
@@ -122,7 +130,10 @@ def division(ctx: ContextTrace, dims: list[str], theme: Theme, dec: int) -> Divi
     n = ctx.n
     room_w = PANEL_LEFT - MED_LARGE_BUFF - CONTENT.left - label_width(ctx.tokens) - ITEM_BUFF
     cw, ch = fit_cells(n, n, room_w, AREA.height - LABEL_ROOM, max_w=CELL_W_MAX)
-    S = token_matrix(ctx.scores, dec, lambda r, c: Source(0, "scores", (r, c)), theme, ctx.tokens, cell_w=cw, cell_h=ch)
+    # S and √d carry the decimals that make every division redoable from the screen (at
+    # most one more than the lesson's); a scaled score that still is not is marked ≈.
+    op_dec = quotient_decimals(ctx.scores, ctx.sqrt_d, dec, dec + WORKED_EXTRA_DECIMALS)
+    S = token_matrix(ctx.scores, op_dec, lambda r, c: Source(0, "scores", (r, c)), theme, ctx.tokens, cell_w=cw, cell_h=ch)
     axes = axis_titles(S, theme)
     VGroup(S, axes).move_to(((CONTENT.left + PANEL_LEFT - MED_LARGE_BUFF) / 2, AREA.centre_y, 0))
 
@@ -133,19 +144,20 @@ def division(ctx: ContextTrace, dims: list[str], theme: Theme, dec: int) -> Divi
     names = VGroup(*(label(m, "small", theme.dim(m)) for m in dims))
     cols = 2 if len(dims) > 3 else 1
     names.arrange_in_grid(cols=cols, buff=(PANEL_GAP, NAME_LINE_GAP), col_alignments="l" * cols)
-    sqrt_num = Num(ctx.sqrt_d, dec, Source(0, "sqrt_d"), size="body", color=theme["accent"])
+    sqrt_num = Num(ctx.sqrt_d, op_dec, Source(0, "sqrt_d"), size="body", color=theme["accent"])
     sqrt_line = VGroup(label("√d =", "body", theme["accent"]), sqrt_num).arrange(RIGHT, buff=SIGN_BUFF)
     panel = VGroup(d_line, names, sqrt_line).arrange(DOWN, buff=PANEL_GAP, aligned_edge=LEFT)
     panel.move_to(((PANEL_LEFT + CONTENT.right) / 2, S.cells.get_center()[1], 0))
 
-    T = token_matrix(ctx.scaled, dec, lambda r, c: Source(0, "scaled", (r, c)), theme, ctx.tokens, cell_w=cw, cell_h=ch)
+    T = token_matrix(ctx.scaled, dec, lambda r, c: Source(0, "scaled", (r, c)), theme, ctx.tokens, cell_w=cw, cell_h=ch,
+                     approx=lambda r, c: not quotient_as_shown(ctx.scores[r, c], ctx.sqrt_d, op_dec, dec))
     T.move_to(S)
     divisors = []
     for r in range(n):
         sign, value = label("÷", "small", theme["accent"]), sqrt_num.copy().scale(DIVISOR_SCALE)
         group = VGroup(sign, value).arrange(RIGHT, buff=DIVISOR_BUFF)
         divisors.append(Divisor(sign, value, group.next_to(S.row(r), RIGHT, buff=LABEL_BUFF)))
-    return Division(S, axes, d_line, names, sqrt_line, sqrt_num, panel, T, tuple(divisors))
+    return Division(S, axes, d_line, names, sqrt_line, sqrt_num, panel, T, op_dec, tuple(divisors))
 
 
 @dataclass(frozen=True)
@@ -216,7 +228,8 @@ class Scaling(LessonScene):
         # Left: the score matrix of the previous step. Right: d and √d.
         self.narrate(
             "Before the softmax, every score is divided by the square root of d, the number of dimensions. "
-            f"Dot products grow with d. Here d is {fmt(ctx.d, 0)}, so we divide by {fmt(ctx.sqrt_d, self.dec)}."
+            f"Dot products grow with d. Here d is {fmt(ctx.d, 0)}, so we divide by {fmt(ctx.sqrt_d, lay.operand_decimals)}."
+            + self._approx_quotients(ctx)
         )
         self.play(FadeIn(S.cells), Write(S.row_labels), Write(S.col_labels), FadeIn(lay.axes), run_time=TIME.write)
         self.play(LaggedStart(*(FadeIn(S.row_entries(r)) for r in range(n)), lag_ratio=CASCADE_LAG))
@@ -249,6 +262,17 @@ class Scaling(LessonScene):
         )
         self.hold(2 * n)
         self.note = self.say("Every score is divided by the same number: √d.", self.note)
+
+    def _approx_quotients(self, ctx: ContextTrace) -> str:
+        """Why some scaled scores are marked ≈, when some are ("" when every division can be redone)."""
+        T = self.division.scaled
+        if not any(T.entry(r, c).approx for r in range(ctx.n) for c in range(ctx.n)):
+            return ""
+        root = round(ctx.sqrt_d) ** 2 != ctx.d
+        why = (f"the square root of {fmt(ctx.d, 0)} has no exact decimal form" if root
+               else "the scores shown are rounded")
+        return (f" A scaled score marked approximate is that of the exact division: {why}, so dividing the "
+                "numbers shown can differ in the last digit.")
 
     def _show(self, chart: Chart) -> None:
         bars = chart.bars

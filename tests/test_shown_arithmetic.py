@@ -211,3 +211,26 @@ def test_a_row_of_exponentials_that_cannot_be_redone_is_marked(lessons: dict[str
     assert marked, "the largest lesson no longer needs the mark: pick a lesson that does"
     said = " ".join(n.text for n in scene.narrations if n.section in marked)  # type: ignore[attr-defined]
     assert "not of the rounded scores shown" in said
+
+
+SCALING_CASES = ["default", "default-1", "sqrt6-3", "largest"]
+
+
+@pytest.mark.parametrize("key", SCALING_CASES)
+def test_every_scaled_score_is_the_shown_score_divided_by_the_shown_root(key: str, lessons: dict[str, str]) -> None:
+    # Step 4: S (shown), ÷ √d (shown), then S/√d in S's place. Not on screen at one section's
+    # end (each score rolls over into its quotient), so read from the section's layout.
+    from scenes.s04_scaling import Scaling
+
+    scene = built_scene(Scaling, lessons[key])
+    lay = scene.division  # type: ignore[attr-defined]
+    root, n = lay.sqrt_num, scene.trace.contexts[0].n  # type: ignore[attr-defined]
+    marked = 0
+    for r in range(n):
+        for c in range(n):
+            s, t = lay.scores.entry(r, c), lay.scaled.entry(r, c)
+            q = at(read(s) / read(root), t.decimals)
+            assert (q == read(t)) != t.approx, f"{s.text} ÷ {root.text} = {q}, shown {t.text}"
+            marked += t.approx
+    if key.startswith("default"):  # √4 = 2: with the scores' own digits every division comes out exactly
+        assert marked == 0, f"{key}: {marked} scaled scores marked ≈"

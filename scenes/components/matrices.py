@@ -74,13 +74,14 @@ def heat_grid(
 # -- over the words of a sentence (steps 3-5) ------------------------------------------------
 def token_matrix(
     values: np.ndarray, decimals: int, source: Callable[[int, int], Source], theme: Theme, tokens: Sequence[str], *,
-    cell_w: float, cell_h: float, heat: bool = False,
+    cell_w: float, cell_h: float, heat: bool = False, approx: Callable[[int, int], bool] | None = None,
 ) -> NumberGrid:
     """An n×n matrix over the words of a sentence: rows = queries, columns = keys.
 
     Row labels are in the query colour, column labels in the key colour, so the
     convention reads at a glance. ``heat=True``: ``values`` are attention weights, drawn
-    by :func:`heat_grid` (heat-coloured cells).
+    by :func:`heat_grid` (heat-coloured cells). ``approx(i, j)``: cell (i, j) is shown
+    marked ``≈`` (numbers only).
     """
     size = text_size(cell_w, cell_h)
     lsize = "body" if size == "body" else "label"
@@ -94,7 +95,7 @@ def token_matrix(
     else:
         grid = NumberGrid(
             values, decimals, source, theme, row_labels=list(tokens), cell_w=cell_w, cell_h=cell_h,
-            row_colours=[theme["query"]] * len(tokens), size=size, label_size=lsize,
+            row_colours=[theme["query"]] * len(tokens), size=size, label_size=lsize, approx=approx,
         )
     grid.set_column_labels(column_labels(grid, tokens, theme, [theme["key"]] * len(tokens), size=lsize))
     return grid
