@@ -32,7 +32,9 @@ __all__ = [
     "Claim",
     "check",
     "holds",
+    "share_of",
     "stage_row",
+    "trace_row",
 ]
 
 #: "little anywhere else": every other |value| of the word at most this share of it.
@@ -58,6 +60,24 @@ KINDS: dict[str, str] = {
     "rows_sum_to_one": "every named row of an attention matrix sums to 1",
     "leans": "a word's output is largest in the named dimension",
     "differ": "the focus word's outputs in the named contexts, as shown, differ (or, if so claimed, look the same)",
+    "change": ("the focus word's weight on the named columns (their sum), or its output in a named dimension, goes, "
+               "as shown, from one stage to another: rises, falls or stays, in each named context; 'steady': it never "
+               "falls through the named stages; 'widest': that dimension is where the two rows differ most; 'top': that column is the largest at the "
+               "second stage"),
+    "share": ("in each named context, the focus word's weights on the named columns add up to at least 'least' "
+              "(and to more than at the stage 'above', if named)"),
+    "spread": "every weight of a row is under 'most': no word takes most of it",
+    "same_row": ("the focus word's rows at two stages (its output in order and shuffled...), as shown, are the same "
+                 "digit for digit (or, if so claimed, differ), in each named context"),
+    "heads_differ": "the attention matrices of a context's heads, as shown, are not all the same (or, if so claimed, are)",
+    "loss_falls": ("the training loss after the last step is below its start (or, if so claimed, is not); "
+                   "the steps said are the steps taken"),
+    "learned": ("training's own check holds (or, if so claimed, fails): in each context with a sense, the trained "
+                "focus word gives at least half its attention to the sense words and more than the simplified step, "
+                "so does a head, both outputs lean the sense, and the loss fell to a quarter of its start"),
+    "value_size": "the value size d_v of W_V (the one that changes the dimension) is larger than, smaller than or equal to d",
+    "size_ratio": ("the mean |value| of the position vectors is at least 'least' times that of the word vectors "
+                   "('about as large'), or under it ('smaller')"),
 }
 
 
@@ -90,13 +110,15 @@ def stage_row(c: ContextTrace, stage: str, row: int) -> np.ndarray:
     ``scores``, ``attention`` (simplified), ``unscaled_attention`` (softmax without /√d),
     ``projected_attention``, ``head:k`` (head k's attention, from 0), ``causal_attention``;
     ``embeddings``, ``output``, ``positional_output`` (X + PE) and ``shuffled_output``
-    (the shuffled sentence without positions; ``row`` counts in the original sentence).
+    (the shuffled sentence without positions; ``row`` counts in the original sentence),
+    ``shuffled_positional_output`` (the same with positions).
     """
     if stage.startswith("head:"):
         return np.asarray(c.multi_head.heads[int(stage[5:])].attention[row])
-    if stage == "shuffled_output":
+    if stage in ("shuffled_output", "shuffled_positional_output"):
         p = c.positional
-        return np.asarray(p.shuffled_output[p.shuffled_order.index(row)])
+        rows = p.shuffled_output if stage == "shuffled_output" else p.shuffled_positional_output
+        return np.asarray(rows[p.shuffled_order.index(row)])
     table = {
         "scores": c.scores, "attention": c.attention, "unscaled_attention": c.unscaled_attention,
         "projected_attention": c.projected.attention, "causal_attention": c.causal.attention,
@@ -105,6 +127,24 @@ def stage_row(c: ContextTrace, stage: str, row: int) -> np.ndarray:
     if stage not in table:
         raise ValueError(f"unknown stage {stage!r}")
     return np.asarray(table[stage][row])
+
+
+def trace_row(trace: LessonTrace, c: int, stage: str, row: int) -> np.ndarray:
+    """:func:`stage_row` of context ``c``, and ``snapshot:k``: the focus word's attention row at the
+    k-th training snapshot (``row`` must be the focus word's)."""
+    if stage.startswith("snapshot:"):
+        t = trace.training
+        if t is None or row != trace.contexts[c].focus_index:
+            raise ValueError("a snapshot is the focus word's row of a trained lesson")
+        return np.asarray(t.snapshots[c][int(stage[9:])])
+    return stage_row(trace.contexts[c], stage, row)
+
+
+def share_of(row: np.ndarray, columns: Sequence[int], decimals: int, parts: str = "exact") -> float:
+    """The sum of ``row`` over ``columns``: of the exact weights, or (``parts="shown"``) of the weights as shown."""
+    if parts == "shown":
+        return float(sum(float(fmt(row[j], decimals)) for j in columns))
+    return float(sum(float(row[j]) for j in columns))
 
 
 def _vector(trace: LessonTrace, word: str) -> np.ndarray:
@@ -220,11 +260,101 @@ def _differ(claim: Claim, trace: LessonTrace) -> str | None:
     return None if (len(shown) > 1) == a["differ"] else f"the shown outputs {'do not ' if a['differ'] else ''}differ"
 
 
+def _shown(x: float, decimals: int) -> float:
+    return float(fmt(x, decimals).replace("−", "-"))
+
+
+def _change(claim: Claim, trace: LessonTrace) -> str | None:
+    a, dec = claim.args, trace.decimals
+    path = list(a.get("through") or (a["from"], a["to"]))
+    for c, cols, want in zip(a["contexts"], a["columns"], a["change"], strict=True):
+        f = trace.contexts[c].focus_index
+        rows = [trace_row(trace, c, s, f) for s in path]
+        vals = [_shown(share_of(r, cols, dec, a.get("parts", "exact")), dec) for r in rows]
+        got = "rises" if vals[-1] > vals[0] else "falls" if vals[-1] < vals[0] else "stays"
+        if got != want:
+            return f"context {c}: the shown value {got} ({vals[0]} to {vals[-1]}), it does not {want[:-1]}"
+        if a.get("steady") and any(y < x for x, y in zip(vals, vals[1:])):
+            return f"context {c}: the shown value falls on the way ({vals})"
+        if a.get("top") and rows[-1][cols[0]] < rows[-1].max():
+            return f"context {c}: column {cols[0]} is not the largest at {path[-1]}"
+        gap = np.abs(rows[-1] - rows[0])
+        if a.get("widest") and gap[cols[0]] < gap.max():
+            return f"context {c}: column {cols[0]} is not where the rows differ most"
+    return None
+
+
+def _share(claim: Claim, trace: LessonTrace) -> str | None:
+    a, dec = claim.args, trace.decimals
+    for c, cols in zip(a["contexts"], a["columns"], strict=True):
+        f = trace.contexts[c].focus_index
+        got = share_of(trace_row(trace, c, a["stage"], f), cols, dec, a.get("parts", "exact"))
+        if not cols or got < a["least"]:
+            return f"context {c}: a share of {got}, under {a['least']}"
+        if a.get("above") and got <= share_of(trace_row(trace, c, a["above"], f), cols, dec, a.get("parts", "exact")):
+            return f"context {c}: a share of {got}, not more than at {a['above']}"
+    return None
+
+
+def _spread(claim: Claim, trace: LessonTrace) -> str | None:
+    a = claim.args
+    w = trace_row(trace, a["context"], a["stage"], a["row"])
+    return None if w.max() < a["most"] else f"a weight of {w.max()} is not under {a['most']}"
+
+
+def _same_row(claim: Claim, trace: LessonTrace) -> str | None:
+    a, dec = claim.args, trace.decimals
+    for c in a["contexts"]:
+        f = trace.contexts[c].focus_index
+        one, two = ([fmt(x, dec) for x in trace_row(trace, c, s, f)] for s in (a["stage"], a["other"]))
+        if (one == two) != a["same"]:
+            return f"context {c}: the shown rows {'differ' if a['same'] else 'are the same'}"
+    return None
+
+
+def _heads_differ(claim: Claim, trace: LessonTrace) -> str | None:
+    a, dec = claim.args, trace.decimals
+    heads = {tuple(fmt(x, dec) for x in np.asarray(h.attention).ravel()) for h in trace.contexts[a["context"]].multi_head.heads}
+    return None if (len(heads) > 1) == a["differ"] else f"the heads {'do not ' if a['differ'] else ''}differ"
+
+
+def _loss_falls(claim: Claim, trace: LessonTrace) -> str | None:
+    t, a = trace.training, claim.args
+    if t is None or len(t.loss) != t.steps + t.rounding_steps + 1 or a["steps"] != t.steps:
+        return "no such training history"
+    return None if (t.loss[-1] < t.loss[0]) == a["falls"] else f"the loss goes from {t.loss[0]} to {t.loss[-1]}"
+
+
+def _learned(claim: Claim, trace: LessonTrace) -> str | None:
+    from .training import check_claims
+
+    t, w = trace.training, trace.weights
+    if t is None:
+        return "the weights were not trained"
+    weights = {"W_Q": w.W_Q, "W_K": w.W_K, "W_V": w.W_V, "W_O": w.W_O}
+    holds_now = not check_claims(trace.lesson, weights, t.loss[0], t.rounded_loss)[1]
+    return None if holds_now == t.claims_hold == claim.args["holds"] else "training's check says otherwise"
+
+
+def _value_size(claim: Claim, trace: LessonTrace) -> str | None:
+    d, d_v = np.asarray(trace.weights.W_V_reshape).shape
+    got = "more" if d_v > d else "fewer" if d_v < d else "same"
+    return None if got == claim.args["compare"] else f"W_V has {d} rows and {d_v} columns"
+
+
+def _size_ratio(claim: Claim, trace: LessonTrace) -> str | None:
+    c = trace.contexts[claim.args["context"]]
+    ratio = float(np.mean(np.abs(c.positional.encoding)) / max(float(np.mean(np.abs(c.embeddings))), 1e-9))
+    return None if (ratio >= claim.args["least"]) == claim.args["as_large"] else f"the ratio is {ratio}"
+
+
 EVALUATORS: dict[str, Callable[[Claim, LessonTrace], str | None]] = {
     "strong_in": _strong_in, "strongest_in": _strongest_in, "strong_in_each": _strong_in_each,
     "same_vector": _same_vector, "largest": _largest, "runner_up": _runner_up, "most_of": _most_of,
     "small_weights": _small_weights, "keeps_share": _keeps_share, "flatter": _flatter,
-    "rows_sum_to_one": _rows_sum_to_one, "leans": _leans, "differ": _differ,
+    "rows_sum_to_one": _rows_sum_to_one, "leans": _leans, "differ": _differ, "change": _change, "share": _share,
+    "spread": _spread, "same_row": _same_row, "heads_differ": _heads_differ, "loss_falls": _loss_falls,
+    "learned": _learned, "value_size": _value_size, "size_ratio": _size_ratio,
 }
 assert set(EVALUATORS) == set(KINDS)
 

@@ -24,6 +24,7 @@ import numpy as np
 
 from .claims import LITTLE, SMALL, STRONG_SHARE, Claim, holds, stage_row
 from .display import decimals_needed, fmt
+from .later_claims import LATER_BUILDERS
 
 if TYPE_CHECKING:
     from .trace import ContextTrace, LessonTrace
@@ -356,7 +357,7 @@ def two_contexts_claims(trace: LessonTrace) -> list[Claim]:
 # --- the lecture ---------------------------------------------------------------------------
 
 BUILDERS = (embeddings_claims, dot_products_claims, scaling_claims, softmax_claims, reading_claims, mixing_claims,
-            two_contexts_claims)
+            two_contexts_claims, *LATER_BUILDERS)
 
 _CACHE: dict[int, tuple[LessonTrace, tuple[Claim, ...]]] = {}
 

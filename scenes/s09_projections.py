@@ -41,7 +41,7 @@ from manim import (
     Write,
 )
 
-from attncore import ContextTrace, LessonTrace, decimals_needed, fmt, round_matrix
+from attncore import ContextTrace, LessonTrace, decimals_needed, round_matrix
 from attncore.senses import sense_positions
 from scenes.base import LessonScene
 from scenes.components import (
@@ -506,21 +506,14 @@ class LearnedProjections(LessonScene):
         self.note = self.say("What a model learns are the projections W_Q, W_K and W_V.", self.note)
 
     # -- section 3 ------------------------------------------------------------------------
-    def _pattern_words(self, big: Grid, small: Grid) -> str:
-        """The focus row in both maps: where it now looks most, and what that word got before."""
-        ctx = self.ctx(0)
-        f = ctx.focus_index
-        shown = round_matrix(ctx.projected.attention, self.dec)
-        j = int(np.argmax(shown[f]))
-        who = "itself" if j == f else f"“{ctx.tokens[j]}”"
-        if isinstance(big, NumberGrid) and isinstance(small, NumberGrid):
-            text = f"“{ctx.focus}” now gives {big.entry(f, j).text} to {who}, against {small.entry(f, j).text} before."
-        else:
-            text = f"In the row of “{ctx.focus}”, the most attention now goes to {who}."
-        return text + self._learned_words(shown[f])
+    def _pattern_words(self, numbers: bool) -> str:
+        """The focus row in both maps (the claims): where it now looks most, and what that word got before;
+        without ``numbers`` on the maps, only where it looks most."""
+        said = next(c for c in self.claims() if c.args.get("variant") == ("numbers" if numbers else "tiles"))
+        return said.text + "." + self._learned_words(self.claims("largest")[0].args["column"])
 
-    def _learned_words(self, row: np.ndarray) -> str:
-        """What the weights did to the focus row (``row``, as shown): learned, fell short, or arbitrary."""
+    def _learned_words(self, top: int) -> str:
+        """What the weights did to the focus row (``top``: where it looks most): learned, fell short, or arbitrary."""
         t, ctx = self.trace.training, self.ctx(0)
         if t is None or not t.trained:
             return " A new pattern, but untrained weights make it arbitrary."
@@ -530,17 +523,17 @@ class LearnedProjections(LessonScene):
         if not cols:  # this sentence states no sense: the weights learned on the others
             return " A new pattern, learned on the lesson's other sentences."
         words = " and ".join(f"“{ctx.tokens[j]}”" for j in cols)
-        if cols == [int(np.argmax(row))]:  # its number was just said
-            return f" W_Q and W_K learned this: {words} is the word that tells the sense of “{ctx.focus}”."
-        share = fmt(float(row[cols].sum()), self.dec)
-        return (f" W_Q and W_K learned to make “{ctx.focus}” look at the word that tells its sense: "
-                f"{share} of its attention goes to {words}.")
+        learned = self.claims("learned")[0].text
+        if cols == [top]:  # its number was just said
+            return f" {learned} this: {words} is the word that tells the sense of “{ctx.focus}”."
+        return (f" {learned} to make “{ctx.focus}” look at the word that tells its sense: "
+                f"{self.claims('share')[0].text}.")
 
     def new_pattern(self) -> None:
         ctx = self.ctx(0)
         lay = maps_layout(self.trace, self.theme, self.content, self.dec)
         big = lay.big
-        self.narrate(self._pattern_words(big, lay.small))
+        self.narrate(self._pattern_words(isinstance(big, NumberGrid) and isinstance(lay.small, NumberGrid)))
         self.play(FadeOut(self.diagram.everything()), run_time=TIME.fade)
         anims: list[Any] = [ReplacementTransform(self.diagram.a_tiles.cells, big.cells), FadeIn(lay.big_cols),
                             FadeIn(lay.title_big)]

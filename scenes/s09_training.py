@@ -21,7 +21,7 @@ and ``.trained``; ``claims_hold`` and ``reason`` decide what is said;
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -41,7 +41,8 @@ from manim import (
     Write,
 )
 
-from attncore import LessonTrace, TrainingTrace, adds_up, fmt, round_matrix
+from attncore import LessonTrace, TrainingTrace, adds_up
+from attncore.later_claims import SHARE_WORDS
 from attncore.training import ATTENTION_CLAIM, SenseClaim
 from scenes.base import LessonScene
 from scenes.components import (
@@ -68,8 +69,6 @@ from scenes.theme import LAG, TIME, Theme
 
 #: The arrow from a sentence to its sense.
 ARROW_LENGTH = MED_LARGE_BUFF + ITEM_BUFF
-#: The share of attention the training claim asks for, in words (a caption holds no digit).
-SHARE_WORDS = {0.5: "half", 0.25: "a quarter", 1 / 3: "a third"}
 #: Snapshot and comparison cells: at most CELL_H_MAX tall and the widest "small" word times HISTORY_WORD_W
 #: (snapshots) or COMPARE_WORD_W (strips) wide; the loss chart's dots pop in from DOT_POP.
 CELL_H_MAX, HISTORY_WORD_W, COMPARE_WORD_W, DOT_POP = 0.5, 1.0, 1.1, 1.5
@@ -96,11 +95,6 @@ def claim_of(trace: LessonTrace, c: int) -> tuple[int, SenseClaim] | None:
         return None
     k = [i for i, ctx in enumerate(trace.contexts) if ctx.context.leans is not None].index(c)
     return (k, t.claims[k]) if k < len(t.claims) else None
-
-
-def shown_share(rows: np.ndarray, k: int, cols: Sequence[int], dec: int) -> float:
-    """The sum of row ``k``'s weights on ``cols`` as the screen shows them (each rounded by fmt)."""
-    return float(sum(round_matrix(rows, dec)[k, j] for j in cols))
 
 
 def focus_words(trace: LessonTrace) -> str:
@@ -460,13 +454,11 @@ class LearningTheWeights(LessonScene):
 
     # -- 2 ------------------------------------------------------------------------------
     def _loss_words(self, t: TrainingTrace) -> str:
+        """How training starts, then the claim: the steps taken and how the loss went."""
         names = ", ".join(t.trained[:-1]) + " and " + t.trained[-1] if len(t.trained) > 1 else "".join(t.trained)
         names = names or "no matrix (all are set by hand)"
-        more = f", and {t.rounding_steps} more so that the rounded weights still answer right" if t.rounding_steps else ""
-        verb = "falls" if t.loss[-1] < t.loss[0] else "goes"
         return (f"Training starts from the simplified attention: {names} begin as the identity plus a little noise. "
-                f"Then {t.steps} steps of Adam{more}. The loss, how far the answers are from the right senses, "
-                f"{verb} from {fmt(t.loss[0], self.dec)} to {fmt(t.loss[-1], self.dec)}.")
+                + " ".join(c.text for c in self.claims("loss_falls")))
 
     def the_loss(self) -> None:
         t = history(self.trace)
@@ -484,44 +476,26 @@ class LearningTheWeights(LessonScene):
         self.play(Create(lay.chart.line), run_time=2 * TIME.transform)
         self.play(FadeIn(lay.values[1]), run_time=TIME.fade)
         self.play(LaggedStart(*(FadeIn(d, scale=DOT_POP) for d in lay.chart.dots), lag_ratio=LAG.step), run_time=TIME.fade)
-        fell = "falls" if t.loss[-1] < t.loss[0] else "does not fall"
-        self.note = self.say(f"The loss {fell} as the weights change; the dots mark the steps shown next.", self.note)
+        self.note = self.say(self.claims("loss_falls", "caption")[0].text, self.note)
         self.loss = lay
 
     # -- 3 ------------------------------------------------------------------------------
-    def _moves_words(self, t: TrainingTrace) -> tuple[str, str]:
-        """(narration, caption) from the first and last snapshot of every context with sense words."""
-        said: list[str] = []
-        shown: list[tuple[bool, str]] = []
-        for c, ctx in enumerate(self.trace.contexts):
-            cols = sense_positions(self.trace, c)
-            if not cols:
-                continue
-            first = shown_share(t.snapshots[c], 0, cols, self.dec)
-            last = shown_share(t.snapshots[c], len(t.snapshot_steps) - 1, cols, self.dec)
-            who = quoted([ctx.tokens[j] for j in cols])
-            said.append(f"on {who} from {fmt(first, self.dec)} to {fmt(last, self.dec)}")
-            shown.append((last > first, who))
+    def _moves_words(self) -> tuple[str, str]:
+        """(narration, caption): the claims on the first and last snapshot of every context with sense words."""
+        said = [c.text for c in self.claims("change")]
+        caption = self.claims(where="caption")[0].text
         if not said:
-            moved = any((round_matrix(s, self.dec)[0] != round_matrix(s, self.dec)[-1]).any()
-                        for s in t.snapshots)
             return ("Each row is the attention of the focus word at one step of training. "
-                    "No other word of these sentences carries the sense, so there is no column to follow.",
-                    "The row changes as the weights change." if moved else "The row stays as it was.")
-        text = (f"Each row is where {focus_words(self.trace)} looks at one step of training. "
-                f"Its weight moves {'; and '.join(said)}.")
-        if all(up for up, _ in shown):
-            return text, f"Step by step, {focus_words(self.trace)} looks more and more at " + " and at ".join(
-                who for _, who in shown) + "."
-        return text, f"Step by step, {focus_words(self.trace)} looks " + ", ".join(
-            f"{'more' if up else 'no more'} at {who}" for up, who in shown) + "."
+                    "No other word of these sentences carries the sense, so there is no column to follow.", caption)
+        return (f"Each row is where {focus_words(self.trace)} looks at one step of training. "
+                f"Its weight moves {'; and '.join(said)}.", caption)
 
     def row_moves(self) -> None:
         t = history(self.trace)
         if t is None:
             self._simplified_only()
             return
-        words, caption = self._moves_words(t)
+        words, caption = self._moves_words()
         self.narrate(words)
         lay = history_layout(self.trace, t, self.theme, self.content, self.dec)
         self._clear()
@@ -557,28 +531,17 @@ class LearningTheWeights(LessonScene):
 
     def _verdict(self) -> tuple[str, str]:
         """(narration, caption): the claim when training says it holds, else plainly what happened."""
-        t, focus = self.trace.training, focus_words(self.trace)
+        t = self.trace.training
         if t is None or history(self.trace) is None:
             why = f" {t.reason}." if t is not None and t.reason else ""
             return (f"These weights were not trained, so the second row is arbitrary.{why} "
                     "The next steps use them as they are.", "Not trained: this row is arbitrary.")
-        parts: list[str] = []
-        for c, ctx in enumerate(self.trace.contexts):
-            claim = claim_of(self.trace, c)
-            if claim is not None and claim[1].sense_words:
-                cl = claim[1]
-                who = f"“{ctx.focus}” gives " if not parts or len({x.focus for x in self.trace.contexts}) > 1 else ""
-                simple = " in the simplified step" if not parts else ""
-                parts.append(f"{who}{fmt(cl.trained, self.dec)} to {quoted(cl.sense_words)}, "
-                             f"against {fmt(cl.simple, self.dec)}{simple}")
+        parts = [c.text for c in self.claims("change")]
         what = "After training, " + "; and ".join(parts) + "." if parts else ""
-        least = SHARE_WORDS.get(ATTENTION_CLAIM, "most")
+        verdict = " ".join(c.text for c in self.claims("share") + self.claims("learned"))
         if t.claims_hold:
-            words = " and ".join(quoted(cl.sense_words) for cl in t.claims)
-            who = focus if len({c.focus for c in self.trace.contexts}) == 1 else "each focus word"
-            return (f"{what} At least {least} of its attention, and more sharply than before.",
-                    f"Trained, {who} gives at least {least} of its attention to {words}.")
-        return (f"{what} Training did not get there: {t.reason}.", f"Not reached: {shortfall(t, least)}.")
+            return f"{what} {verdict}", self.claims("share", "caption")[0].text
+        return f"{what} {verdict}", f"Not reached: {shortfall(t, SHARE_WORDS.get(ATTENTION_CLAIM, 'most'))}."
 
     def trained_vs_simplified(self) -> None:
         words, caption = self._verdict()

@@ -232,11 +232,8 @@ class ChangingDimension(LessonScene):
     # -- section 1 ------------------------------------------------------------------------
     def _value_map_words(self) -> str:
         """W_V need not be square; how this lesson's d_v compares with d."""
-        return "The value matrix W_V does not have to be square. " + self._compare(
-            "This one has more columns than rows, so every word gets a longer value vector, of size d_v.",
-            "This one has fewer columns than rows, so every word gets a shorter value vector, of size d_v.",
-            "This one happens to be square, but any number of columns, d_v, would work.",
-        ) + self._untrained_words()
+        return ("The value matrix W_V does not have to be square. " + self.claims("value_size")[0].text
+                + self._untrained_words())
 
     def _untrained_words(self) -> str:
         """With trained weights, say that this W_V was not trained (unless set by hand)."""
@@ -252,12 +249,13 @@ class ChangingDimension(LessonScene):
         assert w.shape is not None and w.sym is not None
         self.play(FadeIn(lay.left), run_time=TIME.fade)
         self.play(FadeIn(lay.dot), FadeIn(w, shift=LEFT * DRIFT), run_time=TIME.write)
-        self.note = self.say("This W_V has d rows but only d_v columns: it is not square.")
+        shape, size = (c.text for c in self.claims("value_size", "caption"))
+        self.note = self.say(shape)
         self.play(Indicate(w.shape, color=self.theme["accent"]), Indicate(w.sym, color=self.theme["accent"]),
                   FadeIn(lay.eq))
         self.play(row_transfer(lay.left.grid, lay.result.grid), FadeIn(lay.result.labels()))
         self.hold(self.ctx(0).n * self.ctx(0).reshaped.V.shape[1] // 2)
-        self.note = self.say("So every word gets a value vector V of size d_v instead of d.", self.note)
+        self.note = self.say(size, self.note)
 
     # -- section 2 ------------------------------------------------------------------------
     def _output_words(self) -> str:

@@ -36,8 +36,7 @@ from manim import (
     VMobject,
 )
 
-from attncore import ContextTrace, LessonTrace, decimals_needed, fmt, round_matrix
-from attncore.senses import sense_positions
+from attncore import ContextTrace, LessonTrace, decimals_needed
 from scenes.base import LessonScene
 from scenes.components import (
     BLOCK_LABELS_H,
@@ -76,8 +75,6 @@ from scenes.theme import LAG, TIME, Theme
 
 #: Head names without digits (plain labels may not contain any); LIMITS allows 1-4 heads.
 HEAD_NAMES = ("first head", "second head", "third head", "fourth head")
-#: A head "learned to find" the sense words when its focus row puts at least this much on them.
-HEAD_FINDS = 0.5
 ROLES = (("Q", "query"), ("K", "key"), ("V", "value"))
 
 # -- head colours ----------------------------------------------------------------------------
@@ -378,13 +375,13 @@ class MultiHead(LessonScene):
     # -- section 2 ------------------------------------------------------------------------
     def attention_per_head(self) -> None:
         lay = heads_layout(self.trace, self.theme, self.content, self.dec)
-        self.narrate(self._per_head_words(lay.maps))
+        self.narrate(self._per_head_words())
         self._shrink_to_strip(lay)
         self._heads_in_parallel(lay)
         self.hold(self.ctx(0).n * self.h)
         self.note = self.say("Every head runs the same attention in its own columns, all at the same time.", self.note)
         if self.h > 1:
-            self.note = self.say("Different heads, different patterns of who attends to whom.", self.note)
+            self.note = self.say(self.claims("heads_differ", "caption")[0].text, self.note)
         else:
             self.note = self.say("With one head, this is the attention of the learned projections.", self.note)
         self.heads = lay
@@ -421,48 +418,26 @@ class MultiHead(LessonScene):
         self.remove(*(g.cells for g in lay.maps), *(g.entries for g in lay.maps), lay.maps[0].row_labels)
         self.add(*lay.maps)
 
-    def _per_head_words(self, maps: list[Grid]) -> str:
-        """Every head in parallel; where the focus word looks most in the first two heads."""
+    def _per_head_words(self) -> str:
+        """Every head in parallel; what the focus word finds in each head (the claims)."""
         ctx = self.ctx(0)
-        f, heads = ctx.focus_index, ctx.multi_head.heads
         learned = self._learned_heads_words()
         if learned:
             return "All heads run the same attention in parallel, each in its own subspace. " + learned
         if self.h == 1:
             return ("The single head runs attention on all the columns: "
                     "with one head, this is the attention of the learned projections.")
-        text = "All heads run the same attention in parallel, each in its own subspace. "
-        top: list[tuple[int, str]] = []
-        for k in range(2):
-            j = int(np.argmax(round_matrix(heads[k].attention, self.dec)[f]))
-            g = maps[k]
-            top.append((j, g.entry(f, j).text if isinstance(g, NumberGrid) else ""))
-        (j0, a0), (j1, a1) = top
-        who = ["itself" if j == f else f"“{ctx.tokens[j]}”" for j in (j0, j1)]
-        if not (a0 and a1):
-            return text + f"In the row of “{ctx.focus}”, each head finds its own pattern."
-        if j0 == j1:
-            return text + f"“{ctx.focus}” gives {who[0]} {a0} in the {head_name(0, self.h)}, {a1} in the second."
-        return text + f"“{ctx.focus}” gives {a0} to {who[0]} in the {head_name(0, self.h)}, {a1} to {who[1]} in the second."
+        first, second = (c.text for c in self.claims("largest"))
+        return ("All heads run the same attention in parallel, each in its own subspace. "
+                f"In the row of “{ctx.focus}”, each head finds its own pattern: {first}, {second}.")
 
     def _learned_heads_words(self) -> str:
-        """With trained weights whose claims hold: what each head learned, from its focus row as shown."""
-        t, ctx = self.trace.training, self.ctx(0)
-        cols = list(sense_positions(self.lesson, ctx.context))
-        if t is None or not t.trained or not t.claims_hold or not cols:
+        """With trained weights whose claims hold: what each head learned (the claims), from its focus row as shown."""
+        said = [c.text for c in self.claims() if c.kind in ("share", "spread")]
+        if not said:
             return ""
-        f, words = ctx.focus_index, " and ".join(f"“{ctx.tokens[j]}”" for j in cols)
-        said = []
-        for k, head in enumerate(ctx.multi_head.heads):
-            row = round_matrix(head.attention, self.dec)[f]
-            share = float(row[cols].sum())
-            j = int(np.argmax(row))
-            what = (f"learned to find {words} ({fmt(share, self.dec)})" if share >= HEAD_FINDS
-                    else f"looks at {'itself' if j == f else '“' + ctx.tokens[j] + '”'}" if row[j] >= HEAD_FINDS
-                    else "spreads its attention: nothing readable")
-            said.append(f"the {head_name(k, self.h)} {what}" if self.h > 1 else f"the head {what}")
-        text = "; ".join(said)
-        return f"In the row of “{ctx.focus}”, {text}."
+        text = "; ".join(said) if self.h > 1 else said[0]
+        return f"In the row of “{self.ctx(0).focus}”, {text}."
 
     # -- section 3 ------------------------------------------------------------------------
     def _joined_words(self) -> str:

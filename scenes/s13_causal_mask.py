@@ -38,7 +38,8 @@ from manim import (
     VMobject,
 )
 
-from attncore import ContextTrace, adds_up, fmt, round_matrix, shown_sum
+from attncore import ContextTrace, adds_up, shown_sum
+from attncore.claims import Claim
 from scenes.base import LessonScene
 from scenes.components import (
     COMPACT_SIZES,
@@ -314,40 +315,27 @@ def named(ctx: ContextTrace, js: Sequence[int]) -> str:
                   + (["itself"] if ctx.focus_index in js else []))
 
 
-def finds(ctx: ContextTrace, c: int, m: int, dec: int) -> str:
-    """What the focus word still finds under the mask, with the weight the screen shows."""
-    f, row = ctx.focus_index, round_matrix(ctx.causal.attention, dec)[ctx.focus_index]
-    if f == 0:
+def finds(ctx: ContextTrace, c: int, m: int, found: Sequence[Claim]) -> str:
+    """What the focus word still finds under the mask (its claim, with the weight the screen shows)."""
+    if ctx.focus_index == 0:
         return f"{which_sentence(c, m)}, “{ctx.focus}” comes first: it sees only itself."
-    before = max(range(f), key=lambda j: row[j])
-    return f"{which_sentence(c, m)}, “{ctx.focus}” still finds “{ctx.tokens[before]}”, {fmt(row[before], dec)}."
+    return f"{which_sentence(c, m)}, {next(cl.text for cl in found if cl.args['context'] == c)}."
 
 
-def change(was: str, now: str) -> str:
-    """A share going from ``was`` to ``now`` (both as shown), in words."""
-    if was == now:
-        return f"stays at {now}"
-    return f"falls from {was} to {now}" if float(now.replace("−", "-")) < float(was.replace("−", "-")) \
-        else f"rises from {was} to {now}"
-
-
-def costs(ctx: ContextTrace, c: int, m: int, dec: int) -> str:
-    """What the mask costs the focus word, with the numbers the screen shows."""
-    cost, f = ctx.causal.mask_cost, ctx.focus_index
+def costs(ctx: ContextTrace, c: int, m: int, cost_claims: Sequence[Claim]) -> str:
+    """What the mask costs the focus word: its claim, with the numbers the screen shows."""
+    cost = ctx.causal.mask_cost
+    said = [cl.text for cl in cost_claims if cl.args["contexts"] == [c]]
     if not cost.sense_positions:
-        later = range(f + 1, ctx.n)
-        if not later:
+        if not said:
             return f"{which_sentence(c, m)}, “{ctx.focus}” is the last word: the mask hides nothing from it."
-        j = max(later, key=lambda k: ctx.attention[f, k])
-        shown = fmt(round_matrix(ctx.attention, dec)[f, j], dec)
-        return f"{which_sentence(c, m)}, “{ctx.tokens[j]}” comes later: its {shown} of the attention is gone."
-    share = change(fmt(cost.unmasked, dec), fmt(cost.causal, dec))
+        j = cost_claims[[cl.args["contexts"] for cl in cost_claims].index([c])].args["columns"][0][0]
+        return f"{which_sentence(c, m)}, “{ctx.tokens[j]}” comes later: {said[0]}."
     if cost.hidden_positions:
         hidden = quoted([ctx.tokens[j] for j in cost.hidden_positions])
         comes, it = ("comes", "it") if len(cost.hidden_positions) == 1 else ("come", "them")
-        return (f"{which_sentence(c, m)}, {hidden} {comes} after “{ctx.focus}”: the mask hides {it}, "
-                f"and the share of the sense words {share}.")
-    return f"{which_sentence(c, m)}, the sense words come first: their share {share}."
+        return f"{which_sentence(c, m)}, {hidden} {comes} after “{ctx.focus}”: the mask hides {it}, and {said[0]}."
+    return f"{which_sentence(c, m)}, the sense words come first: {said[0]}."
 
 
 def focus_row_note(ctx: ContextTrace, lay: FocusRow, dec: int) -> str:
@@ -435,8 +423,8 @@ class CausalMask(LessonScene):
         lay = masked_attention_layout(ctx, self.dec, self.theme, self.content)
         g = lay.grid
         self.narrate(
-            f"Every row works the same way. “{ctx.tokens[0]}”, the first word, sees only itself: weight "
-            f"{g.entry(0, 0).text}. And every row still sums to {lay.sums[-1].digits}."
+            f"Every row works the same way. {self.claims('largest')[0].text}. "
+            f"And {self.claims('rows_sum_to_one')[0].text} {lay.sums[-1].digits}."
             + rows_note(ctx, self.dec)
         )
         self.clear_content()
@@ -447,25 +435,26 @@ class CausalMask(LessonScene):
         self.play(FadeIn(lay.sum_head), LaggedStart(
             *(TransformFromCopy(g.row_entries(i), lay.sums[i]) for i in range(ctx.n)), lag_ratio=LAG.quick),
             run_time=TIME.transform)
-        self.note = self.say("Right of the line: hidden, weight zero. Every row still sums to one.")
+        self.note = self.say(self.claims("rows_sum_to_one", "caption")[0].text)
 
     def both_contexts(self) -> None:
         ctxs, m = self.trace.contexts, len(self.trace.contexts)
         self.blocks = contexts_layout(ctxs, self.dec, self.theme, self.content)
-        self.narrate(" ".join(finds(ctx, c, m, self.dec) for c, ctx in enumerate(ctxs))
+        found = self.claims("largest")
+        self.narrate(" ".join(finds(ctx, c, m, found) for c, ctx in enumerate(ctxs))
                      + " The mask hides only what comes later.")
         self.clear_content()
         self.add(*(b.grid.row(1) for b in self.blocks))
         self.play(*(FadeIn(VGroup(b.grid.col_labels, b.grid.row_labels[1], b.grid.row_entries(1))) for b in self.blocks),
                   *(Create(b.edge) for b in self.blocks), self.light_formula(None), run_time=TIME.write)
         self.play(*(Create(b.senses[1]) for b in self.blocks), run_time=TIME.fade)
-        who = {c.focus for c in ctxs}
-        self.note = self.say(f"“{ctxs[0].focus}” still finds the words before it." if len(who) == 1
-                             else "The focus word still finds the words before it.")
+        still = self.claims("largest", "caption")
+        self.note = self.say(still[0].text if still else "The mask hides only what comes later.")
 
     def mask_cost(self) -> None:
         ctxs, m = self.trace.contexts, len(self.trace.contexts)
-        self.narrate(" ".join(costs(ctx, c, m, self.dec) for c, ctx in enumerate(ctxs))
+        cost_claims = self.claims("change")
+        self.narrate(" ".join(costs(ctx, c, m, cost_claims) for c, ctx in enumerate(ctxs))
                      + " A word learns only from what came before it.")
         self.add(*(b.grid.row(0) for b in self.blocks))
         self.play(*(FadeIn(VGroup(b.grid.row_labels[0], b.grid.row_entries(0))) for b in self.blocks),

@@ -58,7 +58,6 @@ from scenes.components import (
     number_cell_width,
     text_size,
     trace_grid,
-    which_sentence,
     wrap_token_row,
 )
 from scenes.layout import DRIFT, GROUP_BUFF, ITEM_BUFF, LABEL_BUFF, LABEL_ROOM, SMALL_BUFF, Box
@@ -69,8 +68,6 @@ TOKEN_SIZES = ("body", "label", "small")
 #: The cells of the paired rows (steps 2, 4, 5) at most PAIR_CELL_W wide; those of the
 #: encoding table (step 3) at most ENCODING_CELL_W wide and ENCODING_CELL_H tall.
 PAIR_CELL_W, ENCODING_CELL_W, ENCODING_CELL_H = 1.5, 1.4, 0.55
-#: The positions are "about as large as the word vectors" from this ratio of mean sizes on.
-AS_LARGE = 0.5
 
 
 # -- 1: the sentence shuffled ----------------------------------------------------------------
@@ -288,46 +285,6 @@ def swap_words(ctx: ContextTrace) -> str:
             f"“{' '.join(p.shuffled_tokens)}”. The same words, in another order.")
 
 
-def biggest_change(a: np.ndarray, b: np.ndarray) -> int:
-    """The dimension in which two outputs differ most."""
-    return int(np.argmax(np.abs(np.asarray(a) - np.asarray(b))))
-
-
-def order_counts(ctx: ContextTrace, c: int, m: int, dec: int) -> str:
-    f, p = ctx.focus_index, ctx.positional
-    a, b = p.output[f], p.shuffled_positional_focus_output
-    k = biggest_change(a, b)
-    if fmt(a[k], dec) == fmt(b[k], dec):
-        return f"{which_sentence(c, m)}, the digits stay the same."
-    return f"{which_sentence(c, m)}, {ctx.dimensions[k]}: {fmt(a[k], dec)} in order, {fmt(b[k], dec)} shuffled."
-
-
-def leans(ctx: ContextTrace, c: int, m: int, dec: int) -> str:
-    """How the lean of the focus word moves when the positions are added, with the screen's numbers."""
-    f, dims = ctx.focus_index, ctx.dimensions
-    a, b = ctx.output[f], ctx.positional.output[f]
-    before, after = lean(a), lean(b)
-    if before == after:
-        k = biggest_change(a, b)
-        return (f"{which_sentence(c, m)}, “{ctx.focus}” still leans {dims[after]}, yet its {dims[k]} value moves "
-                f"from {fmt(a[k], dec)} to {fmt(b[k], dec)}.")
-    return (f"{which_sentence(c, m)}, “{ctx.focus}” leaned {dims[before]}; with positions it leans {dims[after]}, "
-            f"{fmt(b[after], dec)} against {fmt(b[before], dec)} {dims[before]}.")
-
-
-def telling(ctxs: Sequence[ContextTrace]) -> list[int]:
-    """The contexts whose focus word leans elsewhere once positions are added (the first one when none does)."""
-    moved = [c for c, x in enumerate(ctxs)
-             if lean(x.output[x.focus_index]) != lean(x.positional.output[x.focus_index])]
-    return moved or [0]
-
-
-def how_large(ctx: ContextTrace) -> str:
-    """The position vectors against the word vectors, in words (for the honest note)."""
-    ratio = float(np.mean(np.abs(ctx.positional.encoding)) / max(float(np.mean(np.abs(ctx.embeddings))), 1e-9))
-    return "about as large as the word vectors" if ratio >= AS_LARGE else "smaller than the word vectors, yet not small"
-
-
 # -- the scene -------------------------------------------------------------------------------
 class WordOrder(LessonScene):
     TITLE = "14 · Word order"
@@ -355,16 +312,14 @@ class WordOrder(LessonScene):
         ctxs, m = self.trace.contexts, len(self.trace.contexts)
         blocks = pairs_layout(shuffled_specs(ctxs, self.dec, self.theme, False), ctxs[0].dimensions, self.dec,
                               self.theme, self.content)
-        f = ctxs[0].focus_index
-        k = lean(ctxs[0].output[f])
+        same, lean_claim = self.claims("same_row")[0], self.claims("leans")[0]
         self.narrate(
             "Attention compares every word with every word, wherever it stands, and a sum does not care about order. "
-            f"So “{ctxs[0].focus}” gets the same output, shuffled or not: "
-            f"{fmt(ctxs[0].output[f][k], self.dec)} {ctxs[0].dimensions[k]} in both"
+            f"{same.text}: {lean_claim.text}"
             + (", and likewise in every sentence. " if m > 1 else ". ") + "Attention alone does not see word order."
         )
         self._show_pairs(blocks)
-        self.note = self.say("Shuffled or not: the same output, digit for digit.", self.note)
+        self.note = self.say(self.claims("same_row", "caption")[0].text, self.note)
 
     def _show_pairs(self, blocks: Sequence[PairBlock], outlines: VGroup | None = None) -> None:
         self.clear_content()
@@ -393,22 +348,28 @@ class WordOrder(LessonScene):
         self.note = self.say("Each position adds its own vector: the row of the place where the word stands.")
 
     def order_counts(self) -> None:
-        ctxs, m = self.trace.contexts, len(self.trace.contexts)
+        ctxs = self.trace.contexts
         blocks = pairs_layout(shuffled_specs(ctxs, self.dec, self.theme, True), ctxs[0].dimensions, self.dec,
                               self.theme, self.content)
-        self.narrate(f"With positions, shuffling changes the output of “{ctxs[0].focus}”. "
-                     + " ".join(order_counts(ctx, c, m, self.dec) for c, ctx in enumerate(ctxs)))
+        self.narrate(" ".join(c.text for c in self.claims()))
         self._show_pairs(blocks)
-        self.note = self.say("With positions, the order of the words counts.", self.note)
+        self.note = self.say(self.claims(where="caption")[0].text, self.note)
 
     def what_the_numbers_show(self) -> None:
-        ctxs, m = self.trace.contexts, len(self.trace.contexts)
+        ctxs = self.trace.contexts
         blocks = pairs_layout(lean_specs(ctxs, self.theme), ctxs[0].dimensions, self.dec, self.theme, self.content)
-        self.narrate(
-            " ".join(leans(ctx, c, m, self.dec) for c, ctx in enumerate(ctxs) if c in telling(ctxs))
-            + " That is not a better meaning: with d this small, the position vectors are "
-            f"{how_large(ctxs[0])}. Real models use d in the hundreds, and learn how to use the positions."
-        )
+        self.narrate(self._lean_words())
         self._show_pairs(blocks, lean_outlines(blocks, ctxs, self.theme))
-        self.note = self.say("With d this small, positions also move the meaning; real models use hundreds.",
-                             self.note)
+        self.note = self.say(self.claims(where="caption")[0].text, self.note)
+
+    def _lean_words(self) -> str:
+        """How the lean of the focus word moves when the positions are added (the claims), and why."""
+        said = [c for c in self.claims() if c.kind != "size_ratio"]
+        per: dict[int, list[str]] = {}
+        for c in said:
+            texts = per.setdefault(c.args["contexts"][0], [])
+            if c.text not in texts:
+                texts.append(c.text)
+        moves = " ".join(f"{t[0]}{'; ' if 'leaned' in t[0] else ', yet '}{', '.join(t[1:])}." for t in per.values())
+        return (f"{moves} That is not a better meaning: with d this small, {self.claims('size_ratio')[0].text}. "
+                "Real models use d in the hundreds, and learn how to use the positions.")

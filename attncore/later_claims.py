@@ -1,0 +1,450 @@
+"""The claims of scenes 9 to 14 (training, projections, dimension, heads, mask, word order).
+
+Continues :mod:`attncore.lecture_claims` (which lists these builders in the lecture's
+order); pure Python over the trace. How examples are picked:
+
+- "now gives X to W", "still finds W", "looks most at W": W is the word with the largest
+  exact weight of the row (the first one on a tie);
+- a share that "rises", "falls" or "stays" is judged on the numbers as shown; "more and
+  more" only when it never falls from one training snapshot to the next;
+- "shuffling changes the output ... in D": D is the dimension where the two outputs differ
+  most; a lean "with positions" is the largest entry of the output with positions;
+- a statement that does not hold is reworded or not made.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .claims import Claim, share_of, trace_row
+from .display import fmt
+
+if TYPE_CHECKING:
+    from .trace import ContextTrace, LessonTrace
+
+__all__ = ["AS_LARGE", "HEAD_FINDS", "LATER_BUILDERS", "SHARE_WORDS"]
+
+#: A head "learned to find" (or "looks at") words when its focus row puts at least this much on them.
+HEAD_FINDS = 0.5
+#: Position vectors are "about as large as the word vectors" when their mean |value| is at least this share.
+AS_LARGE = 0.5
+#: The share of attention the training claim asks for, in words (a caption holds no digit).
+SHARE_WORDS = {0.5: "half", 0.25: "a quarter", 1 / 3: "a third"}
+_ORDINALS = ("first", "second", "third", "fourth")
+_HEADS = tuple(f"{o} head" for o in _ORDINALS)
+
+
+def _q(word: str) -> str:
+    return f"“{word}”"
+
+
+def _quoted(words: Sequence[str]) -> str:
+    items = [_q(w) for w in words]
+    return "" if not items else items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _who(ctx: ContextTrace, j: int) -> str:
+    return "itself" if j == ctx.focus_index else _q(ctx.tokens[j])
+
+
+def _sentence(c: int, m: int) -> str:
+    """Context ``c`` of ``m``: "In the first sentence", ... ("In its sentence" when alone)."""
+    return "In its sentence" if m == 1 else f"In the {_ORDINALS[c] if c < len(_ORDINALS) else 'next'} sentence"
+
+
+def _argmax(row: np.ndarray, among: Sequence[int]) -> int:
+    return max(among, key=lambda j: float(row[j]))
+
+
+def _focus_words(trace: LessonTrace) -> str:
+    return _quoted(list(dict.fromkeys(c.focus for c in trace.contexts)))
+
+
+def _senses(trace: LessonTrace, c: int) -> list[int]:
+    return list(trace.contexts[c].causal.mask_cost.sense_positions)
+
+
+def _history(trace: LessonTrace) -> bool:
+    t = trace.training
+    return t is not None and len(t.loss) >= 2 and bool(t.snapshots)
+
+
+def _val(x: float, dec: int) -> float:
+    """``x`` as shown (the screen's minus sign read back)."""
+    return float(fmt(x, dec).replace("−", "-"))
+
+
+def _moved(a: float, b: float) -> str:
+    return "rises" if b > a else "falls" if b < a else "stays"
+
+
+# --- 9 · How the weights are learned ---------------------------------------------------------
+
+
+def _loss(trace: LessonTrace) -> list[Claim]:
+    t, dec = trace.training, trace.decimals
+    if t is None or not _history(trace):
+        return []
+    falls = bool(t.loss[-1] < t.loss[0])
+    more = f", and {t.rounding_steps} more so that the rounded weights still answer right" if t.rounding_steps else ""
+    args, values = {"falls": falls, "steps": t.steps}, {"first": float(t.loss[0]), "last": float(t.loss[-1])}
+    sec = "The loss, step by step"
+    return [Claim("LearningTheWeights", sec, "loss_falls", args, values, f"Then {t.steps} steps of Adam{more}."),
+            Claim("LearningTheWeights", sec, "loss_falls", args, values,
+                  "The loss, how far the answers are from the right senses, "
+                  f"{'falls' if falls else 'goes'} from {fmt(t.loss[0], dec)} to {fmt(t.loss[-1], dec)}."),
+            Claim("LearningTheWeights", sec, "loss_falls", args, values,
+                  f"The loss {'falls' if falls else 'does not fall'} as the weights change; "
+                  "the dots mark the steps shown next.", "caption")]
+
+
+def _row_moves(trace: LessonTrace) -> list[Claim]:
+    t, dec, sec = trace.training, trace.decimals, "The attention row moves"
+    if t is None or not _history(trace):
+        return []
+    k = len(t.snapshot_steps) - 1
+    path = [f"snapshot:{i}" for i in range(k + 1)]
+    ctxs = [c for c in range(len(trace.contexts)) if _senses(trace, c)]
+    if not ctxs:
+        rows = [[tuple(fmt(x, dec) for x in trace_row(trace, c, s, ctx.focus_index)) for s in (path[0], path[-1])]
+                for c, ctx in enumerate(trace.contexts)]
+        moved = [c for c, (a, b) in enumerate(rows) if a != b]
+        same = {"stage": path[0], "other": path[-1]}
+        return [Claim("LearningTheWeights", sec, "same_row", {**same, "contexts": moved, "same": False}, {},
+                      "The row changes as the weights change.", "caption") if moved else
+                Claim("LearningTheWeights", sec, "same_row", {**same, "contexts": list(range(len(rows))), "same": True},
+                      {}, "The row stays as it was.", "caption")]
+    out, ups, steady = [], [], True
+    for c in ctxs:
+        f, cols = trace.contexts[c].focus_index, _senses(trace, c)
+        vals = [share_of(trace_row(trace, c, s, f), cols, dec, "shown") for s in path]
+        ups.append(_moved(vals[0], vals[-1]))
+        steady = steady and all(_val(y, dec) >= _val(x, dec) for x, y in zip(vals, vals[1:]))
+        who = _quoted([trace.contexts[c].tokens[j] for j in cols])
+        out.append(Claim("LearningTheWeights", sec, "change",
+                         {"contexts": [c], "columns": [cols], "from": path[0], "to": path[-1], "parts": "shown",
+                          "change": [ups[-1]]}, {"first": vals[0], "last": vals[-1]},
+                         f"on {who} from {fmt(vals[0], dec)} to {fmt(vals[-1], dec)}"))
+    whos = [_quoted([trace.contexts[c].tokens[j] for j in _senses(trace, c)]) for c in ctxs]
+    focus = _focus_words(trace)
+    if all(u == "rises" for u in ups):
+        text = (f"Step by step, {focus} looks more and more at " + " and at ".join(whos) + "." if steady
+                else f"By the last step, {focus} looks at " + " and at ".join(whos) + " more than at first.")
+    else:
+        text = f"Step by step, {focus} looks " + ", ".join(
+            f"{'more' if u == 'rises' else 'no more'} at {w}" for u, w in zip(ups, whos)) + "."
+    args = {"contexts": ctxs, "columns": [_senses(trace, c) for c in ctxs], "from": path[0], "to": path[-1],
+            "through": path, "parts": "shown", "change": ups, "steady": steady and all(u == "rises" for u in ups)}
+    return [*out, Claim("LearningTheWeights", sec, "change", args, {}, text, "caption")]
+
+
+def _verdict(trace: LessonTrace) -> list[Claim]:
+    t, dec, sec = trace.training, trace.decimals, "Trained row against the simplified one"
+    if t is None or not _history(trace):
+        return []
+    out, m = [], len(trace.contexts)
+    ctxs = [c for c in range(m) if trace.contexts[c].context.leans is not None and _senses(trace, c)]
+    several = len({x.focus for x in trace.contexts}) > 1
+    for n, c in enumerate(ctxs):
+        ctx, cols = trace.contexts[c], _senses(trace, c)
+        f = ctx.focus_index
+        was, now = (share_of(trace_row(trace, c, s, f), cols, dec) for s in ("attention", "projected_attention"))
+        who = f"{_q(ctx.focus)} gives " if n == 0 or several else ""
+        out.append(Claim("LearningTheWeights", sec, "change",
+                         {"contexts": [c], "columns": [cols], "from": "attention", "to": "projected_attention",
+                          "change": [_moved(_val(was, dec), _val(now, dec))]},
+                         {"simplified": was, "trained": now},
+                         f"{who}{fmt(now, dec)} to {_quoted([ctx.tokens[j] for j in cols])}, against {fmt(was, dec)}"
+                         + (" in the simplified step" if n == 0 else "")))
+    if not t.claims_hold:
+        return out + [Claim("LearningTheWeights", sec, "learned", {"holds": False}, {},
+                            f"Training did not get there: {t.reason}.")]
+    from .training import ATTENTION_CLAIM
+
+    least = SHARE_WORDS.get(ATTENTION_CLAIM, "most")
+    args = {"contexts": ctxs, "columns": [_senses(trace, c) for c in ctxs], "stage": "projected_attention",
+            "least": ATTENTION_CLAIM, "above": "attention"}
+    words = " and ".join(_quoted([trace.contexts[c].tokens[j] for j in _senses(trace, c)]) for c in ctxs)
+    who = _focus_words(trace) if not several else "each focus word"
+    return out + [Claim("LearningTheWeights", sec, "share", args, {},
+                        f"At least {least} of its attention, and more sharply than before."),
+                  Claim("LearningTheWeights", sec, "share", args, {},
+                        f"Trained, {who} gives at least {least} of its attention to {words}.", "caption")]
+
+
+def training_claims(trace: LessonTrace) -> list[Claim]:
+    return _loss(trace) + _row_moves(trace) + _verdict(trace)
+
+
+# --- 10 · Learned projections ----------------------------------------------------------------
+
+
+def projections_claims(trace: LessonTrace) -> list[Claim]:
+    ctx, dec, t = trace.contexts[0], trace.decimals, trace.training
+    f, sec = ctx.focus_index, "A new attention pattern"
+    new, old = ctx.projected.attention[f], ctx.attention[f]
+    j = _argmax(new, range(ctx.n))
+    out = [Claim("LearnedProjections", sec, "change",
+                 {"contexts": [0], "columns": [[j]], "from": "attention", "to": "projected_attention", "top": True,
+                  "change": [_moved(_val(old[j], dec), _val(new[j], dec))], "variant": "numbers"},
+                 {"before": float(old[j]), "now": float(new[j])},
+                 f"{_q(ctx.focus)} now gives {fmt(new[j], dec)} to {_who(ctx, j)}, against {fmt(old[j], dec)} before"),
+           Claim("LearnedProjections", sec, "largest",
+                 {"context": 0, "stage": "projected_attention", "row": f, "column": j, "others": False,
+                  "variant": "tiles"}, {"weight": float(new[j])},
+                 f"In the row of {_q(ctx.focus)}, the most attention now goes to {_who(ctx, j)}")]
+    cols = _senses(trace, 0)
+    if t is None or not t.trained or not cols:
+        return out
+    if not t.claims_hold:
+        return out + [Claim("LearnedProjections", sec, "learned", {"holds": False}, {},
+                            "The training fell short, so read no meaning into it.")]
+    learned = Claim("LearnedProjections", sec, "learned", {"holds": True}, {}, "W_Q and W_K learned")
+    if cols == [j]:
+        return out + [learned]
+    args = {"contexts": [0], "columns": [cols], "stage": "projected_attention", "least": 0.0}
+    return out + [learned, Claim("LearnedProjections", sec, "share", args, {},
+                                 f"{fmt(share_of(new, cols, dec), dec)} of its attention goes to "
+                                 f"{_quoted([ctx.tokens[k] for k in cols])}")]
+
+
+# --- 11 · Changing the dimension --------------------------------------------------------------
+
+
+def dimension_claims(trace: LessonTrace) -> list[Claim]:
+    d, d_v = np.asarray(trace.weights.W_V_reshape).shape
+    compare = "more" if d_v > d else "fewer" if d_v < d else "same"
+    args, values = {"compare": compare}, {"d": float(d), "d_v": float(d_v)}
+    said = {
+        "more": ("This one has more columns than rows, so every word gets a longer value vector, of size d_v.",
+                 "This W_V has d rows and more columns, d_v: it is not square.",
+                 "So every word gets a value vector V of size d_v instead of d."),
+        "fewer": ("This one has fewer columns than rows, so every word gets a shorter value vector, of size d_v.",
+                  "This W_V has d rows but only d_v columns: it is not square.",
+                  "So every word gets a value vector V of size d_v instead of d."),
+        "same": ("This one happens to be square, but any number of columns, d_v, would work.",
+                 "This W_V happens to be square: d_v equals d, but it need not.",
+                 "So every word gets a value vector V of size d_v, here equal to d."),
+    }[compare]
+    sec = "A value map of another size"
+    return [Claim("ChangingDimension", sec, "value_size", args, values, said[0]),
+            Claim("ChangingDimension", sec, "value_size", args, values, said[1], "caption"),
+            Claim("ChangingDimension", sec, "value_size", args, values, said[2], "caption")]
+
+
+# --- 12 · Multi-head -------------------------------------------------------------------------
+
+
+def _learned_heads(trace: LessonTrace) -> list[Claim]:
+    ctx, dec = trace.contexts[0], trace.decimals
+    f, cols, h = ctx.focus_index, _senses(trace, 0), len(ctx.multi_head.heads)
+    out, sec = [], "One attention per head, in parallel"
+    words = _quoted([ctx.tokens[j] for j in cols])
+    for k, head in enumerate(ctx.multi_head.heads):
+        row, stage = np.asarray(head.attention[f]), f"head:{k}"
+        name = _HEADS[k] if h > 1 and k < len(_HEADS) else "head" if h == 1 else f"head {k + 1}"
+        share = share_of(row, cols, dec, "shown")
+        j = _argmax(row, range(ctx.n))
+        if share >= HEAD_FINDS:
+            out.append(Claim("MultiHead", sec, "share", {"contexts": [0], "columns": [cols], "stage": stage,
+                                                        "least": HEAD_FINDS, "parts": "shown"}, {"share": share},
+                             f"the {name} learned to find {words} ({fmt(share, dec)})"))
+        elif share_of(row, [j], dec, "shown") >= HEAD_FINDS:
+            out.append(Claim("MultiHead", sec, "share", {"contexts": [0], "columns": [[j]], "stage": stage,
+                                                        "least": HEAD_FINDS, "parts": "shown"}, {"weight": float(row[j])},
+                             f"the {name} looks at {_who(ctx, j)}"))
+        else:
+            out.append(Claim("MultiHead", sec, "spread", {"context": 0, "stage": stage, "row": f, "most": HEAD_FINDS},
+                             {"largest": float(row.max())}, f"the {name} spreads its attention: nothing readable"))
+    return out
+
+
+def multi_head_claims(trace: LessonTrace) -> list[Claim]:
+    ctx, t = trace.contexts[0], trace.training
+    f, h, sec = ctx.focus_index, len(ctx.multi_head.heads), "One attention per head, in parallel"
+    if t is not None and t.trained and t.claims_hold and _senses(trace, 0):
+        out = _learned_heads(trace)
+    elif h > 1:
+        out = []
+        for k in range(2):
+            row = np.asarray(ctx.multi_head.heads[k].attention[f])
+            j = _argmax(row, range(ctx.n))
+            text = (f"{_q(ctx.focus)} looks most at {_who(ctx, j)} in the first head" if k == 0
+                    else f"at {_who(ctx, j)} in the second")
+            out.append(Claim("MultiHead", sec, "largest", {"context": 0, "stage": f"head:{k}", "row": f, "column": j,
+                                                          "others": False}, {"weight": float(row[j])}, text))
+    else:
+        return []
+    if h > 1:
+        differ = len({tuple(fmt(x, trace.decimals) for x in np.asarray(hd.attention).ravel())
+                      for hd in ctx.multi_head.heads}) > 1
+        out.append(Claim("MultiHead", sec, "heads_differ", {"context": 0, "differ": differ}, {},
+                         "Different heads, different patterns of who attends to whom." if differ
+                         else "Here every head finds the same pattern of who attends to whom.", "caption"))
+    return out
+
+
+# --- 13 · The causal mask --------------------------------------------------------------------
+
+
+def _finds(trace: LessonTrace) -> list[Claim]:
+    dec, m, out = trace.decimals, len(trace.contexts), []
+    sec = "Both contexts under the mask"
+    for c, ctx in enumerate(trace.contexts):
+        f = ctx.focus_index
+        if f == 0:
+            continue
+        row = ctx.causal.attention[f]
+        j = _argmax(row, range(f))
+        out.append(Claim("CausalMask", sec, "largest",
+                         {"context": c, "stage": "causal_attention", "row": f, "column": j, "others": True},
+                         {"weight": float(row[j])}, f"{_q(ctx.focus)} still finds {_q(ctx.tokens[j])}, {fmt(row[j], dec)}"))
+    if out and len(out) == m and len({x.focus for x in trace.contexts}) == 1:
+        first = out[0]
+        out.append(Claim("CausalMask", sec, "largest", first.args, first.values,
+                         f"{_q(trace.contexts[0].focus)} still finds the words before it.", "caption"))
+    elif out and len(out) == m:
+        first = out[0]
+        out.append(Claim("CausalMask", sec, "largest", first.args, first.values,
+                         "The focus word still finds the words before it.", "caption"))
+    return out
+
+
+def _costs(trace: LessonTrace) -> list[Claim]:
+    dec, out = trace.decimals, []
+    for c, ctx in enumerate(trace.contexts):
+        cost, f = ctx.causal.mask_cost, ctx.focus_index
+        cols = list(cost.sense_positions)
+        if not cols:
+            later = list(range(f + 1, ctx.n))
+            if not later:
+                continue
+            j = _argmax(ctx.attention[f], later)
+            cols, text = [j], f"its {fmt(ctx.attention[f, j], dec)} of the attention is gone"
+        else:
+            change = {"stays": "stays at {b}", "rises": "rises from {a} to {b}", "falls": "falls from {a} to {b}"}
+            a, b = fmt(cost.unmasked, dec), fmt(cost.causal, dec)
+            said = change[_moved(_val(cost.unmasked, dec), _val(cost.causal, dec))].format(a=a, b=b)
+            text = f"the share of the sense words {said}" if cost.hidden_positions else f"their share {said}"
+        was, now = (share_of(trace_row(trace, c, s, f), cols, dec) for s in ("attention", "causal_attention"))
+        out.append(Claim("CausalMask", "What the mask costs", "change",
+                         {"contexts": [c], "columns": [cols], "from": "attention", "to": "causal_attention",
+                          "change": [_moved(_val(was, dec), _val(now, dec))]},
+                         {"unmasked": was, "causal": now}, text))
+    return out
+
+
+def causal_claims(trace: LessonTrace) -> list[Claim]:
+    ctx, dec = trace.contexts[0], trace.decimals
+    sec = "Every row still sums to one"
+    every = {"context": 0, "stage": "causal_attention", "rows": list(range(ctx.n))}
+    return [Claim("CausalMask", sec, "largest", {"context": 0, "stage": "causal_attention", "row": 0, "column": 0,
+                                                "others": False}, {"weight": float(ctx.causal.attention[0, 0])},
+                  f"{_q(ctx.tokens[0])}, the first word, sees only itself: weight {fmt(ctx.causal.attention[0, 0], dec)}"),
+            Claim("CausalMask", sec, "rows_sum_to_one", every, {}, "every row still sums to"),
+            Claim("CausalMask", sec, "rows_sum_to_one", every, {},
+                  "Right of the line: hidden, weight zero. Every row still sums to one.", "caption"),
+            *_finds(trace), *_costs(trace)]
+
+
+# --- 14 · Word order -------------------------------------------------------------------------
+
+
+def _same_output(trace: LessonTrace) -> list[Claim]:
+    ctx, dec, m = trace.contexts[0], trace.decimals, len(trace.contexts)
+    out = ctx.output[ctx.focus_index]
+    k = int(np.argmax(out))
+    dim = trace.lesson.dimensions[k]
+    args = {"contexts": list(range(m)), "stage": "output", "other": "shuffled_output", "same": True}
+    sec = "The same output in any order"
+    return [Claim("WordOrder", sec, "same_row", args, {}, f"So {_q(ctx.focus)} gets the same output, shuffled or not"),
+            Claim("WordOrder", sec, "leans", {"contexts": [0], "dimensions": [dim], "stage": "shuffled_output"},
+                  {"value": float(out[k])}, f"{fmt(out[k], dec)} {dim} in both"),
+            Claim("WordOrder", sec, "same_row", args, {}, "Shuffled or not: the same output, digit for digit.", "caption")]
+
+
+def _order_counts(trace: LessonTrace) -> list[Claim]:
+    dec, m, dims = trace.decimals, len(trace.contexts), trace.lesson.dimensions
+    sec, pair = "Now the order counts", {"stage": "positional_output", "other": "shuffled_positional_output"}
+    out, moved = [], []
+    for c, ctx in enumerate(trace.contexts):
+        f = ctx.focus_index
+        a, b = (trace_row(trace, c, s, f) for s in (pair["stage"], pair["other"]))
+        if [fmt(x, dec) for x in a] == [fmt(x, dec) for x in b]:
+            out.append(Claim("WordOrder", sec, "same_row", {**pair, "contexts": [c], "same": True}, {},
+                             f"{_sentence(c, m)}, the digits stay the same."))
+            continue
+        moved.append(c)
+        k = int(np.argmax(np.abs(a - b)))
+        out.append(Claim("WordOrder", sec, "change",
+                         {"contexts": [c], "columns": [[k]], "from": pair["stage"], "to": pair["other"], "widest": True,
+                          "change": [_moved(_val(a[k], dec), _val(b[k], dec))]},
+                         {"in_order": float(a[k]), "shuffled": float(b[k])},
+                         f"{_sentence(c, m)}, {dims[k]}: {fmt(a[k], dec)} in order, {fmt(b[k], dec)} shuffled."))
+    focus = _q(trace.contexts[0].focus)
+    if moved:
+        lead = [Claim("WordOrder", sec, "same_row", {**pair, "contexts": moved, "same": False}, {},
+                      f"With positions, shuffling changes the output of {focus}."),
+                Claim("WordOrder", sec, "same_row", {**pair, "contexts": moved, "same": False}, {},
+                      "With positions, the order of the words counts.", "caption")]
+    else:
+        every = {**pair, "contexts": list(range(m)), "same": True}
+        lead = [Claim("WordOrder", sec, "same_row", every, {},
+                      f"With positions, shuffling could change the output of {focus}; at this precision it does not."),
+                Claim("WordOrder", sec, "same_row", every, {},
+                      "With positions, the order could count; here the digits do not show it.", "caption")]
+    return lead + out
+
+
+def _lean(trace: LessonTrace, c: int, m: int) -> list[Claim]:
+    ctx, dec, dims, sec = trace.contexts[c], trace.decimals, trace.lesson.dimensions, "What the numbers show"
+    f = ctx.focus_index
+    a, b = ctx.output[f], ctx.positional.output[f]
+    before, after = int(np.argmax(a)), int(np.argmax(b))
+
+    def lean(stage: str, k: int, text: str, values: dict[str, float]) -> Claim:
+        return Claim("WordOrder", sec, "leans", {"contexts": [c], "dimensions": [dims[k]], "stage": stage}, values, text)
+
+    if before == after:
+        k = int(np.argmax(np.abs(b - a)))
+        moved = _moved(_val(a[k], dec), _val(b[k], dec))
+        still = f"{_sentence(c, m)}, {_q(ctx.focus)} still leans {dims[after]}"
+        return [lean("output", before, still, {"value": float(a[before])}),
+                lean("positional_output", after, still, {"value": float(b[after])}),
+                Claim("WordOrder", sec, "change",
+                      {"contexts": [c], "columns": [[k]], "from": "output", "to": "positional_output", "widest": True,
+                       "change": [moved]}, {"without": float(a[k]), "with": float(b[k])},
+                      f"its {dims[k]} value moves from {fmt(a[k], dec)} to {fmt(b[k], dec)}" if moved != "stays"
+                      else f"its {dims[k]} value stays at {fmt(a[k], dec)}")]
+    return [lean("output", before, f"{_sentence(c, m)}, {_q(ctx.focus)} leaned {dims[before]}", {"value": float(a[before])}),
+            lean("positional_output", after, f"with positions it leans {dims[after]}, {fmt(b[after], dec)} against "
+                 f"{fmt(b[before], dec)} {dims[before]}", {"value": float(b[after]), "before": float(b[before])})]
+
+
+def word_order_claims(trace: LessonTrace) -> list[Claim]:
+    ctxs, m = trace.contexts, len(trace.contexts)
+    moved = [c for c, x in enumerate(ctxs) if np.argmax(x.output[x.focus_index]) != np.argmax(x.positional.output[x.focus_index])]
+    out = [cl for c in (moved or [0]) for cl in _lean(trace, c, m)]
+    ctx = ctxs[0]
+    ratio = float(np.mean(np.abs(ctx.positional.encoding)) / max(float(np.mean(np.abs(ctx.embeddings))), 1e-9))
+    large = ratio >= AS_LARGE
+    args = {"context": 0, "as_large": large, "least": AS_LARGE}
+    out.append(Claim("WordOrder", "What the numbers show", "size_ratio", args, {"ratio": ratio},
+                     "the position vectors are " + ("about as large as the word vectors" if large
+                                                    else "smaller than the word vectors")))
+    if moved:
+        caption = Claim("WordOrder", "What the numbers show", "leans", out[1].args, out[1].values,
+                        "With d this small, positions also move the meaning; real models use hundreds.", "caption")
+    else:
+        caption = Claim("WordOrder", "What the numbers show", "change", out[2].args, out[2].values,
+                        "With d this small, positions move the numbers; real models use hundreds."
+                        if out[2].args["change"] != ["stays"] else
+                        "Here positions barely move the numbers shown; real models use hundreds.", "caption")
+    return _same_output(trace) + _order_counts(trace) + out + [caption]
+
+
+LATER_BUILDERS: tuple[Any, ...] = (training_claims, projections_claims, dimension_claims, multi_head_claims,
+                                   causal_claims, word_order_claims)
