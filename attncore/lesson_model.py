@@ -40,6 +40,9 @@ LIMITS: dict[str, tuple[int, int]] = {
     "dimensions": (2, 8),
     "heads": (1, 4),
     "decimals": (1, 3),  # 0 would show attention weights as 0 or 1
+    # different words the sentences use together: the rows of scene 1's embedding table,
+    # which takes the first sentence's room and smaller digits from 12 rows on
+    "sentence_words": (2, 15),
     "d_v": (1, 8),
     "training_steps": (1, 2000),  # Adam steps; the largest lesson at the bounds trains 300 in about a second
     "training_examples": (0, 16),  # extra labelled sentences under [[training.examples]]

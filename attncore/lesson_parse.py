@@ -226,6 +226,12 @@ def _contexts(src: str, ctx_raw: Any, dims: tuple[str, ...], vocab_words: set[st
         if not isinstance(name, str) or not name.strip():
             raise error_at(src, f"{where}.name", "must be a non-empty text", 'write e.g. name = "animal"')
         contexts.append(replace(ctx, name=name, leans=_leans(src, where, c, dims)))
+    distinct = list(dict.fromkeys(t for c in contexts for t in c.tokens))
+    most = LIMITS["sentence_words"][1]
+    if len(distinct) > most:
+        raise error_at(src, "contexts", f"the sentences use {len(distinct)} different words, and the embedding table of "
+                       f"scene 1 shows at most {most} readably (one row each)",
+                       f"use at most {most} different words: repeat words across the sentences, or shorten them")
     return tuple(contexts)
 
 

@@ -31,7 +31,7 @@ from manim import (
 from attncore import LessonTrace, decimals_needed
 from scenes.base import LessonScene
 from scenes.components import NumberGrid, Source, TokenRow, arrow
-from scenes.layout import DRIFT, FRAME_X, SMALL_BUFF
+from scenes.layout import DRIFT, FRAME_X, SMALL_BUFF, Box
 from scenes.theme import LAG, TIME, Theme
 
 # -- the table of word vectors (scene units) -----------------------------------------------
@@ -44,12 +44,20 @@ TABLE_HEAD_ROOM, TABLE_BOTTOM = 0.9, -3.3
 CELL_W, CELL_H_MAX = 1.25, 0.5
 #: An outline hugs its row: a little closer than TINY_BUFF.
 ROW_BOX_BUFF = 0.04
+#: Rows lower than READABLE_ROW_H bring the digits onto the grid lines at "cell" size: the
+#: table then takes the sentence's place (the sentence fades out first), and rows lower
+#: than that again take "small" digits, readable down to SMALL_ROW_H (the lesson limit
+#: LIMITS["sentence_words"] keeps every table above it).
+READABLE_ROW_H, SMALL_ROW_H = 0.32, 0.28
 
 # -- one word, two meanings ----------------------------------------------------------------
 #: The table moves right, MOVED_BUFF from the frame's edge and centred a little below the
 #: middle; the sentences sit SENTENCE_GAP apart, ARROW_ROOM left of the table.
 MOVED_BUFF, MOVED_Y = 0.6, -0.3
 SENTENCE_GAP, ARROW_ROOM = 0.9, 1.2
+#: Sentences scaled below this to fit left of a wide table would be unreadable: the table
+#: then keeps only the focus word's row, and the sentences stack under it at full size.
+MIN_SENTENCE_SCALE = 0.8
 
 # -- pacing --------------------------------------------------------------------------------
 #: lag_ratio of the words of the sentence, of the table's rows, of the sentences and arrows.
@@ -84,6 +92,7 @@ class Vocabulary:
     sentence: TokenRow  # the words of context 0
     table: NumberGrid  # (words, d) one row per distinct word, one column per named dimension
     rows: tuple[VocabRow, ...]  # the word of each table row
+    replaces_sentence: bool  # many words: the table stands where the sentence was (it fades out first)
 
 
 def vocabulary(trace: LessonTrace, title: Mobject, theme: Theme, dec: int) -> Vocabulary:
@@ -91,15 +100,22 @@ def vocabulary(trace: LessonTrace, title: Mobject, theme: Theme, dec: int) -> Vo
     sentence = TokenRow(trace.contexts[0].tokens, theme).next_to(title, DOWN, buff=SENTENCE_DROP).set_x(0)
     rows = vocab_rows(trace)
     x_all = [trace.contexts[v.context].embeddings[v.row] for v in rows]
-    avail_h = sentence.get_bottom()[1] - TABLE_HEAD_ROOM - TABLE_BOTTOM
+    cell_h = min(CELL_H_MAX, (sentence.get_bottom()[1] - TABLE_HEAD_ROOM - TABLE_BOTTOM) / (len(rows) + 1))
+    replaces = cell_h < READABLE_ROW_H
+    if replaces:  # the room of the sentence too
+        cell_h = min(CELL_H_MAX, (sentence.get_top()[1] + TABLE_DROP - TABLE_HEAD_ROOM - TABLE_BOTTOM) / (len(rows) + 1))
     table = NumberGrid(
         x_all, decimals_needed(x_all, dec), lambda r, k: Source(rows[r].context, "embeddings", (rows[r].row, k)), theme,
-        row_labels=[v.word for v in rows], col_labels=dims,
-        col_colours=[theme.dim(d) for d in dims], cell_w=CELL_W, cell_h=min(CELL_H_MAX, avail_h / (len(rows) + 1)),
+        row_labels=[v.word for v in rows], col_labels=dims, col_colours=[theme.dim(d) for d in dims], cell_w=CELL_W,
+        cell_h=cell_h, size="cell" if cell_h >= READABLE_ROW_H else "small",
+        label_size="label" if cell_h >= READABLE_ROW_H else "small",
     )
-    table.next_to(sentence, DOWN, buff=TABLE_DROP)
+    if replaces:
+        table.move_to(sentence.get_top()[1] * UP, aligned_edge=UP)
+    else:
+        table.next_to(sentence, DOWN, buff=TABLE_DROP)
     table.shift(RIGHT * (0 - table.body().get_center()[0]))
-    return Vocabulary(sentence, table, tuple(rows))
+    return Vocabulary(sentence, table, tuple(rows), replaces)
 
 
 @dataclass(frozen=True)
@@ -107,8 +123,12 @@ class SharedVector:
     """Every sentence, the focus word outlined, an arrow from each to the one row they share."""
 
     box: SurroundingRectangle  # around the focus word's row and its label
-    sentences: VGroup  # one TokenRow per context, stacked, left of the table
+    sentences: VGroup  # one TokenRow per context, stacked, left of the table (or under its one row)
     arrows: list[Arrow]  # one per sentence, to the row's label
+    others: VGroup  # the rows that fade out when only the focus row stays (empty otherwise)
+    kept: VGroup  # then the focus row (cells, numbers, word), moved up by ``lift``, under the
+    lift: float  # column names, which move up by ``rise`` to the top of the content box
+    rise: float
 
 
 def shared_vector(trace: LessonTrace, table: NumberGrid, r: int, theme: Theme) -> SharedVector:
@@ -123,7 +143,32 @@ def shared_vector(trace: LessonTrace, table: NumberGrid, r: int, theme: Theme) -
         sentences.scale_to_fit_width(room)
     sentences.next_to(table, LEFT, buff=ARROW_ROOM).set_y(table.body().get_center()[1])
     arrows = [arrow(s.get_right(), table.row_labels[r].get_left(), theme["accent"]) for s in sentences]
-    return SharedVector(box, sentences, arrows)
+    return SharedVector(box, sentences, arrows, VGroup(), VGroup(), 0, 0)
+
+
+def fits_beside(trace: LessonTrace, table: NumberGrid) -> bool:
+    """Whether the sentences fit left of ``table`` moved right at MIN_SENTENCE_SCALE or more."""
+    widest = max(TokenRow(c.tokens, Theme(), size="label").width for c in trace.contexts)
+    room = (FRAME_X - MOVED_BUFF - table.width) - ARROW_ROOM + (FRAME_X - SMALL_BUFF)  # table left - arrows - frame left
+    return room >= MIN_SENTENCE_SCALE * widest
+
+
+def shared_row(trace: LessonTrace, table: NumberGrid, r: int, theme: Theme, box: Box) -> SharedVector:
+    """For a table too wide to have the sentences beside it: the column names move to the top
+    of ``box``, the focus row under them (the other rows fade), the sentences stacked under it."""
+    n = len(table.row_labels)
+    others = VGroup(*(VGroup(table.row(k), table.row_entries(k), table.row_labels[k]) for k in range(n) if k != r))
+    kept = VGroup(table.row(r), table.row_entries(r), table.row_labels[r])
+    rise = float(box.top - table.col_labels.get_top()[1])
+    lift = float(table.row(0).get_center()[1] - table.row(r).get_center()[1]) + rise
+    outline = SurroundingRectangle(kept.copy().shift(UP * lift), color=theme["accent"], buff=ROW_BOX_BUFF)
+    sentences = VGroup(
+        *(TokenRow(c.tokens, theme, focus=c.focus_index, size="label") for c in trace.contexts)
+    ).arrange(DOWN, buff=SENTENCE_GAP / 2)
+    room = (outline.get_bottom()[1] - SENTENCE_GAP / 2) - box.bottom
+    sentences.scale(min(1.0, box.width / sentences.width, room / sentences.height))
+    sentences.move_to(((outline.get_bottom()[1] - SENTENCE_GAP / 2 + box.bottom) / 2) * UP).set_x(box.centre_x)
+    return SharedVector(outline, sentences, [], others, kept, lift, rise)
 
 
 # --- the scene ----------------------------------------------------------------------------
@@ -151,6 +196,8 @@ class Embeddings(LessonScene):
         lay = self.vocab = vocabulary(self.trace, self.title, self.theme, self.dec)
         table = lay.table
         self.play(LaggedStart(*(FadeIn(w, shift=DOWN * DRIFT) for w in lay.sentence), lag_ratio=WORD_LAG))
+        if lay.replaces_sentence:  # many words: the table needs the sentence's room
+            self.play(FadeOut(lay.sentence, shift=UP * DRIFT), run_time=TIME.fade)
         self.play(FadeIn(table.cells), Write(table.col_labels), Write(table.row_labels), run_time=TIME.write)
         self.play(LaggedStart(*(FadeIn(table.row_entries(i)) for i in range(len(lay.rows))), lag_ratio=ROW_LAG))
         self.note = self.say("Each word is a row of numbers; each column is a named dimension.")
@@ -182,12 +229,20 @@ class Embeddings(LessonScene):
         )
         # Table to the right, every sentence containing the focus word stacked on the left,
         # an arrow from each occurrence to the one row they share.
-        self.play(FadeOut(self.vocab.sentence, shift=UP * DRIFT), run_time=TIME.fade)
-        self.play(table.animate.to_edge(RIGHT, buff=MOVED_BUFF).set_y(MOVED_Y), run_time=TIME.transform)
-        lay = shared_vector(self.trace, table, r, self.theme)
+        if not self.vocab.replaces_sentence:
+            self.play(FadeOut(self.vocab.sentence, shift=UP * DRIFT), run_time=TIME.fade)
+        if fits_beside(self.trace, table):
+            self.play(table.animate.to_edge(RIGHT, buff=MOVED_BUFF).set_y(MOVED_Y), run_time=TIME.transform)
+            lay = shared_vector(self.trace, table, r, self.theme)
+        else:  # a wide table: only the focus word's row stays, the sentences under it
+            lay = shared_row(self.trace, table, r, self.theme, self.content)
+            self.play(FadeOut(lay.others), run_time=TIME.fade)
+            self.play(lay.kept.animate.shift(UP * lay.lift), table.col_labels.animate.shift(UP * lay.rise),
+                      run_time=TIME.transform)
         self.play(Create(lay.box))
         self.play(LaggedStart(*(FadeIn(s) for s in lay.sentences), lag_ratio=SENTENCE_LAG))
-        self.play(LaggedStart(*(GrowArrow(a) for a in lay.arrows), lag_ratio=SENTENCE_LAG))
+        if lay.arrows:
+            self.play(LaggedStart(*(GrowArrow(a) for a in lay.arrows), lag_ratio=SENTENCE_LAG))
         shown = self.claim("strong_in_each", "caption")
         self.note = self.say(shown.text if shown else f"“{focus}” has one vector: which meaning is meant?", self.note)
         self.hold()

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from attncore.lesson import LIMITS
 from attnvid.env import LESSON_ENV
 from scenes.components import Num
 from scenes.inspect import (
@@ -31,14 +32,20 @@ WORDS = ["river", "bank", "café", "the", "über", "sat", "on", "deposit", "at",
 DIMS = ["nature", "finance", "grammar", "place", "action", "colour", "size", "other"]
 
 
-def lesson_toml(n_ctx: int, n_tok: int, d: int, heads: int, seed: int = 1, decimals: int = 2) -> str:
+def lesson_toml(n_ctx: int, n_tok: int, d: int, heads: int, seed: int = 1, decimals: int = 2, vocab: int = 0,
+                used: int = 0) -> str:
+    """A lesson of ``n_ctx`` sentences of ``n_tok`` words over ``d`` dimensions; with ``vocab``, a
+    vocabulary of that many words, the sentences spread over the first ``used`` of them so that
+    together they use them all."""
     rng = random.Random(seed)
-    words = WORDS[: max(n_tok + 2, 6)]
+    all_words = WORDS[: vocab or max(n_tok + 2, 6)]
+    words = all_words[: used or len(all_words)]
+    step = max(1, -(-len(words) // n_ctx)) if used else 1  # where each sentence starts among the used words
     values = [x / 2 for x in range(-4, 7)]  # -2 .. 3 in halves, like a hand-made lesson
-    vocab = "\n".join(f'"{w}" = [{", ".join(str(rng.choice(values)) for _ in range(d))}]' for w in words)
+    vocab = "\n".join(f'"{w}" = [{", ".join(str(rng.choice(values)) for _ in range(d))}]' for w in all_words)
     ctxs = []
     for c in range(n_ctx):
-        toks = [words[(c + k) % len(words)] for k in range(n_tok)]
+        toks = [words[(c * step + k) % len(words)] for k in range(n_tok)]
         ctxs.append(f'[[contexts]]\nname = "ctx{c}"\nsentence = "{" ".join(toks)}"\nfocus = "{toks[n_tok // 2]}"\n')
     return (f'title = "Bounds {n_ctx}x{n_tok}x{d}x{heads}"\ndimensions = {DIMS[:d]!r}\ndecimals = {decimals}\n'
             .replace("'", '"')
@@ -68,13 +75,21 @@ def check_lesson(path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("n_ctx", "n_tok", "d", "heads"),
-    [(1, 2, 2, 1), (3, 8, 8, 4), (2, 8, 2, 2), (3, 2, 8, 1), (1, 5, 6, 3)],
+    ("n_ctx", "n_tok", "d", "heads", "vocab"),
+    [(1, 2, 2, 1, 0), (3, 8, 8, 4, 16), (2, 8, 2, 2, 0), (3, 2, 8, 1, 0), (1, 5, 6, 3, 0)],
     ids=["smallest", "largest", "long-narrow", "short-wide", "three-heads"],
 )
-def test_scenes_at_the_bounds(tmp_path: Path, n_ctx: int, n_tok: int, d: int, heads: int) -> None:
+def test_scenes_at_the_bounds(tmp_path: Path, n_ctx: int, n_tok: int, d: int, heads: int, vocab: int) -> None:
+    # "largest": 3 contexts of 8 words over 8 dimensions, 4 heads, a vocabulary of 16 words
+    # (issue 12: 14+ words, 8 dimensions, 3 contexts), the sentences using as many different
+    # words as the embedding table shows (LIMITS["sentence_words"])
     path = tmp_path / "bounds.toml"
-    path.write_text(lesson_toml(n_ctx, n_tok, d, heads), encoding="utf-8")
+    most = LIMITS["sentence_words"][1]
+    text = lesson_toml(n_ctx, n_tok, d, heads, vocab=vocab, used=most if vocab else 0)
+    if vocab:
+        used = {w for line in text.splitlines() if line.startswith("sentence = ") for w in line.split('"')[1].split()}
+        assert len(used) == most and sum(line.startswith('"') for line in text.splitlines()) == vocab == 16
+    path.write_text(text, encoding="utf-8")
     check_lesson(path)
 
 
