@@ -26,6 +26,7 @@ import functools
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import wave
@@ -48,6 +49,7 @@ __all__ = [
     "default_piper_model",
     "recording_name",
     "section_slug",
+    "speech_text",
     "split_rate",
     "voice_engine",
     "voice_from_spec",
@@ -61,6 +63,27 @@ RATES = (80, 400)
 _RATE_TAG = ";rate="
 #: What installs Piper and its default voice, from a clone of this repository.
 PIPER_FIX = ".venv/bin/python -m pip install -e '.[voice]'"
+
+
+#: How a synthetic voice says what the narration writes as maths (the captions and the
+#: recording script keep the symbols): a subscript name is two letters, and in English
+#: √, ᵀ and · between names are words. Without this, "W_Q" is read out as "W underscore Q".
+_SUBSCRIPT = re.compile(r"\b([A-Za-z])_([A-Za-z0-9]+)\b")
+_ENGLISH_MATHS = ((re.compile(r"√\s*([A-Za-z0-9]+)"), r"the square root of \1"), (re.compile(r"ᵀ"), " transposed"),
+                  (re.compile(r"(?<=[A-Za-z])·(?=[A-Za-z])"), " times "))
+
+
+def speech_text(text: str, language: str = "en") -> str:
+    """``text`` as a synthetic voice should read it.
+
+    >>> speech_text("Q is X times W_Q; divide by √d, then X·Xᵀ.")
+    'Q is X times W Q; divide by the square root of d, then X times X transposed.'
+    """
+    out = _SUBSCRIPT.sub(r"\1 \2", text)
+    if language.startswith("en"):
+        for pattern, words in _ENGLISH_MATHS:
+            out = pattern.sub(words, out)
+    return out
 
 
 class VoiceError(RuntimeError):
@@ -125,6 +148,7 @@ class EspeakVoice:
 
     def speak(self, text: str, scene: str, section: str, workdir: Path) -> Path | None:
         exe = self._program()
+        text = speech_text(text, self.language)
         digest = hashlib.sha256(f"{self.language}|{self.wpm}|{text}".encode()).hexdigest()[:16]
         out = workdir / f"espeak-{digest}.wav"
         if not out.exists():
@@ -196,9 +220,10 @@ class PiperVoice:
     SENTENCE_PAUSE = 0.25
     SEED = 0
 
-    def __init__(self, model: Path | None = None, words_per_minute: int | None = None) -> None:
+    def __init__(self, model: Path | None = None, words_per_minute: int | None = None, language: str = "en") -> None:
         self.model = model  # None: the voice of the attnvid[voice] extra
         self.wpm = words_per_minute
+        self.language = language  # of the lesson: how its maths is read out (speech_text)
         self._voice: Any = None
 
     def files(self) -> tuple[Path, Path]:
@@ -244,6 +269,7 @@ class PiperVoice:
 
         voice = self._load()
         scale = self.length_scale()
+        text = speech_text(text, self.language)
         digest = hashlib.sha256(f"{self.fingerprint()}|{text}".encode()).hexdigest()[:16]
         out = workdir / f"piper-{digest}.wav"
         if out.exists():
@@ -366,13 +392,13 @@ def voice_from_spec(spec: str | None, language: str = "en") -> Voice:
     if spec == "espeak":
         return EspeakVoice(language={"en": "en-us"}.get(language, language), words_per_minute=rate)
     if spec == "piper":
-        return PiperVoice(None, rate)
+        return PiperVoice(None, rate, language)
     if spec.startswith("piper:"):
         model = spec[len("piper:"):].strip()
         if not model:
             raise VoiceError("--voice piper:MODEL needs the path of a Piper model (MODEL.onnx); --voice piper alone "
                              "uses the bundled voice")
-        return PiperVoice(Path(model).expanduser(), rate)
+        return PiperVoice(Path(model).expanduser(), rate, language)
     if spec.startswith("recorded:"):
         folder = Path(spec[len("recorded:"):]).expanduser()
         if not folder.is_dir():
