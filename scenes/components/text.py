@@ -35,12 +35,30 @@ class LightText(Text):
     it animates. Dropping it makes a copy about 8× faster (9 ms → 1 ms for a short
     label), which is most of the time of a preview and a good part of a render.
     The points, which are all Manim draws, are untouched.
+
+    A text made before with the same arguments is copied rather than laid out and parsed
+    again (Pango's SVG, then svgelements: about 20 ms a label, most of a scene's build
+    time besides the animations' set-up). Written here because Manim caches only the SVG
+    file, not what it parses from it; a copy has the same points, so nothing on screen changes.
     """
 
+    #: Parsed texts by their arguments; a copy of one is what a new equal text becomes.
+    _made: dict[str, LightText] = {}
+    #: Bound on the entries kept (a build of the largest lesson makes a few thousand texts).
+    MADE_MAX = 20_000
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        key = repr((type(self).__name__, args, sorted(kwargs.items())))
+        made = LightText._made.get(key)
+        if made is not None:
+            own = set(self.__dict__)  # what a subclass set before calling this: kept
+            self.__dict__.update({k: v for k, v in made.copy().__dict__.items() if k not in own})
+            return
         super().__init__(*args, **kwargs)
         for m in self.get_family():
             m.__dict__.pop("path_obj", None)
+        if len(LightText._made) < self.MADE_MAX:
+            LightText._made[key] = self.copy()
 
 
 class LightMarkup(MarkupText):
