@@ -78,7 +78,7 @@ class TitleCard(LessonScene):
         ctxs = self.trace.contexts
         focus = list(dict.fromkeys(c.focus for c in ctxs))
         sentences = quoted([c.context.sentence for c in ctxs])
-        count = "one sentence" if len(ctxs) == 1 else f"{len(ctxs)} sentences"
+        count = ("one sentence", "two sentences", "three sentences")[len(ctxs) - 1]  # words: no digit the card does not show
         self.narrate(f"{self.lesson.title}. A lecture on self-attention, step by step. "
                      f"We follow {quoted(focus)} through {count}: {sentences}.")
         lay = card_layout(self.trace, self.theme)

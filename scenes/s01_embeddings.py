@@ -166,7 +166,8 @@ def shared_row(trace: LessonTrace, table: NumberGrid, r: int, theme: Theme, box:
         *(TokenRow(c.tokens, theme, focus=c.focus_index, size="label") for c in trace.contexts)
     ).arrange(DOWN, buff=SENTENCE_GAP / 2)
     room = (outline.get_bottom()[1] - SENTENCE_GAP / 2) - box.bottom
-    sentences.scale(min(1.0, box.width / sentences.width, room / sentences.height))
+    if sentences.width > box.width or sentences.height > room:
+        sentences.scale(min(box.width / sentences.width, room / sentences.height))
     sentences.move_to(((outline.get_bottom()[1] - SENTENCE_GAP / 2 + box.bottom) / 2) * UP).set_x(box.centre_x)
     return SharedVector(outline, sentences, [], others, kept, lift, rise)
 

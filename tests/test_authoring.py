@@ -77,7 +77,8 @@ def test_a_lecture_with_recordings_missing_stops_before_rendering(tmp_path: Path
     r = run("lecture", "--voice", f"recorded:{recordings}", cwd=tmp_path)
     n = sum(len(c.section_names()) for c in LECTURE)
     assert r.returncode == 2 and r.stdout == ""
-    assert r.stderr.startswith(f"attnvid: error: missing {n} recordings in {recordings}: Embeddings__words-become-vectors.wav, ")
+    assert r.stderr.startswith(f"attnvid: error: missing {n} recordings in {recordings}: TitleCard__title.wav, "
+                               "Embeddings__words-become-vectors.wav, ")
     assert len(r.stderr.splitlines()) == 1 and not (tmp_path / "media").exists()
 
 
@@ -160,7 +161,7 @@ def test_an_unknown_slug_names_the_sections(tmp_path: Path) -> None:
     r = run("values", "--lesson", str(path), cwd=tmp_path)
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.startswith(f"attnvid: error: {path}: narration.divide-by-sum: no section of the lecture has this slug; "
-                               "use one of words-become-vectors, reading-a-vector, ")
+                               "use one of title, words-become-vectors, reading-a-vector, ")
     assert "divide-by-the-sum" in r.stderr and len(r.stderr.splitlines()) == 1
 
 

@@ -149,7 +149,7 @@ def test_unknown_scene(command: str, attnvid_here: Attnvid, tmp_path: Path) -> N
     args = [*BASE[command], "--scene", "NoSuchScene"] if command == "batch" else [command, "NoSuchScene"]
     r = attnvid_here(*args)
     assert_one_line(r, args, tmp_path)
-    assert "unknown scene 'NoSuchScene'; choose from: Embeddings" in r.err
+    assert "unknown scene 'NoSuchScene'; choose from: TitleCard, Embeddings" in r.err
 
 
 @pytest.mark.parametrize("command", commands_with("media"))

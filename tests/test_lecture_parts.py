@@ -72,7 +72,7 @@ def test_the_table_leaves_the_scenes_cache_keys_alone() -> None:
 BAD_NAMES = [
     (table(("A", '["Embeddings", "Softmx"]')),
      "lecture.parts[1].scenes[2]: 'Softmx' is not a scene of the lecture; did you mean 'Softmax'? use one of "
-     "Embeddings, SimplifiedAttention,"),
+     "TitleCard, Embeddings, SimplifiedAttention,"),
     (table(("A", '["Zebra"]')), "lecture.parts[1].scenes[1]: 'Zebra' is not a scene of the lecture; use one of"),
     (table(("A", '["Softmax", "s05_softmax"]')),
      "lecture.parts[1].scenes[2]: 's05_softmax' is Softmax, already in lecture.parts[1]; name every scene once"),
@@ -138,7 +138,7 @@ def test_list_shows_the_default_parts(tmp_path: Path) -> None:
     assert heads == ["Part 1: The core mechanism", "Part 2: Learned weights and heads", "Part 3: Decoders and positions"]
     assert "\nPart 2: Learned weights and heads\n   9. LearningTheWeights  (scenes/s09_training.py)\n" in r.stdout
     rows = json.loads(run("list", "--json", cwd=tmp_path).stdout)
-    assert [x["part"] for x in rows] == [1] * 8 + [2] * 4 + [3] * 2
+    assert [x["part"] for x in rows] == [1] * 9 + [2] * 4 + [3] * 2  # the title card opens part 1
 
 
 def video_s(path: Path) -> float:

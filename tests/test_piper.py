@@ -176,3 +176,16 @@ def test_a_scene_spoken_by_piper_holds_each_section_for_its_words(tmp_path: Path
         # The speech lasts as long as the WAV said: the words are really there, at about 170 a minute.
         spoken = np.nonzero(loud[i0:i1])[0]
         assert (spoken[-1] - spoken[0]) * step == pytest.approx(n["speech_s"], abs=0.5)
+
+
+def test_synthetic_voices_read_the_maths_as_words(tmp_path: Path) -> None:
+    from attnvid.voices import speech_text
+
+    said = "Q is X times W_Q; we divide by √d, the scores are X·Xᵀ and d_v is 3."
+    assert speech_text(said) == ("Q is X times W Q; we divide by the square root of d, the scores are "
+                                 "X times X transposed and d v is 3.")
+    assert speech_text("W_Q et √d", "fr") == "W Q et √d"  # other languages: only the subscripts
+    # the voice speaks the words, not the symbols: the same WAV as for the words themselves
+    a = PiperVoice().speak("V is X times W_V.", "LearnedProjections", "Queries, keys and values", tmp_path / "a")
+    b = PiperVoice().speak("V is X times W V.", "LearnedProjections", "Queries, keys and values", tmp_path / "b")
+    assert a is not None and b is not None and a.read_bytes() == b.read_bytes()
