@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
+import sys
 from pathlib import Path
 
 from conftest import ATTNVID
+
+from attnvid.env import LESSON_ENV
 
 
 def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -77,9 +81,6 @@ def test_preview_reuses_an_unchanged_picture_and_redraws_a_stale_one(tmp_path: P
     import numpy as np
     from PIL import Image
 
-    from scenes.inspect import build
-    from scenes.lecture import find_scene
-
     section = "Reading a vector"  # not the last: the build stops after it
     r = run("preview", "Embeddings", "--section", section, cwd=tmp_path)
     assert r.returncode == 0, r.stderr
@@ -100,11 +101,18 @@ def test_preview_reuses_an_unchanged_picture_and_redraws_a_stale_one(tmp_path: P
     assert out.read_bytes() == first[1], "the same inputs draw the same picture"
     assert json.loads(sidecar.read_text())["key"] == record["key"]
 
-    # The early-stopped build draws exactly the frame that the whole scene shows there.
-    full = build(find_scene("Embeddings"), frames=True, mobjects=False)
-    (cp,) = [c for c in full.checkpoints if c.section == section]
-    with Image.open(out) as img:
-        assert np.array_equal(np.asarray(img.convert("RGB")), np.asarray(cp.image.convert("RGB")))
+    # The early-stopped build draws exactly the frame that the whole scene shows there: the
+    # whole scene built in a fresh process too (beside the preview's media), as the preview was.
+    whole = tmp_path / "whole.png"
+    code = ("import sys; from scenes.inspect import build; from scenes.lecture import find_scene; "
+            "s = build(find_scene('Embeddings'), frames=True, mobjects=False); "
+            "[c.image.save(sys.argv[1]) for c in s.checkpoints if c.section == sys.argv[2]]")
+    env = {k: v for k, v in os.environ.items() if k != LESSON_ENV}
+    done = subprocess.run([sys.executable, "-c", code, str(whole), section], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    with Image.open(out) as img, Image.open(whole) as full:
+        assert np.array_equal(np.asarray(img.convert("RGB")), np.asarray(full.convert("RGB")))
 
 
 def test_storyboard_has_one_tile_per_section(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ What the issue asked: no underscore-named matrix and no ASCII-art formula left o
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from conftest import built_scene
@@ -124,3 +125,19 @@ def test_no_plain_text_maths_on_screen(cls: type) -> None:
                 assert "√" not in m.text or m.text.endswith("."), f"{cp.section}: a root without its bar {m.text!r}"
     # every step has its header; the title card has none (no pipeline marker, no formula)
     assert typeset > 0 or cls.__name__ == "TitleCard", "the header formula and the pipeline marker are typeset"
+
+
+def test_formulas_reach_the_shared_cache_whole(tmp_path: Path) -> None:
+    """Render workers share media/Tex: a compiled formula appears there in one move (Manim
+    writes it in place, and another worker may read it half-written), and no temporary is left."""
+    import manim.mobject.text.typst_mobject as typst_mobject
+    from manim import tempconfig
+
+    from scenes.components import typeset
+
+    assert typst_mobject.typst_to_svg_file is typeset._typst_to_svg_file
+    with tempconfig({"media_dir": str(tmp_path)}):
+        svg = typeset._typst_to_svg_file("$W_Q$")
+        again = typeset._typst_to_svg_file("$W_Q$")
+    assert svg == again and svg.read_bytes().startswith(b"<svg")
+    assert sorted(p.suffix for p in svg.parent.iterdir()) == [".svg", ".typ"]  # nothing half-done beside them

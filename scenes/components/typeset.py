@@ -22,11 +22,53 @@ their lit term have the same glyphs in the same order (``Transform`` moves the l
 from __future__ import annotations
 
 import functools
+import os
+import uuid
+from pathlib import Path
 from typing import Any
 
-from manim import MathTypst, Text
+import manim.mobject.text.typst_mobject as typst_mobject
+from manim import MathTypst, Text, config
+from manim.utils import typst_file_writing
 
 from ..theme import FONT, MATH_FONT, SIZE, Theme
+
+
+def _typst_to_svg_file(typst_code: str, preamble: str = "",
+                       text_size: float = typst_file_writing.TYPST_COMPILATION_FONT_SIZE,
+                       font_paths: list[str | Path] | None = None) -> Path:
+    """Manim's ``typst_to_svg_file`` with atomic writes.
+
+    Manim returns the cached ``<hash>.svg`` as soon as it exists, while another process
+    may still be writing it: render workers (and test workers) share ``media/Tex``, and
+    a half-written SVG drew a formula with glyphs missing. Written here because Manim
+    writes the file in place; the same names, compiled from a private ``.typ`` and moved
+    into place whole.
+    """
+    import typst as typst_compiler
+
+    source = typst_file_writing.TYPST_TEMPLATE.format(text_size=text_size, preamble=preamble, body=typst_code)
+    name = typst_file_writing._typst_hash(source)
+    folder = config.get_dir("tex_dir")
+    folder.mkdir(parents=True, exist_ok=True)
+    svg = folder / f"{name}.svg"
+    if svg.exists():
+        return svg
+    own = f".{name}.{os.getpid()}.{uuid.uuid4().hex[:8]}"
+    typ_tmp, svg_tmp = folder / f"{own}.typ", folder / f"{own}.svg"
+    try:
+        typ_tmp.write_text(source, encoding="utf-8")
+        fonts = [str(f) for f in font_paths or []]
+        svg_tmp.write_bytes(typst_compiler.compile(str(typ_tmp), format="svg", font_paths=fonts))
+        os.replace(svg_tmp, svg)
+        os.replace(typ_tmp, folder / f"{name}.typ")
+    finally:
+        typ_tmp.unlink(missing_ok=True)
+        svg_tmp.unlink(missing_ok=True)
+    return svg
+
+
+typst_mobject.typst_to_svg_file = _typst_to_svg_file  # type: ignore[attr-defined]
 
 __all__ = ["Formula", "TYPST_PREAMBLE", "HIGHLIGHT"]
 
