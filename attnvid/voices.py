@@ -44,6 +44,7 @@ __all__ = [
     "NoVoice",
     "PiperVoice",
     "RecordedVoice",
+    "SUBSCRIPTED",
     "Voice",
     "VoiceError",
     "default_piper_model",
@@ -68,7 +69,7 @@ PIPER_FIX = ".venv/bin/python -m pip install -e '.[voice]'"
 #: How a synthetic voice says what the narration writes as maths (the captions and the
 #: recording script keep the symbols): a subscript name is two letters, and in English
 #: √, ᵀ and · between names are words. Without this, "W_Q" is read out as "W underscore Q".
-_SUBSCRIPT = re.compile(r"\b([A-Za-z])_([A-Za-z0-9]+)\b")
+SUBSCRIPTED = re.compile(r"\b([A-Za-z])_([A-Za-z0-9]+)\b")
 _ENGLISH_MATHS = ((re.compile(r"√\s*([A-Za-z0-9]+)"), r"the square root of \1"), (re.compile(r"ᵀ"), " transposed"),
                   (re.compile(r"(?<=[A-Za-z])·(?=[A-Za-z])"), " times "))
 
@@ -79,7 +80,7 @@ def speech_text(text: str, language: str = "en") -> str:
     >>> speech_text("Q is X times W_Q; divide by √d, then X·Xᵀ.")
     'Q is X times W Q; divide by the square root of d, then X times X transposed.'
     """
-    out = _SUBSCRIPT.sub(r"\1 \2", text)
+    out = SUBSCRIPTED.sub(r"\1 \2", text)
     if language.startswith("en"):
         for pattern, words in _ENGLISH_MATHS:
             out = pattern.sub(words, out)

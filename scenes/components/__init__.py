@@ -98,7 +98,6 @@ from .text import (
     cap_centre,
     cap_height,
     centre_on_baseline,
-    describe_focus,
     label,
     text_baseline,
     wrapped_text,
@@ -109,7 +108,7 @@ from .wording import EXP_ROW_NOTE, approx_note, listed, quoted, which_sentence
 __all__ = [
     # text
     "LightText", "label", "text_baseline", "centre_on_baseline", "cap_centre", "cap_height", "Provenance",
-    "describe_focus", "ORDINALS", "wrapped_text",
+    "ORDINALS", "wrapped_text",
     # numbers
     "APPROX", "EXTRA_DECIMALS", "EXP_ROW", "exp_row_name", "softmax_row_decimals", "Source", "resolve", "Num", "ShapeLabel", "row_total", "number_cell_width",
     # grids

@@ -9,22 +9,22 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Sequence
 from typing import Any, cast
 
 import numpy as np
 from manim import DOWN, LEFT, SMALL_BUFF, MarkupText, Text, VGroup
+
+from attncore.lecture_claims import ORDINALS  # ordinal words: plain text holds no digit
+from attnvid.voices import SUBSCRIPTED
 
 from ..theme import FONT, MONO, ROLE, SIZE, Theme
 from .typeset import Formula
 
 __all__ = [
     "LightText", "LightMarkup", "inline_math", "typst_of", "label", "text_baseline", "centre_on_baseline", "cap_centre", "cap_height", "Provenance",
-    "describe_focus", "ORDINALS",
+    "ORDINALS",
 ]
 
-#: Ordinal words for panels and heads ("in the first sentence"): plain text holds no digit.
-ORDINALS = ("first", "second", "third", "fourth")
 
 
 class LightText(Text):
@@ -75,7 +75,6 @@ class LightMarkup(MarkupText):
 
 #: Maths written plainly in the lecture's sentences and labels: a name with a subscript
 #: (``W_Q``, ``d_v``) and a transposed matrix (``Xᵀ``).
-_SUBSCRIPTED = re.compile(r"\b([A-Za-z])_([A-Za-z0-9]+)\b")
 _TRANSPOSED = re.compile(r"([A-Za-z′])ᵀ")
 
 
@@ -86,10 +85,10 @@ def inline_math(text: str) -> str | None:
     Sentences and labels are Pango text in the lecture's sans font; their maths gets
     real sub- and superscripts this way. Formulas are typeset by Typst (:mod:`.typeset`).
     """
-    if not (_SUBSCRIPTED.search(text) or _TRANSPOSED.search(text)):
+    if not (SUBSCRIPTED.search(text) or _TRANSPOSED.search(text)):
         return None
     out = html.escape(text, quote=False)
-    out = _SUBSCRIPTED.sub(r"\1<sub>\2</sub>", out)
+    out = SUBSCRIPTED.sub(r"\1<sub>\2</sub>", out)
     return _TRANSPOSED.sub(r"\1<sup>T</sup>", out)
 
 
@@ -221,33 +220,6 @@ class Provenance(LightMarkup):
         text = "\n".join(lines)
         markup = inline_math(text) or html.escape(text, quote=False)  # W_V with its subscript
         super().__init__(markup, font=FONT, font_size=SIZE[size], color=theme["muted"], line_spacing=0.8)
-
-
-def describe_focus(tokens: Sequence[str], weights: Sequence[float], focus: int) -> str:
-    """A caption without digits naming where word ``focus`` looks most, from its weights.
-
-    "“mouse” looks mostly at itself, then at “cat”; the others barely count."
-    """
-    order = sorted(range(len(tokens)), key=lambda j: -weights[j])
-
-    def name(j: int) -> str:
-        return "itself" if j == focus else f"“{tokens[j]}”"
-
-    text = f"“{tokens[focus]}” looks mostly at {name(order[0])}"
-    if len(order) > 1 and weights[order[1]] >= 0.5 * weights[order[0]]:
-        text = f"“{tokens[focus]}” looks at {name(order[0])} and {name(order[1])} about as much"
-        rest = order[2:]
-    elif len(order) > 1:
-        text += f", then at {name(order[1])}"
-        rest = order[2:]
-    else:
-        rest = []
-    if rest:
-        small = max(weights[j] for j in rest) < 0.1
-        text += "; the others barely count." if small else "; the others count a little."
-    else:
-        text += "."
-    return text
 
 
 def wrapped_text(text: str, size: str, colour: str, width: float) -> VGroup:
