@@ -64,5 +64,8 @@ class FileWriter(SceneFileWriter):
 
 
 def renderer() -> CairoRenderer:
-    """A Cairo renderer (Manim's default) whose file writer is :class:`FileWriter`."""
-    return CairoRenderer(file_writer_class=FileWriter)
+    """A Cairo renderer (Manim's default) whose file writer is :class:`FileWriter` and
+    whose camera reuses unchanged paths (:class:`attnvid.camera.PathCachingCamera`)."""
+    from .camera import PathCachingCamera
+
+    return CairoRenderer(file_writer_class=FileWriter, camera_class=PathCachingCamera)
