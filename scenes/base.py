@@ -262,6 +262,10 @@ class LessonScene(Scene):
         """Show a bottom caption (replacing ``old``) and wait long enough to read it."""
         new = self.caption(text)
         if old is not None:
+            # Drawn last, the old caption is the only mobject Manim redraws besides the
+            # new one (it redraws everything after the first moving mobject in drawing
+            # order); nothing overlaps a caption, so the frames are the same.
+            self.bring_to_front(old)
             self.play(FadeOut(old, shift=UP * 0.2), FadeIn(new, shift=UP * 0.2), run_time=TIME.fade)
         else:
             self.play(FadeIn(new, shift=UP * 0.2), run_time=TIME.fade)
