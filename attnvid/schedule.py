@@ -10,7 +10,10 @@ same quality and format: ``scenes/.render-times.json`` there, ``{"low/mp4": {"So
 9.1, ...}}``, written by the parent process after a run (a hidden file: no command
 lists it, and losing it only loses the ordering). A scene never rendered there borrows
 its time from another lesson's root of the same run; one with no time at all goes
-first, in lecture order, since it may be long.
+first, in lecture order, since it may be long. On a first render, when no job of the
+run has a time, the scenes go by :data:`PRIOR_SECONDS` instead: the lecture's two
+longest scenes are its last two, and in lecture order they would start last and finish
+alone.
 """
 
 from __future__ import annotations
@@ -58,9 +61,23 @@ def estimates(jobs: Sequence[Job]) -> dict[Job, float | None]:
     return {j: float(t) if isinstance(t, (int, float)) else borrowed.get((_kind(j), j.scene)) for j, t in own.items()}
 
 
+#: What each scene took to render at 1080p60 for the default lesson (s; measured
+#: 2026-12-01 on 2 cores, ``attnvid render --quality high``): only their order matters,
+#: and only for a run with no measured time at all. A scene missing here goes first.
+PRIOR_SECONDS = {
+    "TitleCard": 6.9, "Embeddings": 29.7, "SimplifiedAttention": 21.2, "DotProducts": 38.4, "Scaling": 37.3,
+    "Softmax": 51.9, "ReadingAttention": 28.6, "MixingValues": 40.3, "TwoContexts": 24.9,
+    "LearningTheWeights": 43.7, "LearnedProjections": 55.3, "ChangingDimension": 32.2, "MultiHead": 43.3,
+    "CausalMask": 66.5, "WordOrder": 45.4,
+}
+
+
 def longest_first(jobs: Sequence[Job]) -> list[Job]:
-    """``jobs`` with the unmeasured ones first (in their order), then the longest first."""
+    """``jobs`` with the unmeasured ones first (in their order), then the longest first
+    (by :data:`PRIOR_SECONDS` when none is measured)."""
     est = estimates(jobs)
+    if all(t is None for t in est.values()):
+        est = {j: PRIOR_SECONDS.get(j.scene) for j in jobs}
     unknown = [j for j in jobs if est[j] is None]
     known = sorted((j for j in jobs if est[j] is not None), key=lambda j: -(est[j] or 0.0))
     return unknown + known

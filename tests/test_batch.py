@@ -303,24 +303,31 @@ def test_without_dask_cluster_is_one_line(tmp_path: Path) -> None:
 
 
 def test_scenes_never_measured_go_first_then_the_longest(tmp_path: Path) -> None:
-    """attnvid.schedule: the order jobs are handed to the workers (LPT, by the last render's time)."""
+    """attnvid.schedule: the order jobs are handed to the workers (LPT, by the last render's
+    time; on a first render by the shipped estimates, a scene without one first)."""
     from attnvid.jobs import Job, Result
-    from attnvid.schedule import longest_first, remember_times
+    from attnvid.schedule import PRIOR_SECONDS, longest_first, remember_times
 
     def job(scene: str, root: Path) -> Job:
         return Job(scene=scene, index=1, quality="low", fmt="mp4", lesson_spec="", root=str(root), key="k")
 
+    from scenes.lecture import LECTURE
+
+    assert set(PRIOR_SECONDS) == {c.__name__ for c in LECTURE}, "every scene of the lecture has an estimate"
     a, b = tmp_path / "a", tmp_path / "b"
     jobs = [job(s, a) for s in ("Embeddings", "Softmax", "Scaling", "MultiHead")]
-    assert longest_first(jobs) == jobs
+    first = [job("MyOwnScene", a), *jobs]
+    assert [j.scene for j in longest_first(first)] == ["MyOwnScene", "Softmax", "MultiHead", "Scaling", "Embeddings"]
     remember_times([(j, Result(scene=j.scene, path="", seconds=t, cached=False, duration=1.0))
                     for j, t in zip(jobs[:3], (5.0, 20.0, 10.0))])
     assert [j.scene for j in longest_first(jobs)] == ["MultiHead", "Softmax", "Scaling", "Embeddings"]
     # Another lesson's root of the same run lends its times; a damaged file only loses the order.
     other = [job("Softmax", b), job("Embeddings", b)]
     assert [j.scene for j in longest_first(other + jobs[:1])] == ["Softmax", "Embeddings", "Embeddings"]
+    # Once one scene of the run is measured, the others count as unmeasured: they go first.
+    assert [j.scene for j in longest_first([job("TitleCard", a), *jobs[:2]])] == ["TitleCard", "Softmax", "Embeddings"]
     (a / "scenes" / ".render-times.json").write_text('{"low/mp4": 3}', encoding="utf-8")
-    assert longest_first(jobs) == jobs
+    assert [j.scene for j in longest_first(jobs)] == ["Softmax", "MultiHead", "Scaling", "Embeddings"]
 
 
 def test_batch_rate_reaches_every_scene_of_every_lesson(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
