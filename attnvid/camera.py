@@ -42,13 +42,14 @@ class PathCachingCamera(Camera):
         # The mobject is kept so that its id cannot be reused by another while cached.
         self._paths: dict[int, tuple[Any, bytes, tuple[float, ...], float, cairo.Path]] = {}
 
-    def set_cairo_context_path(self, ctx: cairo.Context, vmobject: Any) -> PathCachingCamera:
+    def set_cairo_context_path(self, ctx: cairo.Context[Any], vmobject: Any) -> PathCachingCamera:
         points = vmobject.points
         if len(points) == 0:  # Manim leaves the previous path in place: nothing to keep
             super().set_cairo_context_path(ctx, vmobject)
             return self
         data = points.tobytes()
-        matrix = tuple(ctx.get_matrix())
+        m = ctx.get_matrix()
+        matrix = (m.xx, m.yx, m.xy, m.yy, m.x0, m.y0)
         tolerance = vmobject.tolerance_for_point_equality
         hit = self._paths.get(id(vmobject))
         if hit is not None and hit[1] == data and hit[2] == matrix and hit[3] == tolerance and hit[0] is vmobject:
