@@ -66,7 +66,24 @@ def machine() -> dict[str, object]:
     from importlib.metadata import version
 
     return {"cores": os.cpu_count(), "cpu": cpu, "memory_gib": round(mem_gib, 1), "python": platform.python_version(),
-            "manim": version("manim"), "system": f"{platform.system()} {platform.release()}"}
+            "manim": version("manim"), "system": f"{platform.system()} {platform.release()}",
+            "python_loop_s": python_loop_seconds()}
+
+
+def python_loop_seconds() -> float:
+    """Seconds for 10**7 additions in a Python loop, best of three: how fast this CPU is right now.
+
+    A cloud VM's "AMD EPYC" can run the same benchmark 2.5 times slower on one day than on
+    another (plain Manim 161 s, then 415 s); this figure lets two runs' tables be compared.
+    """
+    best = float("inf")
+    for _ in range(3):
+        t0 = time.perf_counter()
+        s = 0
+        for i in range(10**7):
+            s += i
+        best = min(best, time.perf_counter() - t0)
+    return round(best, 2)
 
 
 def run(cmd: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, subprocess.CompletedProcess[str]]:
@@ -261,8 +278,9 @@ def main() -> None:
     if args.json:
         print(json.dumps(fig, indent=1))
         return
-    mc = fig["machine"]
-    print(f"machine: {mc['cores']} cores, {mc['cpu']}, {mc['memory_gib']} GiB, Python {mc['python']}, Manim {mc['manim']}")  # type: ignore[index]
+    mc: Any = fig["machine"]
+    print(f"machine: {mc['cores']} cores, {mc['cpu']}, {mc['memory_gib']} GiB, Python {mc['python']}, Manim {mc['manim']}, "
+          f"a Python loop of 10^7 additions {mc['python_loop_s']} s")
     rows = [
         ("baseline: manim render -ql --disable_caching, sequential", f"{baseline:.1f} s", ""),
         ("attnvid render, cold", f"{cold:.1f} s", f"{baseline / cold:.2f}x faster (target >= {TARGETS['cold_speedup']}x)"),
