@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ProcessPoolExecutor
 from multiprocessing.process import BaseProcess
-from types import TracebackType
+from types import FrameType, TracebackType
 from typing import Any
 
 _STARTED: Any = None  # the queue a worker announces its scenes on (set by _worker_init)
@@ -57,8 +57,9 @@ class Workers:
     and SIGTERM blocked. A Ctrl-C arriving while a worker still imports Python then
     cannot print a traceback there, and a signal cannot interrupt the parent between
     starting a process and recording it in the pool, which would leave a worker that
-    nobody terminates, still writing in the work folder after the clean-up. The parent
-    receives the signal as soon as the mask is restored.
+    nobody terminates, still writing in the work folder after the clean-up, or in the
+    middle of sending a new process what it needs. The parent acts on the signal as soon
+    as every process is started.
     """
 
     def __init__(self, n: int) -> None:
@@ -68,11 +69,27 @@ class Workers:
                                         initargs=(self.started, os.getpid()))
 
     def submit_all(self, fn: Callable[..., Any], calls: Iterable[tuple[Any, ...]]) -> list[Future[Any]]:
-        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+        # Blocking the signals in this thread is not enough: the kernel delivers a signal
+        # sent to the process to any thread that does not block it (the progress display's,
+        # for one), and Python then runs the handler in the main thread all the same, in the
+        # middle of a spawn: the new process read half of what it was being sent and printed
+        # a traceback (EOFError in spawn_main). So the handlers only note the signal here,
+        # and the real one runs once every process is started and recorded.
+        noted: list[int] = []
+
+        def note(signum: int, frame: FrameType | None) -> None:
+            noted.append(signum)
+
+        old_mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+        old_handlers = {sig: signal.signal(sig, note) for sig in (signal.SIGINT, signal.SIGTERM)}
         try:
             return [self.pool.submit(fn, *args) for args in calls]
         finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, old)
+            signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)  # one held back is noted now
+            for sig, handler in old_handlers.items():
+                signal.signal(sig, handler)
+            if noted:
+                signal.raise_signal(noted[0])  # now handled as it would have been
 
     def started_scenes(self) -> list[str]:
         """Scenes whose render began since the last call (for the progress display)."""
