@@ -14,7 +14,7 @@ import av
 import numpy as np
 import pytest
 from conftest import ATTNVID, built_scene
-from test_lesson_scenes import lesson_toml
+from test_lesson_scenes import CAUSAL_BOUNDS, bounds_toml
 
 from attncore import fmt
 from attncore.display import fmt_masked
@@ -63,8 +63,9 @@ d_v = 3
 count = 2
 """
 
-#: (contexts, words, dimensions, heads) of the generated lessons: the corners of the supported sizes.
-BOUNDS = {"smallest": (1, 2, 2, 1), "largest": (3, 8, 8, 4), "long-narrow": (2, 8, 2, 2), "short-wide": (3, 2, 8, 1)}
+#: The generated lessons, the corners of the supported sizes: test_lesson_scenes builds every
+#: other scene of the same lessons (and leaves these two to this file).
+BOUNDS = CAUSAL_BOUNDS
 
 
 @pytest.fixture(scope="module")
@@ -72,9 +73,9 @@ def lessons(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     """Lesson specs by name: the built-in ones, the bounds, and the sense words after the focus word."""
     folder = tmp_path_factory.mktemp("causal_lessons")
     out = {"default": "", "bank": "bank", "souris": "souris"}
-    for name, (n_ctx, n_tok, d, heads) in BOUNDS.items():
+    for name in BOUNDS:
         path = folder / f"{name}.toml"
-        path.write_text(lesson_toml(n_ctx, n_tok, d, heads), encoding="utf-8")
+        path.write_text(bounds_toml(name), encoding="utf-8")
         out[name] = str(path)
     path = folder / "sense_after.toml"
     path.write_text(SENSE_AFTER, encoding="utf-8")
