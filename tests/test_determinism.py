@@ -69,6 +69,15 @@ def test_our_x264_options_give_the_same_bytes_whatever_fresh_memory_holds() -> N
     assert len(set(digests.values())) == 1, digests
 
 
+@pytest.mark.parametrize("simd", ["ssse3", "avx"])
+def test_our_x264_options_give_the_same_bytes_with_older_simd_code(simd: str) -> None:
+    """What the README promises across machines: x264 picks its code for the CPU (AVX2 or
+    AVX-512 on today's); limited to an older instruction set it must write the same bytes.
+    (SSE2 alone gives other bytes: CPUs from before SSSE3, about 2008-2011, are not promised.)"""
+    limited = dict(X264_OPTIONS, **{"x264-params": f"{X264_OPTIONS['x264-params']}:asm={simd}"})
+    assert encode_in_fresh_process(limited, "7") == encode_in_fresh_process(X264_OPTIONS, "7")
+
+
 def cpu_has_avx512() -> bool:
     try:
         text = Path("/proc/cpuinfo").read_text()
