@@ -63,17 +63,14 @@ d_v = 3
 count = 2
 """
 
-#: The generated lessons, the corners of the supported sizes: test_lesson_scenes builds every
-#: other scene of the same lessons (and leaves these two to this file).
-BOUNDS = CAUSAL_BOUNDS
-
-
 @pytest.fixture(scope="module")
 def lessons(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     """Lesson specs by name: the built-in ones, the bounds, and the sense words after the focus word."""
     folder = tmp_path_factory.mktemp("causal_lessons")
     out = {"default": "", "bank": "bank", "souris": "souris"}
-    for name in BOUNDS:
+    # the corners of the supported sizes: test_lesson_scenes builds every other scene of
+    # the same lessons and leaves these two to this file
+    for name in CAUSAL_BOUNDS:
         path = folder / f"{name}.toml"
         path.write_text(bounds_toml(name), encoding="utf-8")
         out[name] = str(path)
@@ -83,7 +80,7 @@ def lessons(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     return out
 
 
-LESSONS = ["default", "bank", "souris", *BOUNDS, "sense-after"]
+LESSONS = ["default", "bank", "souris", *CAUSAL_BOUNDS, "sense-after"]
 CASES = [pytest.param(cls, name, id=f"{cls.__name__}-{name}") for cls in SCENES for name in LESSONS]
 
 

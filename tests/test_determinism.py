@@ -92,9 +92,10 @@ def test_with_the_macroblock_tree_those_frames_depend_on_uninitialised_memory() 
     It depends on the CPU, through the code x264 picks for it: the differences were seen,
     and this test passed, on VMs whose CPU has AVX-512; on one without it (AVX2 only,
     2026-12-01) six fill bytes all gave the same bytes, with x264's AVX2 code and with
-    its SSE2 code, so there is nothing to show there (the test above runs everywhere). If this fails on an AVX-512 CPU, the x264
-    that PyAV ships no longer reads uninitialised memory here, and X264_OPTIONS may let
-    the macroblock tree back (with a test like the one above).
+    its SSE2 code, so there is nothing to show there (the test of our own options runs
+    everywhere). If this fails on an AVX-512 CPU, the x264 that PyAV ships no longer
+    reads uninitialised memory here, and X264_OPTIONS may let the macroblock tree back
+    (with a test like the one of our options).
     """
     if not cpu_has_avx512():
         pytest.skip("this CPU has no AVX-512: x264 read no uninitialised memory on such CPUs")

@@ -88,19 +88,21 @@ CAUSAL_BOUNDS = ("smallest", "largest", "long-narrow", "short-wide")
 CAUSAL_SCENES = ("CausalMask", "WordOrder")
 
 
+MOST_SENTENCE_WORDS = LIMITS["sentence_words"][1]
+
+
 def bounds_toml(name: str) -> str:
     n_ctx, n_tok, d, heads, vocab = BOUNDS[name]
-    return lesson_toml(n_ctx, n_tok, d, heads, vocab=vocab, used=LIMITS["sentence_words"][1] if vocab else 0)
+    return lesson_toml(n_ctx, n_tok, d, heads, vocab=vocab, used=MOST_SENTENCE_WORDS if vocab else 0)
 
 
 @pytest.mark.parametrize("name", BOUNDS)
 def test_scenes_at_the_bounds(tmp_path: Path, name: str) -> None:
     path = tmp_path / "bounds.toml"
     text = bounds_toml(name)
-    if BOUNDS[name][4]:
-        most = LIMITS["sentence_words"][1]
+    if vocab := BOUNDS[name][4]:
         used = {w for line in text.splitlines() if line.startswith("sentence = ") for w in line.split('"')[1].split()}
-        assert len(used) == most and sum(line.startswith('"') for line in text.splitlines()) == BOUNDS[name][4] == 16
+        assert len(used) == MOST_SENTENCE_WORDS and sum(line.startswith('"') for line in text.splitlines()) == vocab == 16
     path.write_text(text, encoding="utf-8")
     check_lesson(path, leave_out=CAUSAL_SCENES if name in CAUSAL_BOUNDS else ())
 
