@@ -445,7 +445,7 @@ def _provenance(t: TrainingTrace) -> str:
     plural = "s" if t.decimals != 1 else ""
     return (
         f"{what} for {how} on {len(t.examples)} labelled sentences generated from the lesson "
-        f"(learning rate {t.learning_rate:g}, seed {t.seed}), starting from W = I; rounded to {t.decimals} decimal{plural}."
+        f"(learning rate {t.learning_rate:g}, seed {t.seed}), starting from W = I plus a little noise; rounded to {t.decimals} decimal{plural}."
     )
 
 
