@@ -4,7 +4,7 @@ Continues :mod:`attncore.lecture_claims` (which lists these builders in the lect
 order); pure Python over the trace. How examples are picked:
 
 - "now gives X to W", "still finds W", "looks most at W": W is the word with the largest
-  exact weight of the row (the first one on a tie);
+  exact weight of the row (the first one on a tie; "still finds" names every tied word);
 - a share that "rises", "falls" or "stays" is judged on the numbers as shown; "more and
   more" only when it never falls from one training snapshot to the next;
 - "shuffling changes the output ... in D": D is the dimension where the two outputs differ
@@ -57,6 +57,13 @@ def _sentence(c: int, m: int) -> str:
 
 def _argmax(row: np.ndarray, among: Sequence[int]) -> int:
     return max(among, key=lambda j: float(row[j]))
+
+
+def _tied_words(ctx: ContextTrace, row: np.ndarray, among: Sequence[int], j: int) -> list[str]:
+    """The words of ``among`` whose weight equals word ``j``'s, ``j``'s first, each once: on
+    a tie (words with the same vector), naming only the first would be arbitrary."""
+    tied = [j, *(k for k in among if k != j and np.isclose(row[k], row[j], rtol=0.0, atol=1e-12))]
+    return list(dict.fromkeys(ctx.tokens[k] for k in tied))
 
 
 def _focus_words(trace: LessonTrace) -> str:
@@ -301,7 +308,9 @@ def _finds(trace: LessonTrace) -> list[Claim]:
         j = _argmax(row, range(f))
         out.append(Claim("CausalMask", sec, "largest",
                          {"context": c, "stage": "causal_attention", "row": f, "column": j, "others": True},
-                         {"weight": float(row[j])}, f"{_q(ctx.focus)} still finds {_q(ctx.tokens[j])}, {fmt(row[j], dec)}"))
+                         {"weight": float(row[j])},
+                         f"{_q(ctx.focus)} still finds {_quoted(tied := _tied_words(ctx, row, range(f), j))}, "
+                         f"{fmt(row[j], dec)}" + (" each" if len(tied) > 1 else "")))
     if out and len(out) == m and len({x.focus for x in trace.contexts}) == 1:
         first = out[0]
         out.append(Claim("CausalMask", sec, "largest", first.args, first.values,

@@ -24,7 +24,7 @@ import numpy as np
 
 from .claims import LITTLE, SMALL, STRONG_SHARE, Claim, holds, stage_row
 from .display import decimals_needed, fmt
-from .later_claims import LATER_BUILDERS
+from .later_claims import LATER_BUILDERS, _quoted, _tied_words
 
 if TYPE_CHECKING:
     from .trace import ContextTrace, LessonTrace
@@ -328,7 +328,8 @@ def two_contexts_claims(trace: LessonTrace) -> list[Claim]:
             j = _argmax(ctx.attention[fi], others)
             out.append(Claim("TwoContexts", "Attention mixes in the sentence", "largest",
                              {"context": c, "stage": "attention", "row": fi, "column": j, "others": True},
-                             {"weight": float(ctx.attention[fi, j])}, f"{_q(ctx.tokens[j])} {_where(c, m)}"))
+                             {"weight": float(ctx.attention[fi, j])},
+                             f"{_quoted(_tied_words(ctx, ctx.attention[fi], others, j))} {_where(c, m)}"))
     sec = "Different contexts, different outputs"
     shown = {tuple(fmt(x, dec) for x in ctx.output[ctx.focus_index]) for ctx in ctxs}
     who = _q(ctxs[0].focus) if len({c.focus for c in ctxs}) == 1 else "the focus word"

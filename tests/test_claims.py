@@ -160,7 +160,10 @@ def largest(cl: Claim, t: LessonTrace) -> None:
     assert a["column"] in among and row[a["column"]] >= max(row[j] for j in among) - 1e-12
     tokens = t.lesson.contexts[a["context"]].tokens
     named = set(re.findall(r"“([^”]*)”", cl.text)) - {tokens[a["row"]]}  # the words the text names, but the row's
-    assert named <= {tokens[a["column"]]} and ("itself" not in cl.text or a["column"] == a["row"])
+    # the column's word, and on a tie the words whose weight is exactly the same (all of them)
+    tied = {tokens[j] for j in among if abs(row[j] - row[a["column"]]) <= 1e-12}
+    assert named <= tied and ("itself" not in cl.text or a["column"] == a["row"])
+    assert len(named) <= 1 or named == tied - {tokens[a["row"]]}, "a tie names every tied word"
     assert named or "itself" in cl.text or cl.where == "caption", "a narration names the word it ranks"
     said = numbers_in(cl.text)
     assert not said or shown(row[a["column"]], t.decimals) in said
