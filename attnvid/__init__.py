@@ -1,18 +1,24 @@
 """attnvid: the application that turns the ``scenes`` into lecture videos.
 
+A package by stage, one room each (the rule below is checked by ``tests/test_imports.py``):
+
+- :mod:`attnvid.speech`: who speaks a section's narration (voices) and its captions;
+- :mod:`attnvid.render`: job planning, the cache key, Manim's settings, the render engine,
+  its worker processes or a Dask cluster, frames without video, the runtime checks;
+- :mod:`attnvid.publish`: the lecture folder (assembly, section clips, deck, handout,
+  offline page) and the companion workbook;
 - the command line: :mod:`attnvid.cli` (the click group) and one module per command
   under :mod:`attnvid.commands`;
-- rendering: job planning (:mod:`~attnvid.jobs`), the cache key (:mod:`~attnvid.cache`),
-  Manim's settings (:mod:`~attnvid.render_settings`), the render engine
-  (:mod:`~attnvid.engine`) and its worker processes (:mod:`~attnvid.workers`), atomic
-  outputs (:mod:`~attnvid.outputs`), frames without video (:mod:`~attnvid.frames`);
-- the lecture folder: :mod:`~attnvid.assemble` and the offline page (:mod:`~attnvid.page`);
-- shared helpers named by concept: errors, signals, lessons, options, the scene
-  catalogue, runtime checks, paths, progress;
-- manim-free modules the scenes use too: environment-variable names
-  (:mod:`~attnvid.env`), voices (:mod:`~attnvid.voices`) and captions
-  (:mod:`~attnvid.captions`).
+- here, the helpers the rooms share, named by concept: environment-variable names
+  (:mod:`~attnvid.env`), errors, signals, paths, atomic outputs and the output lock
+  (:mod:`~attnvid.outputs`), the lesson a command works on (:mod:`~attnvid.lessons`),
+  shared command-line options (:mod:`~attnvid.options`), the scene catalogue
+  (:mod:`~attnvid.catalog`).
 
-Importing this package imports nothing else (no manim, no scenes), so that ``scenes``
-can import those manim-free modules without an import cycle; a test proves it.
+The rule: the scenes may use speech (and :mod:`~attnvid.env`), never rendering,
+publishing or the commands; speech uses none of the other rooms, rendering uses speech
+but not publishing, publishing uses rendering and speech, the commands use them all.
+
+Importing this package, or :mod:`attnvid.speech` and its modules, imports no manim and
+no scenes, so that ``scenes`` can import them without an import cycle; a test proves it.
 """

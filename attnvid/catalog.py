@@ -17,7 +17,7 @@ from attncore import Lesson, LessonError
 from attncore.narration import section_slug
 
 from .errors import UserError
-from .voices import RecordedVoice, VoiceError, voice_from_spec
+from .speech.voices import RecordedVoice, VoiceError, voice_from_spec
 
 if TYPE_CHECKING:
     from scenes.base import LessonScene

@@ -16,8 +16,8 @@ from typing import Any, TypeVar
 import click
 
 from .errors import UserError, storage_error
-from .render_settings import QUALITIES
-from .voices import RATES, VoiceError, voice_engine, voice_from_spec, with_rate
+from .render.settings import QUALITIES
+from .speech.voices import RATES, VoiceError, voice_engine, voice_from_spec, with_rate
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -107,7 +107,7 @@ def _checked_voice(ctx: click.Context, param: click.Parameter, value: str) -> st
     """An unknown voice is a bad option (exit 2); a recordings folder that is not there, a
     missing part of this machine (exit 1). Whether each recording is there is checked once
     the scenes are known (:func:`attnvid.catalog.check_recordings`); whether espeak-ng or
-    Piper and its model are there, before rendering (:func:`attnvid.runtime.require_runtime`)."""
+    Piper and its model are there, before rendering (:func:`attnvid.render.runtime.require_runtime`)."""
     if ctx.resilient_parsing:
         return value
     try:
@@ -129,7 +129,7 @@ def rate_option(f: F) -> F:
 
 
 def spoken_voice(voice: str, rate: int | None) -> str:
-    """The voice name the scenes get: ``--voice`` carrying ``--rate`` (:func:`attnvid.voices.with_rate`).
+    """The voice name the scenes get: ``--voice`` carrying ``--rate`` (:func:`attnvid.speech.voices.with_rate`).
 
     A rate for a voice that has no pace to set (``none``, ``recorded:DIR``) is a usage
     error (exit 2), not a warning: the video would not be what the command line asked for.

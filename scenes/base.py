@@ -33,9 +33,9 @@ from attncore import ContextTrace, LessonTrace, find_lesson, trace_lesson
 from attncore.claims import Claim
 from attncore.lecture_claims import section_claims
 from attncore.narration import narration_override
-from attnvid.captions import Cue, reading_seconds, timed_cues
 from attnvid.env import LESSON_ENV, VOICE_ENV
-from attnvid.voices import Voice, voice_from_spec, wav_seconds
+from attnvid.speech.captions import Cue, reading_seconds, timed_cues
+from attnvid.speech.voices import Voice, voice_from_spec, wav_seconds
 
 from .components import Formula, LightText, PipelineMarker, label, text_baseline
 from .layout import CAPTION_BUFF, CAPTION_MARGIN, CONTENT, HEADER_BUFF, PIPELINE_BUFF, TITLE_DROP, Box

@@ -17,7 +17,7 @@ from attncore.lesson import lesson_warnings
 from attncore.narration import NarrationError, check_template, fill, narration_override, section_slug
 from attnvid.catalog import check_recordings, resolve_scene, resolve_section
 from attnvid.errors import UserError
-from attnvid.voices import recording_name
+from attnvid.speech.voices import recording_name
 from scenes.lecture import LECTURE, find_scene
 
 DEFAULT = (Path(__file__).parents[1] / "attncore" / "lessons" / "default.toml").read_text(encoding="utf-8")

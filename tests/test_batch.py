@@ -303,10 +303,10 @@ def test_without_dask_cluster_is_one_line(tmp_path: Path) -> None:
 
 
 def test_scenes_never_measured_go_first_then_the_longest(tmp_path: Path) -> None:
-    """attnvid.schedule: the order jobs are handed to the workers (LPT, by the last render's
+    """attnvid.render.schedule: the order jobs are handed to the workers (LPT, by the last render's
     time; on a first render by the shipped estimates, a scene without one first)."""
-    from attnvid.jobs import Job, Result
-    from attnvid.schedule import PRIOR_SECONDS, longest_first, remember_times
+    from attnvid.render.jobs import Job, Result
+    from attnvid.render.schedule import PRIOR_SECONDS, longest_first, remember_times
 
     def job(scene: str, root: Path) -> Job:
         return Job(scene=scene, index=1, quality="low", fmt="mp4", lesson_spec="", root=str(root), key="k")
@@ -338,7 +338,7 @@ def test_batch_rate_reaches_every_scene_of_every_lesson(tmp_path: Path, monkeypa
     from attnvid.cli import cli
     from attnvid.commands import batch as batch_command
     from attnvid.errors import UserError
-    from attnvid.voices import split_rate
+    from attnvid.speech.voices import split_rate
 
     planned: list[str] = []
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from conftest import ATTNVID, ROOT
 
-from attnvid import cache
+from attnvid.render import cache
 
 PACKAGES = ("scenes", "attncore", "attnvid")
 
@@ -76,8 +76,8 @@ def subfolder_module(tree: Path) -> Path:
 
 
 @pytest.mark.parametrize("shared", ["scenes/components.py", "scenes/theme.py", "scenes/base.py", "scenes/inspect.py",
-                                    "attncore/steps.py", "attncore/trace.py", "attnvid/voices.py",
-                                    "attnvid/captions.py", "attnvid/env.py", "attnvid/render_settings.py"])
+                                    "attncore/steps.py", "attncore/trace.py", "attnvid/speech/voices.py",
+                                    "attnvid/speech/captions.py", "attnvid/env.py", "attnvid/render/settings.py"])
 def test_changing_a_shared_module_changes_every_key(tree: Path, shared: str) -> None:
     path = tree / shared
     if not path.exists():  # a module that has become a package: its __init__.py
@@ -106,11 +106,11 @@ def test_shared_files_reach_into_every_package_and_subfolder(tree: Path) -> None
     module = subfolder_module(tree)
     names = {p.relative_to(tree).as_posix() for p in cache.shared_files()}
     assert module.relative_to(tree).as_posix() in names
-    assert {"scenes/base.py", "attncore/steps.py", "attnvid/voices.py", "attnvid/captions.py", "attnvid/env.py"} <= names
+    assert {"scenes/base.py", "attncore/steps.py", "attnvid/speech/voices.py", "attnvid/speech/captions.py", "attnvid/env.py"} <= names
     assert not {n for n in names if Path(n).name.startswith("s0")}, "another scene's file is in every key"
 
 
-@pytest.mark.parametrize("app", ["attnvid/page.py", "attnvid/commands/render.py", "attnvid/engine.py"])
+@pytest.mark.parametrize("app", ["attnvid/publish/page.py", "attnvid/commands/render.py", "attnvid/render/engine.py"])
 def test_application_modules_that_draw_nothing_are_not_in_the_key(tree: Path, app: str) -> None:
     """The lecture page or a command's wording does not change a frame: no re-render."""
     assert changed_keys(tree, tree / app) == set()

@@ -1,7 +1,7 @@
-"""attnvid.camera: reusing an unchanged mobject's Cairo path draws the very same pixels.
+"""attnvid.render.camera: reusing an unchanged mobject's Cairo path draws the very same pixels.
 
 Each scene is drawn twice in a fresh process at low quality, once with Manim's own
-camera and once with :class:`attnvid.camera.PathCachingCamera` (the one every render
+camera and once with :class:`attnvid.render.camera.PathCachingCamera` (the one every render
 uses), and every frame handed to the encoder is compared by its hash. The scenes chosen
 move text (captions that rise and fade), transform numbers and highlight cells, so that
 paths are reused, rebuilt after a move, and rebuilt after the tiny point changes of a
@@ -21,7 +21,7 @@ import hashlib, json, os, sys, tempfile
 os.environ["ATTNVID_LESSON"] = ""
 from manim import tempconfig
 from manim.renderer.cairo_renderer import CairoRenderer
-from attnvid.camera import PathCachingCamera
+from attnvid.render.camera import PathCachingCamera
 from attnvid.catalog import resolve_scene
 
 scene_name, which = sys.argv[1], sys.argv[2]

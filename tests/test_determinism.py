@@ -1,6 +1,6 @@
 """Two clean renders give the same decoded frames and the same MP4 bytes, at every quality.
 
-The cause of the differences we used to see (attnvid.render_settings.X264_OPTIONS): x264's
+The cause of the differences we used to see (attnvid.render.settings.X264_OPTIONS): x264's
 macroblock tree read memory nothing had written. Which bytes such memory holds depends on
 what the process did before, so the failure came and went. These tests make it come every
 time: glibc's ``MALLOC_PERTURB_`` fills freshly allocated memory with a byte of our
@@ -26,7 +26,7 @@ import numpy as np
 import pytest
 from conftest import ATTNVID
 
-from attnvid.render_settings import X264_OPTIONS
+from attnvid.render.settings import X264_OPTIONS
 
 FRAMES = Path(__file__).parent / "determinism" / "caption_rises.png"
 N_FRAMES = 9
@@ -39,7 +39,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 from manim._config.video_encoder import VideoEncoderSpec
-from attnvid.encoder import SegmentEncoder
+from attnvid.render.encoder import SegmentEncoder
 
 strip = np.asarray(Image.open(sys.argv[1]).convert("RGBA"))
 frames = strip.reshape(int(sys.argv[2]), -1, strip.shape[1], 4)
@@ -104,13 +104,13 @@ def test_with_the_macroblock_tree_those_frames_depend_on_uninitialised_memory() 
 
 
 def test_segment_encoder_writes_the_bytes_manims_encoder_writes(tmp_path: Path) -> None:
-    """Converting a held frame once (attnvid.encoder) changes nothing in the file."""
+    """Converting a held frame once (attnvid.render.encoder) changes nothing in the file."""
     from fractions import Fraction
 
     from manim._config.video_encoder import VideoEncoderSpec
     from manim.scene.video_segment_encoder import VideoSegmentEncoder
 
-    from attnvid.encoder import SegmentEncoder
+    from attnvid.render.encoder import SegmentEncoder
 
     rng = np.random.default_rng(1)
     frames = []

@@ -122,7 +122,7 @@ def test_read_only_media_is_missing_and_a_tiny_disk_only_warns(tmp_path: Path, m
 
 
 def test_tex_mobjects_in_a_scene_are_found(tmp_path: Path) -> None:
-    from attnvid.runtime import tex_users
+    from attnvid.render.runtime import tex_users
 
     (tmp_path / "s99_formula.py").write_text("from manim import MathTex, Text\nfrom manim import VGroup\n")
     (tmp_path / "s98_plain.py").write_text('"""Tex and MathTex in prose only."""\nfrom manim import Text\n')
@@ -131,7 +131,7 @@ def test_tex_mobjects_in_a_scene_are_found(tmp_path: Path) -> None:
 
 
 def test_doctor_checks_the_theme_fonts() -> None:
-    from attnvid.runtime import FONTS
+    from attnvid.render.runtime import FONTS
     from scenes.theme import FONT, MONO
 
     assert (FONT, MONO) == FONTS
@@ -144,7 +144,7 @@ def test_math_check_names_a_missing_typst_or_maths_font(monkeypatch: pytest.Monk
 
     import typst
 
-    from attnvid import runtime
+    from attnvid.render import runtime
 
     monkeypatch.setitem(sys.modules, "typst", None)  # import typst now raises ImportError
     c = runtime.check_math()

@@ -17,7 +17,7 @@ from conftest import built_scene
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from attnvid.captions import MAX_CHARS, MAX_LINES, split_cues, timed_cues
+from attnvid.speech.captions import MAX_CHARS, MAX_LINES, split_cues, timed_cues
 from scenes.components import Num
 from scenes.inspect import visible_texts
 from scenes.lecture import LECTURE

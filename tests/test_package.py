@@ -1,6 +1,6 @@
 """The attnvid package: its layers, and the size of its parts.
 
-- ``import attnvid`` and the modules the scenes use (env, voices, captions) load neither
+- ``import attnvid`` and the modules the scenes use (env, speech: voices, captions) load neither
   manim nor the scenes, so that the scenes can import them without a cycle;
 - the scenes import from attnvid only those manim-free modules, never the application;
 - nothing imports the old places (``scenes.cli``, ``scenes.narration``);
@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
-MANIM_FREE = ("attnvid", "attnvid.env", "attnvid.voices", "attnvid.captions")
+MANIM_FREE = ("attnvid", "attnvid.env", "attnvid.speech", "attnvid.speech.voices", "attnvid.speech.captions")
 MAX_FUNCTION_LINES = 60
 MAX_MODULE_LINES = 600
 

@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from attnvid.clips import X264_OPTIONS, cut_clip
+from attnvid.publish.clips import X264_OPTIONS, cut_clip
 
 FPS = 15
 SOFFICE = shutil.which("soffice")
@@ -258,9 +258,9 @@ def test_the_page_links_the_deck_the_handout_and_the_workbook(lecture_dir: Path)
 @pytest.mark.render
 def test_the_same_lecture_gives_the_same_deck_and_handout(lecture_dir: Path, tmp_path: Path) -> None:
     from attncore import default_lesson
-    from attnvid.clips import SectionClip
-    from attnvid.deck import DeckPart, write_deck
-    from attnvid.handout import write_handout
+    from attnvid.publish.clips import SectionClip
+    from attnvid.publish.deck import DeckPart, write_deck
+    from attnvid.publish.handout import write_handout
 
     m = manifest(lecture_dir)
     clips = [SectionClip(s["scene"], "", s["title"], s["path"], s["poster"], s["start_s"], s["end_s"],

@@ -182,7 +182,7 @@ def test_killed_at_random_moments_loses_nothing_and_the_next_run_completes(tmp_p
 
 @pytest.mark.render
 def test_same_scene_twice_gives_identical_frames_and_bytes(tmp_path: Path) -> None:
-    """Medium quality (1280 px wide): byte identity holds there; see attnvid.engine for 480p.
+    """Medium quality (1280 px wide): byte identity holds there; see attnvid.render.engine for 480p.
 
     One render is confined to one core, so the bytes are also shown not to depend on
     the machine's number of cores (x264's thread count would follow it).
@@ -203,7 +203,7 @@ def test_same_scene_twice_gives_identical_frames_and_bytes(tmp_path: Path) -> No
         assert va.with_suffix(f".{ext}").read_bytes() == vb.with_suffix(f".{ext}").read_bytes(), ext
 
     # What `attnvid lecture` makes of them (stream copy, chapters, poster) is byte-identical too.
-    from attnvid.assemble import Chapter, join_videos, poster
+    from attnvid.publish.assemble import Chapter, join_videos, poster
 
     chapters = [Chapter("one", 0.0, 1.0), Chapter("two", 1.0, 2.0)]
     outs = []

@@ -139,7 +139,7 @@ def test_attncore_is_the_only_source_of_numbers_in_scene_files() -> None:
 
 def test_scene_files_do_not_import_each_other() -> None:
     """A scene depends on its own file and the shared modules only: the render cache key
-    (attnvid/cache.py) relies on it to re-render exactly the scenes a change affects."""
+    (attnvid/render/cache.py) relies on it to re-render exactly the scenes a change affects."""
     for path in sorted(Path(ROOT / "scenes").glob("s[0-9][0-9]_*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):

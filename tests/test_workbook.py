@@ -41,8 +41,8 @@ from attncore import (
     trace_lesson,
 )
 from attncore.lesson import tomllib
-from attnvid.workbook import workbook_bytes
-from attnvid.workbook.formulas import FUNCTIONS
+from attnvid.publish.workbook import workbook_bytes
+from attnvid.publish.workbook.formulas import FUNCTIONS
 
 SOFFICE = shutil.which("soffice")
 REL = 1e-9
@@ -479,11 +479,11 @@ def test_the_video_look(cases: dict[str, Case]) -> None:
 
 
 def test_colours_are_read_from_the_theme_without_manim() -> None:
-    from attnvid.workbook.style import theme_tables
+    from attnvid.publish.workbook.style import theme_tables
     from scenes import theme
 
     assert theme_tables() == {"ROLE": theme.ROLE, "DIM_PALETTE": theme.DIM_PALETTE, "HEAD_PALETTE": theme.HEAD_PALETTE}
-    code = "import sys, attnvid.workbook, attnvid.commands.workbook; assert 'manim' not in sys.modules"
+    code = "import sys, attnvid.publish.workbook, attnvid.commands.workbook; assert 'manim' not in sys.modules"
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).returncode == 0
 
 
@@ -493,7 +493,7 @@ def test_the_same_lesson_gives_the_same_bytes() -> None:
 
 
 def test_a_formula_without_its_cached_value_is_an_error() -> None:
-    from attnvid.workbook.cached import add_cached_values
+    from attnvid.publish.workbook.cached import add_cached_values
 
     wb = openpyxl.Workbook()
     wb.active["A1"] = "=1+1"
@@ -536,7 +536,7 @@ def test_a_bad_lesson_is_one_line_and_nothing_written(tmp_path: Path) -> None:
 
 
 def test_the_lecture_manifest_lists_the_workbook() -> None:
-    from attnvid.assemble import lecture_manifest
+    from attnvid.publish.assemble import lecture_manifest
 
     m = lecture_manifest(default_lesson(), "low", 1.0, [], [], "none")
     assert m["workbook"] == "workbook.xlsx"

@@ -13,7 +13,7 @@ from conftest import ROOT
 PROBE = r"""
 import signal, threading, time
 from attnvid.signals import Interrupted, install_signal_handlers
-from attnvid.workers import Workers
+from attnvid.render.workers import Workers
 
 install_signal_handlers()
 release = threading.Event()

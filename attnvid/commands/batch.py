@@ -12,16 +12,16 @@ import click
 
 from attncore import Lesson, LessonError
 
-from ..assemble import assemble_lecture
 from ..catalog import check_lecture, lecture_parts, resolve_scene
-from ..cluster import LessonText
-from ..engine import Backend, render_locally, render_many
 from ..errors import UserError
-from ..jobs import Job, Result, default_jobs, plan
 from ..lessons import get_lesson, lesson_spec, output_root
 from ..options import jobs_option, media_option, quality_option, rate_option, spoken_voice, voice_option
 from ..outputs import claim_output
-from ..progress import SceneProgress
+from ..publish.assemble import assemble_lecture
+from ..render.cluster import LessonText
+from ..render.engine import Backend, render_locally, render_many
+from ..render.jobs import Job, Result, default_jobs, plan
+from ..render.progress import SceneProgress
 
 
 @dataclass
@@ -133,7 +133,7 @@ def batch(lessons: tuple[str, ...], quality: str, voice: str, rate: int | None, 
     with contextlib.ExitStack() as stack:
         backend: Backend = render_locally
         if cluster is not None:
-            from ..cluster import ClusterBackend, connect
+            from ..render.cluster import ClusterBackend, connect
 
             backend = ClusterBackend(stack.enter_context(connect(cluster)), _cluster_lessons(batch_lessons))
         for root in sorted({b.root for b in batch_lessons}):

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from ..options import media_option, voice_option
-from ..runtime import doctor_checks
+from ..render.runtime import doctor_checks
 
 
 @click.command("doctor")

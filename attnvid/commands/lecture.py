@@ -6,10 +6,7 @@ from pathlib import Path
 
 import click
 
-from ..assemble import assemble_lecture
 from ..catalog import lecture_parts, resolve_scene
-from ..engine import run_jobs
-from ..jobs import default_jobs, plan
 from ..lessons import get_lesson, lesson_spec, output_root
 from ..options import (
     jobs_option,
@@ -21,6 +18,9 @@ from ..options import (
     voice_option,
 )
 from ..outputs import claim_output
+from ..publish.assemble import assemble_lecture
+from ..render.engine import run_jobs
+from ..render.jobs import default_jobs, plan
 
 
 @click.command("lecture")

@@ -13,19 +13,19 @@ import click
 
 from attncore import Lesson
 
-from ..cache import cache_key
 from ..catalog import resolve_scene, resolve_section
-from ..engine import run_jobs
 from ..env import LESSON_ENV
-from ..frames import section_frames
-from ..jobs import plan
 from ..lessons import get_lesson, lesson_spec, output_root
 from ..options import lesson_option, media_option
 from ..outputs import claim_output, write_atomic
 from ..paths import package_dir, source_file
-from ..runtime import require_runtime
+from ..render.cache import cache_key
+from ..render.engine import run_jobs
+from ..render.frames import section_frames
+from ..render.jobs import plan
+from ..render.runtime import require_runtime
 from ..signals import Interrupted
-from ..voices import section_slug
+from ..speech.voices import section_slug
 
 #: What ``--watch`` watches, besides the lesson's folder: the code a preview depends on.
 WATCHED_PACKAGES = ("scenes", "attncore", "attnvid")

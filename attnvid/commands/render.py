@@ -6,8 +6,6 @@ from pathlib import Path
 
 import click
 
-from ..engine import run_jobs
-from ..jobs import default_jobs, plan
 from ..lessons import get_lesson, lesson_spec, output_root
 from ..options import (
     jobs_option,
@@ -19,7 +17,9 @@ from ..options import (
     voice_option,
 )
 from ..outputs import claim_output
-from ..render_settings import FORMATS
+from ..render.engine import run_jobs
+from ..render.jobs import default_jobs, plan
+from ..render.settings import FORMATS
 
 
 @click.command("render")

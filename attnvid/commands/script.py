@@ -18,13 +18,13 @@ from attncore import Lesson
 
 from ..catalog import lecture_index, resolve_scene, resolve_scenes
 from ..env import LESSON_ENV
-from ..jobs import default_jobs
 from ..lessons import get_lesson, lesson_spec, output_root
 from ..options import jobs_option, lesson_option, media_option
 from ..outputs import claim_output, write_atomic
-from ..runtime import require_runtime
-from ..voices import recording_name
-from ..workers import Workers
+from ..render.jobs import default_jobs
+from ..render.runtime import require_runtime
+from ..render.workers import Workers
+from ..speech.voices import recording_name
 
 SCRIPT_NAME = "recording_script.md"
 
@@ -65,7 +65,7 @@ def scene_narrations(scene: str, spec: str, work: str) -> list[tuple[str, str]]:
     """(section title, words) of every section of ``scene``, from a build without rendering.
 
     Runs in worker processes too. Manim's text cache goes to ``work`` (one folder per
-    scene), as for :func:`attnvid.frames.section_frames`.
+    scene), as for :func:`attnvid.render.frames.section_frames`.
     """
     os.environ[LESSON_ENV] = spec
     from manim import tempconfig

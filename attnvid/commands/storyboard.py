@@ -12,13 +12,13 @@ import click
 
 from ..catalog import lecture_scenes
 from ..env import LESSON_ENV
-from ..frames import section_frames
-from ..jobs import default_jobs
 from ..lessons import get_lesson, lesson_spec, output_root
 from ..options import jobs_option, lesson_option, media_option, quality_option
 from ..outputs import claim_output, write_atomic
-from ..runtime import require_runtime
-from ..workers import Workers
+from ..render.frames import section_frames
+from ..render.jobs import default_jobs
+from ..render.runtime import require_runtime
+from ..render.workers import Workers
 
 if TYPE_CHECKING:
     from PIL.ImageFont import FreeTypeFont, ImageFont

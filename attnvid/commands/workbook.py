@@ -11,7 +11,7 @@ from attncore import trace_lesson
 from ..lessons import get_lesson, output_root
 from ..options import lesson_option, media_option
 from ..outputs import claim_output
-from ..workbook import WORKBOOK_NAME, write_workbook
+from ..publish.workbook import WORKBOOK_NAME, write_workbook
 
 
 @click.command("workbook")

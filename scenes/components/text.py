@@ -15,7 +15,7 @@ import numpy as np
 from manim import DOWN, LEFT, SMALL_BUFF, MarkupText, Text, VGroup
 
 from attncore.lecture_claims import ORDINALS  # ordinal words: plain text holds no digit
-from attnvid.voices import SUBSCRIPTED
+from attnvid.speech.voices import SUBSCRIPTED
 
 from ..theme import FONT, MONO, ROLE, SIZE, Theme
 from .typeset import Formula

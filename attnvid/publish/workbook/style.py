@@ -18,7 +18,7 @@ from typing import TypeVar, cast
 from openpyxl.formatting.rule import ColorScaleRule
 from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
 
-from ..paths import package_dir
+from ...paths import package_dir
 
 __all__ = ["Palette", "number_format", "theme_tables"]
 

@@ -1,7 +1,7 @@
 """The lecture deck, ``lecture.pptx``: one slide per section, its clip playing by itself,
 and a title slide before each part of the lecture.
 
-Each slide holds the section's clip (:mod:`attnvid.clips`) filling the 16:9 slide, the
+Each slide holds the section's clip (:mod:`attnvid.publish.clips`) filling the 16:9 slide, the
 section's last frame as the clip's poster (what the slide shows before it plays, and
 what a PDF export or a print shows), the chapter title as the slide's title, and the
 section's narration as the speaker notes. The title sits behind the video: it names the
@@ -35,8 +35,8 @@ from pptx.shapes.placeholder import SlidePlaceholder
 from pptx.slide import Slide
 from pptx.util import Emu
 
+from ..outputs import atomic_path
 from .clips import SectionClip
-from .outputs import atomic_path
 
 DECK_NAME = "lecture.pptx"
 #: 16:9 at PowerPoint's widescreen size (13.333 × 7.5 in).
@@ -45,7 +45,7 @@ SLIDE_WIDTH, SLIDE_HEIGHT = Emu(12192000), Emu(6858000)
 TITLE_ONLY = 5
 #: The layout with a title and a subtitle (a part's first slide).
 TITLE_SLIDE = 0
-#: A part's title slide in the lecture page's colours (:mod:`attnvid.page`): dark like the scenes.
+#: A part's title slide in the lecture page's colours (:mod:`attnvid.publish.page`): dark like the scenes.
 PART_COLOURS: dict[str, RGBColor] = {
     "background": RGBColor(0x14, 0x16, 0x1C),  # type: ignore[no-untyped-call]  # python-pptx leaves it untyped
     "title": RGBColor(0xF2, 0xC1, 0x4E),  # type: ignore[no-untyped-call]

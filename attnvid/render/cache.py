@@ -20,17 +20,18 @@ from collections.abc import Callable, Iterable
 from importlib.metadata import version
 from pathlib import Path
 
-from .paths import package_dir
+from ..paths import package_dir
 
 #: 2: x264 single-threaded; 3: x264 without its macroblock tree, preset veryfast, Manim's
-#: cache off (see render_settings.X264_OPTIONS): the bytes changed.
+#: cache off (see settings.X264_OPTIONS): the bytes changed.
 CACHE_VERSION = "attnvid-cache-3"
 #: Packages whose every module can change a frame.
 FRAME_PACKAGES = ("scenes", "attncore")
-#: The attnvid modules that run inside a render and change what it writes: the
-#: environment names, narration timing and captions the scenes import, Manim's settings,
-#: the segment encoder.
-FRAME_MODULES = ("__init__.py", "env.py", "voices.py", "captions.py", "render_settings.py", "encoder.py")
+#: The attnvid modules that run inside a render and change what it writes, relative to
+#: attnvid/: the environment names, narration timing and captions the scenes import
+#: (with the packages they sit in), Manim's settings, the segment encoder.
+FRAME_MODULES = ("__init__.py", "env.py", "speech/__init__.py", "speech/voices.py", "speech/captions.py",
+                 "render/__init__.py", "render/settings.py", "render/encoder.py")
 #: A scene file: its own key covers it, other scenes' keys do not.
 SCENE_FILE = re.compile(r"s\d\d_\w*\.py")
 

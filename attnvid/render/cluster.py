@@ -10,7 +10,7 @@ videos sent back as bytes and written here, atomically, as a local render writes
   is written to a temporary folder on the worker; a built-in lesson goes by name.
 - **Nothing half-written.** A worker renders into a temporary folder it removes in any
   case; only whole videos come back, and this machine writes each through
-  :func:`attnvid.outputs.write_atomic`, sidecar last, as :func:`attnvid.engine.render_job`
+  :func:`attnvid.outputs.write_atomic`, sidecar last, as :func:`attnvid.render.engine.render_job`
   does.
 - **A worker that dies loses nothing.** The scheduler gives its jobs to another worker
   (Dask reschedules the tasks of a lost worker; ``retries`` covers a job that failed).
@@ -33,7 +33,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from .errors import UserError
+from ..errors import UserError
 from .jobs import Job, Result
 
 #: How many times a job that raised is tried again (a worker that dies is handled by
@@ -98,10 +98,10 @@ def _announce(worker: Any, batch: str, label: str) -> str:
 def _check_installation(job: Job, source: str) -> None:
     from attncore import find_lesson
 
+    from ..catalog import resolve_scene
+    from ..paths import source_file
     from .cache import cache_key
-    from .catalog import resolve_scene
     from .jobs import voice_fingerprint
-    from .paths import source_file
 
     lesson = replace(find_lesson(job.lesson_spec), source=source)
     here = cache_key(source_file(resolve_scene(job.scene)), repr(lesson), job.quality, job.fmt,
@@ -138,8 +138,8 @@ def render_remote(job: Job, lesson: LessonText, batch: str) -> Rendered:
 
 def write_back(job: Job, rendered: Rendered) -> Result:
     """Write a worker's files at ``job``'s paths here, each atomically, the sidecar last
-    (the old one first goes, as in :func:`attnvid.engine.render_job`)."""
-    from .outputs import write_atomic
+    (the old one first goes, as in :func:`attnvid.render.engine.render_job`)."""
+    from ..outputs import write_atomic
 
     job.sidecar.unlink(missing_ok=True)
     write_atomic(job.final, rendered.video)
@@ -168,7 +168,7 @@ def connect(address: str) -> Iterator[Any]:
 
 
 class ClusterBackend:
-    """:data:`attnvid.engine.Backend` on a Dask cluster (``n_jobs`` is the cluster's business)."""
+    """:data:`attnvid.render.engine.Backend` on a Dask cluster (``n_jobs`` is the cluster's business)."""
 
     def __init__(self, client: Any, lessons: dict[str, LessonText]) -> None:
         self.client = client

@@ -23,8 +23,8 @@ from PIL import Image
 
 from attncore import Lesson
 
+from ..outputs import atomic_path
 from .clips import SectionClip
-from .outputs import atomic_path
 
 HANDOUT_NAME = "handout.pdf"
 #: A4 in points (1/72 in), portrait.

@@ -12,10 +12,10 @@ frame to x264 ``repeat`` times with consecutive timestamps: about 6.5 ms per dis
 its own buffers when it receives it, so the bytes are those Manim's encoder writes with
 the same options (a test compares the two).
 
-The x264 options themselves live in :data:`attnvid.render_settings.ENCODER_OPTIONS`,
+The x264 options themselves live in :data:`attnvid.render.settings.ENCODER_OPTIONS`,
 which says why they make the output deterministic.
 
-Used through :func:`renderer`, the renderer :mod:`attnvid.engine` gives each scene;
+Used through :func:`renderer`, the renderer :mod:`attnvid.render.engine` gives each scene;
 plain ``manim render`` keeps Manim's own encoder.
 """
 
@@ -65,7 +65,7 @@ class FileWriter(SceneFileWriter):
 
 def renderer() -> CairoRenderer:
     """A Cairo renderer (Manim's default) whose file writer is :class:`FileWriter` and
-    whose camera reuses unchanged paths (:class:`attnvid.camera.PathCachingCamera`)."""
+    whose camera reuses unchanged paths (:class:`attnvid.render.camera.PathCachingCamera`)."""
     from .camera import PathCachingCamera
 
     return CairoRenderer(file_writer_class=FileWriter, camera_class=PathCachingCamera)

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from attncore import LessonTrace
 
-from ..outputs import write_atomic
+from ...outputs import write_atomic
 from .cached import FIXED_DATE, add_cached_values
 from .grid import Book
 from .guide import START, start_sheet

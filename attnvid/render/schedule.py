@@ -23,8 +23,8 @@ import json
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from ..outputs import write_atomic
 from .jobs import Job, Result
-from .outputs import write_atomic
 
 TIMES_NAME = ".render-times.json"
 

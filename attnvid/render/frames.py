@@ -11,8 +11,8 @@ from __future__ import annotations
 import io
 import os
 
-from .env import LESSON_ENV
-from .render_settings import QUALITIES
+from ..env import LESSON_ENV
+from .settings import QUALITIES
 
 
 def section_frames(scene: str, quality: str, spec: str, work: str,
@@ -29,7 +29,7 @@ def section_frames(scene: str, quality: str, spec: str, work: str,
 
     from scenes.inspect import build
 
-    from .catalog import resolve_scene
+    from ..catalog import resolve_scene
 
     with tempconfig({"media_dir": work}):
         built = build(resolve_scene(scene), frames=only if only is not None else True, mobjects=False,

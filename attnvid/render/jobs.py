@@ -13,14 +13,14 @@ from typing import Any
 
 from attncore import Lesson
 
+from ..catalog import check_recordings, lecture_index, resolve_scenes
+from ..env import LESSON_ENV
+from ..errors import UserError
+from ..lessons import output_root
+from ..paths import source_file
+from ..speech.voices import VoiceError, voice_from_spec
 from .cache import cache_key
-from .catalog import check_recordings, lecture_index, resolve_scenes
-from .env import LESSON_ENV
-from .errors import UserError
-from .lessons import output_root
-from .paths import source_file
 from .runtime import require_runtime
-from .voices import VoiceError, voice_from_spec
 
 
 @dataclass(frozen=True)

@@ -36,9 +36,9 @@ from av.video.frame import VideoFrame
 
 from attncore.narration import section_slug
 
-from .jobs import Job, Result
-from .outputs import atomic_path
-from .render_settings import ENCODER_OPTIONS
+from ..outputs import atomic_path
+from ..render.jobs import Job, Result
+from ..render.settings import ENCODER_OPTIONS
 
 #: x264's settings for a re-encoded head: Manim's (``crf`` 23) and ours (one thread).
 X264_OPTIONS = {"crf": "23", **ENCODER_OPTIONS["mp4"]}

@@ -1,6 +1,6 @@
 """How Manim renders a scene: our quality and format names, Manim's settings, x264's options.
 
-Part of every scene's cache key (see :mod:`attnvid.cache`): a change here changes
+Part of every scene's cache key (see :mod:`attnvid.render.cache`): a change here changes
 frames or bytes, so it re-renders everything.
 """
 
@@ -59,7 +59,7 @@ def manim_settings(scene: str, quality: str, fmt: str, work: str) -> dict[str, A
         # Manim's "png" is the last frame only; ours is every frame, Manim's "png-sequence".
         "format": "png-sequence" if fmt == "png" else fmt,
         # Manim's own cache hashes every mobject at every play (a third of a low-quality
-        # render's time) to reuse animations between runs; our cache (attnvid.cache)
+        # render's time) to reuse animations between runs; our cache (attnvid.render.cache)
         # already decides which scenes render, and a scene that renders has changed.
         "disable_caching": True,
         "max_inflight_encoders": INFLIGHT_ENCODERS,

@@ -3,20 +3,20 @@
 Each scene renders in its own process and its own Manim work folder, so that scenes
 run in parallel without racing on Manim's caches. A finished video is copied to a
 temporary name beside its final path and renamed into place (:mod:`attnvid.outputs`),
-then a small JSON "sidecar" records the cache key (:mod:`attnvid.cache`), the duration
+then a small JSON "sidecar" records the cache key (:mod:`attnvid.render.cache`), the duration
 and the section times. A scene whose cache key did not change is not rendered again.
 
 Reliability (what a killed, interrupted or failed run leaves behind): see
 :mod:`attnvid.outputs` (complete files or none, one run per folder) and
-:mod:`attnvid.workers` (no orphaned render process). Determinism: the same lesson,
+:mod:`attnvid.render.workers` (no orphaned render process). Determinism: the same lesson,
 quality and versions give the same decoded frames and the same MP4 bytes on any machine
-(see :data:`attnvid.render_settings.X264_OPTIONS` for why).
+(see :data:`attnvid.render.settings.X264_OPTIONS` for why).
 
-Speed: every core renders a scene, the longest first (:mod:`attnvid.schedule`), with
+Speed: every core renders a scene, the longest first (:mod:`attnvid.render.schedule`), with
 Manim's own per-animation cache off and each distinct frame converted to yuv420p once
-(:mod:`attnvid.encoder`). Where the scenes render is a parameter of
+(:mod:`attnvid.render.encoder`). Where the scenes render is a parameter of
 :func:`render_many`: worker processes here by default, a Dask cluster for
-``attnvid batch --cluster`` (:mod:`attnvid.cluster`).
+``attnvid batch --cluster`` (:mod:`attnvid.render.cluster`).
 """
 
 from __future__ import annotations
@@ -31,14 +31,14 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
-from .captions import compose_srt, compose_vtt
-from .env import LESSON_ENV, VOICE_ENV
-from .errors import UserError, storage_error
+from ..env import LESSON_ENV, VOICE_ENV
+from ..errors import UserError, storage_error
+from ..outputs import move_into_place, write_atomic
+from ..speech.captions import compose_srt, compose_vtt
 from .jobs import Job, Result
-from .outputs import move_into_place, write_atomic
 from .progress import SceneProgress
-from .render_settings import manim_settings
 from .schedule import longest_first, remember_times
+from .settings import manim_settings
 from .workers import Workers, started_queue
 
 #: Called with a job's label, and where it renders ("" for this machine), when its render begins.
@@ -68,7 +68,7 @@ def _scene_class(job: Job) -> Any:
     """The scene class of ``job``, imported for the job's lesson and voice (read from the environment)."""
     os.environ[LESSON_ENV] = job.lesson_spec
     os.environ[VOICE_ENV] = job.voice
-    from .catalog import resolve_scene
+    from ..catalog import resolve_scene
 
     return resolve_scene(job.scene)
 
@@ -178,7 +178,7 @@ def render_many(
     """Render ``jobs`` (skipping cached ones) with ``backend``; the results in the order of ``jobs``.
 
     The jobs to render go longest first (by their last render's time, see
-    :mod:`attnvid.schedule`), so that no core idles at the end while one long scene
+    :mod:`attnvid.render.schedule`), so that no core idles at the end while one long scene
     finishes. Locally, scenes always render in worker processes, even one scene: the
     parent then never runs Manim, so a Ctrl-C or SIGTERM reaching it is handled in one
     place.

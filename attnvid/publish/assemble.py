@@ -6,9 +6,9 @@ Joining uses PyAV's stream copy (packets are re-timed, never re-encoded): the sc
 come from the same encoder settings, so their H.264 streams can follow each other.
 The MP4 is written with ``movflags=+faststart`` (moov before mdat) so that a browser
 starts playing before the whole file has arrived, and with one chapter per section.
-Every section is also cut into a clip of its own (:mod:`attnvid.clips`, stream copy
-too), which the deck (:mod:`attnvid.deck`) plays and whose last frame the handout
-(:mod:`attnvid.handout`) prints.
+Every section is also cut into a clip of its own (:mod:`attnvid.publish.clips`, stream copy
+too), which the deck (:mod:`attnvid.publish.deck`) plays and whose last frame the handout
+(:mod:`attnvid.publish.handout`) prints.
 """
 
 from __future__ import annotations
@@ -29,14 +29,14 @@ from av.video.stream import VideoStream
 
 from attncore import Lesson, trace_lesson
 
-from .captions import Cue, compose_srt, compose_vtt, vtt_time
+from ..outputs import atomic_path, write_atomic
+from ..render.jobs import Job, Result
+from ..speech.captions import Cue, compose_srt, compose_vtt, vtt_time
+from ..speech.voices import voice_engine
 from .clips import SectionClip, last_frame, write_section_clips
 from .deck import DECK_NAME, DeckPart, write_deck
 from .handout import HANDOUT_NAME, write_handout
-from .jobs import Job, Result
-from .outputs import atomic_path, write_atomic
 from .page import lecture_page
-from .voices import voice_engine
 from .workbook import WORKBOOK_NAME, write_workbook
 
 
@@ -252,7 +252,7 @@ def write_parts(folder: Path, lesson: Lesson, jobs: Sequence[Job], results: Sequ
     entries. A part none of whose scenes was rendered (``batch --scene``) is left out;
     files of an earlier run that no part has now are removed.
     """
-    from .catalog import lecture_parts
+    from ..catalog import lecture_parts
 
     where = {j.scene: k for k, j in enumerate(jobs)}
     starts = [sum(r.duration for r in results[:k]) for k in range(len(results))]

@@ -3,7 +3,7 @@
 Each section of a scene calls ``self.narrate(text)`` (see :mod:`scenes.base`) with text
 built from the trace, so the words follow the lesson. The scene then lasts at least as
 long as the words need: the speech when a voice speaks them, a comfortable reading time
-(:func:`attnvid.captions.reading_seconds`) otherwise.
+(:func:`attnvid.speech.captions.reading_seconds`) otherwise.
 
 Voices are pluggable (:class:`Voice`): ``none`` (silent, captions only), ``espeak``
 (espeak-ng, offline), ``piper[:MODEL.onnx]`` (Piper, an offline neural voice; without a
@@ -381,7 +381,7 @@ def voice_from_spec(spec: str | None, language: str = "en") -> Voice:
     with ``;rate=WPM`` for espeak and piper (:func:`with_rate`).
 
     Cheap: nothing is loaded and no program is run. Whether espeak-ng or Piper is there
-    is checked before a render (:func:`attnvid.runtime.require_runtime`) and by ``attnvid doctor``.
+    is checked before a render (:func:`attnvid.render.runtime.require_runtime`) and by ``attnvid doctor``.
     """
     spec, rate = split_rate(spec)
     if rate is not None and voice_engine(spec) in ("none", "recorded"):
