@@ -28,7 +28,7 @@ from .lesson_model import (
     error_at,
     toml_key,
 )
-from .narration import NarrationError, check_template, section_slug
+from .narration_parse import NarrationError, check_template, section_slug
 
 __all__ = ["parse_lesson"]
 
