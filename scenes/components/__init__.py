@@ -33,6 +33,7 @@ from .comparisons import ROW_OUTLINE_BUFF, CompareRow, cell_outline, compare_row
 from .definitions import POSITIONAL_ENCODING, Definition
 from .equations import EQ_BUFF, MatrixBlock, arrange_equation, arrow, named_block, operator, row_transfer
 from .grids import (
+    COMPACT_SIZES,
     LABEL_LINE_STEP,
     CellGrid,
     ColumnStyle,
@@ -43,7 +44,6 @@ from .grids import (
     axis_titles,
     column_labels,
     column_labels_height,
-    COMPACT_SIZES,
     fit_cells,
     label_width,
     text_size,
@@ -68,16 +68,16 @@ from .matrices import (
 )
 from .numbers import (
     APPROX,
+    EXP_ROW,
     EXTRA_DECIMALS,
     Num,
     ShapeLabel,
     Source,
+    exp_row_name,
     number_cell_width,
     resolve,
     row_total,
     softmax_row_decimals,
-    EXP_ROW,
-    exp_row_name,
 )
 from .pictures import PICTURE_H, Picture, picture
 from .placement import STAGGER_GAP, boxes_touch, keep_inside, stagger_levels, stagger_names
