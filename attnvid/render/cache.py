@@ -31,7 +31,7 @@ FRAME_PACKAGES = ("scenes", "attncore")
 #: attnvid/: the environment names, narration timing and captions the scenes import
 #: (with the packages they sit in), Manim's settings, the segment encoder.
 FRAME_MODULES = ("__init__.py", "env.py", "speech/__init__.py", "speech/voices.py", "speech/captions.py",
-                 "render/__init__.py", "render/settings.py", "render/encoder.py")
+                 "render/__init__.py", "render/settings.py", "render/encoder.py", "render/camera.py")
 #: A scene file: its own key covers it, other scenes' keys do not.
 SCENE_FILE = re.compile(r"s\d\d_\w*\.py")
 
