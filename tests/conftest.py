@@ -1,36 +1,115 @@
-"""Shared fixtures: every lecture scene built once per test session (no video encoded)."""
+"""Shared fixtures: every scene built once per test run for each lesson (no video encoded),
+and the real lecture rendered once per run.
+
+A build is paid once: :func:`built_scene` keeps it in the process and, under pytest-xdist,
+pickles what tests read of it into the run's shared temporary folder under a file lock, so
+that another worker (or another test file) asking for the same scene of the same lesson
+waits for it and reads it back instead of building it again.
+"""
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import os
+import pickle
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 ATTNVID = str(Path(sys.executable).parent / "attnvid")
 
-_BUILT: dict[tuple[str, str], object] = {}
+_BUILT: dict[tuple[str, str], Any] = {}
+#: The run's folder shared by every xdist worker (set by the session fixture below).
+_SHARED: list[Path] = []
+#: A built scene's attributes that belong to Manim's machinery, not to what was built.
+_MACHINERY = {"renderer", "camera", "camera_class", "manager", "session_spec", "output_plan", "file_writer_settings",
+              "time_progression", "animations", "moving_mobjects", "static_mobjects", "queue", "widgets",
+              "key_to_function_map", "mouse_press_callbacks", "updaters", "voice", "mobjects", "foreground_mobjects",
+              "meshes", "camera_target", "stop_condition"}
 
 
-def built_scene(cls: type, lesson: str = "") -> object:
-    """Build ``cls`` (cached per lesson) with checkpoints at every section end."""
+def built_copy(scene: Any) -> Any:
+    """What the tests read of a built scene, picklable: an instance of the scene's class (its
+    methods and class attributes work) holding the built state (checkpoints, trace, narrations,
+    captions, the scene's own layout records) and ``renderer.time``, without Manim's machinery."""
+    shell = type(scene).__new__(type(scene))
+    shell.__dict__.update({k: v for k, v in vars(scene).items() if k not in _MACHINERY and not k.startswith("_")})
+    shell.__dict__["_section"] = ""
+    shell.renderer = SimpleNamespace(time=float(scene.renderer.time))
+    return shell
+
+
+def _lesson_key(lesson: str) -> str:
+    """The lesson's identity: a built-in name, or the content of its file."""
+    path = Path(lesson)
+    data = path.read_bytes() if lesson and path.is_file() else lesson.encode()
+    return hashlib.sha256(data).hexdigest()[:16]
+
+
+def _build(cls: type, lesson: str) -> Any:
     from attnvid.env import LESSON_ENV
     from scenes.inspect import build
 
-    key = (cls.__name__, lesson)
-    if key not in _BUILT:
-        old = os.environ.get(LESSON_ENV)
-        os.environ[LESSON_ENV] = lesson
-        try:
-            _BUILT[key] = build(cls)
-        finally:
-            if old is None:
-                os.environ.pop(LESSON_ENV, None)
-            else:
-                os.environ[LESSON_ENV] = old
+    old = os.environ.get(LESSON_ENV)
+    os.environ[LESSON_ENV] = lesson
+    try:
+        return built_copy(build(cls))
+    finally:
+        if old is None:
+            os.environ.pop(LESSON_ENV, None)
+        else:
+            os.environ[LESSON_ENV] = old
+
+
+def built_scene(cls: type, lesson: str = "") -> Any:
+    """``cls`` built for ``lesson`` (a path or built-in name; "" the default), animations played
+    straight to their end (:class:`scenes.inspect.LayoutRenderer`), with checkpoints at every
+    section end: built once per run, whichever test or worker asks first."""
+    key = (cls.__name__, _lesson_key(lesson))
+    if key in _BUILT:
+        return _BUILT[key]
+    if not _SHARED:
+        _BUILT[key] = _build(cls, lesson)
+        return _BUILT[key]
+    folder = _SHARED[0] / "built"
+    folder.mkdir(exist_ok=True)
+    stored = folder / f"{key[0]}-{key[1]}.pickle"
+    with open(stored.with_suffix(".lock"), "w", encoding="utf-8") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if stored.is_file():
+            _BUILT[key] = pickle.loads(stored.read_bytes())
+        else:
+            _BUILT[key] = _build(cls, lesson)
+            part = stored.with_suffix(".part")
+            part.write_bytes(pickle.dumps(_BUILT[key], protocol=pickle.HIGHEST_PROTOCOL))
+            part.replace(stored)
     return _BUILT[key]
+
+
+def shared_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """This run's folder that every xdist worker sees (never an older run's)."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _share_builds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    _SHARED[:] = [shared_folder(tmp_path_factory)]
+    yield
+    _SHARED.clear()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test that reads the rendered lecture is in the render tier, whatever its file says."""
+    for item in items:
+        if "lecture_dir" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.render)
 
 
 @pytest.fixture(scope="session")
@@ -41,11 +120,9 @@ def lecture_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     shared temporary folder under a file lock, the others wait and reuse it (the pattern
     pytest-xdist documents; its ``xdist_group`` marks do not group tests under pytest 9).
     """
-    import fcntl
     import subprocess
 
-    base = tmp_path_factory.getbasetemp()
-    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base  # this run's, never an older run's
+    shared = shared_folder(tmp_path_factory)
     with open(shared / "lecture.lock", "w", encoding="utf-8") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         work, done = shared / "lecture", shared / "lecture.done"
@@ -71,3 +148,58 @@ def lecture() -> tuple[type, ...]:
 def _quiet_manim_cwd(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     # Manim writes its text cache under ./media: keep tests out of the repository's media/.
     monkeypatch.chdir(tmp_path_factory.getbasetemp())
+
+
+# -- the run's cost ----------------------------------------------------------------------------
+#: CPU seconds (user, system) reported by each xdist worker as it finishes.
+_WORKER_CPU: list[tuple[float, float]] = []
+
+
+def _cpu_of_self_and_children() -> tuple[float, float]:
+    """User and system CPU seconds of this process and of every child it has waited for (test
+    subprocesses, their render workers, Chromium, LibreOffice, the Dask processes...)."""
+    import resource
+
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + kids.ru_utime, me.ru_stime + kids.ru_stime
+
+
+_START: list[float] = []
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    import time
+
+    _START.append(time.perf_counter())
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:  # an xdist worker: hand its cost to the controller
+        workeroutput["cpu"] = _cpu_of_self_and_children()
+
+
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    cpu = getattr(node, "workeroutput", {}).get("cpu")
+    if cpu is not None:
+        _WORKER_CPU.append(tuple(cpu))
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    import time
+
+    if getattr(terminalreporter.config, "workeroutput", None) is not None:
+        return
+    import resource
+
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    # The workers count in RUSAGE_CHILDREN only once they have been waited for; their own
+    # report (what they and their children used) counts them either way.
+    user = me.ru_utime + max(kids.ru_utime, sum(u for u, _ in _WORKER_CPU))
+    system = me.ru_stime + max(kids.ru_stime, sum(s for _, s in _WORKER_CPU))
+    wall = time.perf_counter() - _START[0]
+    terminalreporter.write_sep("=", "cost of this run")
+    terminalreporter.write_line(
+        f"CPU {user + system:.1f} s (user {user:.1f} s, system {system:.1f} s) in {wall:.1f} s of wall time: "
+        f"pytest, its {len(_WORKER_CPU)} workers and every process they waited for")

@@ -7,18 +7,16 @@ number is too small to read at 480p.
 
 from __future__ import annotations
 
-import os
 import random
 import re
-from pathlib import Path
+from typing import Any
 
 import pytest
+from conftest import built_scene
 
 from attncore.lesson import LIMITS
-from attnvid.env import LESSON_ENV
 from scenes.components import Num
 from scenes.inspect import (
-    build,
     expected_text,
     leaving_frame,
     overlapping_texts,
@@ -53,27 +51,17 @@ def lesson_toml(n_ctx: int, n_tok: int, d: int, heads: int, seed: int = 1, decim
             + f"[projections]\nseed = {seed}\nd_v = {min(d + 1, 8)}\n[heads]\ncount = {heads}\n")
 
 
-def check_lesson(path: Path, leave_out: tuple[str, ...] = ()) -> None:
-    old = os.environ.get(LESSON_ENV)
-    os.environ[LESSON_ENV] = str(path)
-    try:
-        for cls in LECTURE:
-            if cls.__name__ in leave_out:
-                continue
-            scene = build(cls)
-            for cp in scene.checkpoints:
-                where = f"{cls.__name__} / {cp.section}"
-                assert not leaving_frame(cp), f"{where}: {leaving_frame(cp)} leave the frame"
-                assert not overlapping_texts(cp), f"{where}: these texts overlap: {overlapping_texts(cp)}"
-                assert not unreadable_numbers(cp), f"{where}: too small at 480p: {unreadable_numbers(cp)}"
-                for s in visible_texts(cp):
-                    if isinstance(s.mob, Num) and not s.mob.constant:
-                        assert s.mob.text == expected_text(scene.trace, s.mob), f"{where}: {s.mob.text!r}"
-    finally:
-        if old is None:
-            os.environ.pop(LESSON_ENV, None)
-        else:
-            os.environ[LESSON_ENV] = old
+def check_scene(scene: Any, name: str) -> None:
+    """Every section end of ``scene`` (built for lesson ``name``): nothing leaves the frame, no two
+    texts overlap, no number is too small at 480p, every number is the trace's."""
+    for cp in scene.checkpoints:
+        where = f"{name}: {type(scene).__name__} / {cp.section}"
+        assert not leaving_frame(cp), f"{where}: {leaving_frame(cp)} leave the frame"
+        assert not overlapping_texts(cp), f"{where}: these texts overlap: {overlapping_texts(cp)}"
+        assert not unreadable_numbers(cp), f"{where}: too small at 480p: {unreadable_numbers(cp)}"
+        for s in visible_texts(cp):
+            if isinstance(s.mob, Num) and not s.mob.constant:
+                assert s.mob.text == expected_text(scene.trace, s.mob), f"{where}: {s.mob.text!r}"
 
 
 #: (contexts, words, dimensions, heads, vocabulary) of the lessons at the bounds. "largest": 3
@@ -82,10 +70,8 @@ def check_lesson(path: Path, leave_out: tuple[str, ...] = ()) -> None:
 #: embedding table shows (LIMITS["sentence_words"]).
 BOUNDS = {"smallest": (1, 2, 2, 1, 0), "largest": (3, 8, 8, 4, 16), "long-narrow": (2, 8, 2, 2, 0),
           "short-wide": (3, 2, 8, 1, 0), "three-heads": (1, 5, 6, 3, 0)}
-#: Bounds whose CausalMask and WordOrder test_causal_scenes builds from the same text, with the
-#: same checks and more: built once, there.
+#: Bounds whose CausalMask and WordOrder test_causal_scenes checks further (the builds are shared).
 CAUSAL_BOUNDS = ("smallest", "largest", "long-narrow", "short-wide")
-CAUSAL_SCENES = ("CausalMask", "WordOrder")
 
 
 MOST_SENTENCE_WORDS = LIMITS["sentence_words"][1]
@@ -96,34 +82,57 @@ def bounds_toml(name: str) -> str:
     return lesson_toml(n_ctx, n_tok, d, heads, vocab=vocab, used=MOST_SENTENCE_WORDS if vocab else 0)
 
 
-@pytest.mark.parametrize("name", BOUNDS)
-def test_scenes_at_the_bounds(tmp_path: Path, name: str) -> None:
-    path = tmp_path / "bounds.toml"
-    text = bounds_toml(name)
-    if vocab := BOUNDS[name][4]:
-        used = {w for line in text.splitlines() if line.startswith("sentence = ") for w in line.split('"')[1].split()}
-        assert len(used) == MOST_SENTENCE_WORDS and sum(line.startswith('"') for line in text.splitlines()) == vocab == 16
-    path.write_text(text, encoding="utf-8")
-    check_lesson(path, leave_out=CAUSAL_SCENES if name in CAUSAL_BOUNDS else ())
-
-
 def random_lesson(example: int) -> tuple[int, int, int, int, int, int]:
     """(contexts, words, dimensions, heads, seed, decimals) of random lesson ``example``:
     drawn from a fixed seed, so that a failure is reproducible, with 1, 2 and 3 decimals in
-    turn, and one test per lesson, so
-    that the lessons build in parallel (pytest-xdist)."""
+    turn."""
     rng = random.Random(1000 + example)
     d = rng.choice([2, 3, 4, 6, 8])
     heads = rng.choice([h for h in range(1, 5) if d % h == 0])
     return rng.randint(1, 3), rng.randint(2, 8), d, heads, rng.randint(0, 10_000), 1 + example % 3  # 1, 2, 3 decimals
 
 
-@pytest.mark.parametrize("example", range(3))
-def test_random_lessons_build_every_scene(tmp_path: Path, example: int) -> None:
-    n_ctx, n_tok, d, heads, seed, decimals = random_lesson(example)
-    path = tmp_path / f"random{seed}.toml"
-    path.write_text(lesson_toml(n_ctx, n_tok, d, heads, seed, decimals), encoding="utf-8")
-    check_lesson(path)
+RANDOM = [f"random-{k}" for k in range(3)]
+
+
+@pytest.fixture(scope="session")
+def lesson_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """The lessons at the bounds and the random lessons, written once per worker (a built scene
+    is shared by content, so every worker's copy finds the same build)."""
+    folder = tmp_path_factory.mktemp("bounds")
+    out = {}
+    for name in BOUNDS:
+        out[name] = bounds_toml(name)
+    for k, name in enumerate(RANDOM):
+        n_ctx, n_tok, d, heads, seed, decimals = random_lesson(k)
+        out[name] = lesson_toml(n_ctx, n_tok, d, heads, seed, decimals)
+    paths = {}
+    for name, text in out.items():
+        (folder / f"{name}.toml").write_text(text, encoding="utf-8")
+        paths[name] = str(folder / f"{name}.toml")
+    return paths
+
+
+def test_the_largest_lesson_uses_as_many_words_as_the_table_shows() -> None:
+    text = bounds_toml("largest")
+    used = {w for line in text.splitlines() if line.startswith("sentence = ") for w in line.split('"')[1].split()}
+    assert len(used) == MOST_SENTENCE_WORDS and sum(line.startswith('"') for line in text.splitlines()) == 16
+
+
+SCENE_IDS = [c.__name__ for c in LECTURE]
+
+
+@pytest.mark.parametrize("cls", LECTURE, ids=SCENE_IDS)
+@pytest.mark.parametrize("name", BOUNDS)
+def test_scenes_at_the_bounds(lesson_files: dict[str, str], name: str, cls: type) -> None:
+    check_scene(built_scene(cls, lesson_files[name]), name)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("cls", LECTURE, ids=SCENE_IDS)
+@pytest.mark.parametrize("name", RANDOM)
+def test_random_lessons_build_every_scene(lesson_files: dict[str, str], name: str, cls: type) -> None:
+    check_scene(built_scene(cls, lesson_files[name]), name)
 
 
 def test_generated_lessons_are_valid() -> None:
