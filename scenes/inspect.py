@@ -122,7 +122,7 @@ class LayoutRenderer(DryRenderer):
 
 
 def build(cls: type[LessonScene], *, frames: bool | frozenset[str] = False, mobjects: bool = True,
-          quality: str = "low_quality", exact: bool = False) -> LessonScene:
+          quality: str = "low_quality", exact: bool | None = None) -> LessonScene:
     """Run ``construct`` of ``cls`` with skipped animations; return the scene with checkpoints.
 
     Each checkpoint holds a copy of the mobjects on screen at the end of its section
@@ -130,9 +130,13 @@ def build(cls: type[LessonScene], *, frames: bool | frozenset[str] = False, mobj
     ``frames=True`` it also holds the rendered frame (a PIL image), rasterised by
     Manim's own camera, no video encoded; ``frames`` may instead name the sections whose
     frames are wanted (the others have ``image=None``). Animations are played straight to
-    their end (:class:`LayoutRenderer`); ``exact=True`` lets Manim begin and interpolate
-    each of them as a render does (:class:`DryRenderer`), for the test that both agree.
+    their end (:class:`LayoutRenderer`) unless frames are wanted or ``exact=True``: then Manim
+    begins and interpolates each of them as a render does (:class:`DryRenderer`), so that a
+    frame is the video's (Manim's transforms leave aligned copies of glyphs, and ``Write``
+    its own stroke width, that the end state does not have).
     """
+    if exact is None:
+        exact = bool(frames)
     settings = {"dry_run": True, "quality": quality, "disable_caching": True, "verbosity": "ERROR", "progress_bar": "none"}
     with tempconfig(settings):
         cls.collect_checkpoints = mobjects

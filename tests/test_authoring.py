@@ -34,6 +34,7 @@ def test_section_slugs_are_unique_in_the_lecture() -> None:
     assert len(slugs) == len(set(slugs)) and all(slugs)
 
 
+@pytest.mark.slow
 def test_script_gives_every_section_its_file_name_and_words(tmp_path: Path) -> None:
     scenes = (find_scene("Embeddings"), find_scene("SimplifiedAttention"))
     r = run("script", "embeddings", "SimplifiedAttention", cwd=tmp_path)

@@ -59,6 +59,7 @@ def draw(scene: str, which: str) -> dict[str, object]:
     return json.loads(r.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scene", ["TwoContexts", "Scaling"])
 def test_reused_paths_draw_the_same_frames_as_manims_camera(scene: str) -> None:
     plain, cached = draw(scene, "plain"), draw(scene, "cached")

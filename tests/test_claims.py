@@ -492,7 +492,7 @@ def lesson_path(name: str, tmp: Path) -> str:
     return str(path)
 
 
-@pytest.mark.parametrize("lesson", ["default", "bounds-largest-dec1"])
+@pytest.mark.parametrize("lesson", ["default", pytest.param("bounds-largest-dec1", marks=pytest.mark.slow)])
 @pytest.mark.parametrize("scene", CLAIMED_SCENES)
 def test_each_section_says_its_claims(lesson: str, scene: str, tmp_path_factory: pytest.TempPathFactory) -> None:
     from scenes.lecture import LECTURE

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from conftest import ATTNVID
 
 from attnvid.env import LESSON_ENV
@@ -61,6 +62,7 @@ def test_bad_lesson_is_one_line_and_status_2(tmp_path: Path) -> None:
     assert not (tmp_path / "media").exists()
 
 
+@pytest.mark.slow
 def test_preview_writes_the_last_frame_as_png(tmp_path: Path) -> None:
     from PIL import Image
 
@@ -77,6 +79,7 @@ def test_preview_writes_the_last_frame_as_png(tmp_path: Path) -> None:
     assert r.returncode == 2 and "has no section 'Nope'" in r.stderr and len(r.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_preview_reuses_an_unchanged_picture_and_redraws_a_stale_one(tmp_path: Path) -> None:
     import numpy as np
     from PIL import Image
@@ -115,6 +118,7 @@ def test_preview_reuses_an_unchanged_picture_and_redraws_a_stale_one(tmp_path: P
         assert np.array_equal(np.asarray(img.convert("RGB")), np.asarray(full.convert("RGB")))
 
 
+@pytest.mark.slow
 def test_storyboard_has_one_tile_per_section(tmp_path: Path) -> None:
     import math
 
