@@ -100,9 +100,19 @@ def shared_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session", autouse=True)
 def _share_builds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Builds, and texts parsed once (scenes.components.text.load_parsed), shared by every
+    process of the run: the workers, and the attnvid commands the tests start."""
+    from attnvid.env import TEXT_CACHE_ENV
+
     _SHARED[:] = [shared_folder(tmp_path_factory)]
+    old = os.environ.get(TEXT_CACHE_ENV)
+    os.environ[TEXT_CACHE_ENV] = str(_SHARED[0] / "texts")
     yield
     _SHARED.clear()
+    if old is None:
+        os.environ.pop(TEXT_CACHE_ENV, None)
+    else:
+        os.environ[TEXT_CACHE_ENV] = old
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -7,14 +7,21 @@ reads again). Words sit on a common baseline, not on their ink centres: see
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import html
+import os
+import pickle
 import re
+from importlib.metadata import version
+from pathlib import Path
 from typing import Any, cast
 
 import numpy as np
-from manim import DOWN, LEFT, SMALL_BUFF, MarkupText, Text, VGroup
+from manim import DOWN, LEFT, SMALL_BUFF, MarkupText, Text, VGroup, config
 
 from attncore.lecture_claims import ORDINALS  # ordinal words: plain text holds no digit
+from attnvid.env import TEXT_CACHE_ENV
 from attnvid.speech.voices import SUBSCRIPTED
 
 from ..theme import FONT, MONO, ROLE, SIZE, Theme
@@ -25,6 +32,49 @@ __all__ = [
     "ORDINALS",
 ]
 
+
+
+#: What a parsed text depends on besides its arguments: Manim's parser, Pango and its fonts'
+#: binding (a change of any of them parses again).
+_PARSER = repr((version("manim"), version("manimpango"), version("svgelements")))
+
+
+def _parsed_path(key: str) -> Path:
+    folder = os.environ.get(TEXT_CACHE_ENV) or str(Path(config.text_dir) / "parsed")
+    return Path(folder) / f"{hashlib.sha256((_PARSER + key).encode()).hexdigest()[:24]}.pickle"
+
+
+def load_parsed(key: str) -> dict[str, Any] | None:
+    """The state of a text parsed before, by another process too (None when there is none).
+
+    Written here because Manim keeps only the SVG file Pango wrote, and parsing it again
+    (svgelements, then Manim's points) is most of a build and a good part of a render:
+    every render worker, preview and test process parsed the same labels anew. A pickle
+    holds the very floats the parse gave, so nothing on screen changes.
+    """
+    try:
+        data = _parsed_path(key).read_bytes()
+    except OSError:
+        return None
+    try:
+        state = pickle.loads(data)
+    except Exception:  # a file from elsewhere: parse again (and write it anew)
+        return None
+    return state if isinstance(state, dict) else None
+
+
+def store_parsed(key: str, state: dict[str, Any]) -> None:
+    """Keep ``state`` for :func:`load_parsed`: written whole or not at all (a private file
+    renamed into place), never an error (a read-only or full disk only loses the speed-up)."""
+    path = _parsed_path(key)
+    part = path.with_name(f"{path.stem}.{os.getpid()}.part")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        part.write_bytes(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
+        part.replace(path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            part.unlink()
 
 
 class LightText(Text):
@@ -50,13 +100,18 @@ class LightText(Text):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         key = repr((type(self).__name__, args, sorted(kwargs.items())))
         made = LightText._made.get(key)
+        own = set(self.__dict__)  # what a subclass set before calling this: kept
         if made is not None:
-            own = set(self.__dict__)  # what a subclass set before calling this: kept
             self.__dict__.update({k: v for k, v in made.copy().__dict__.items() if k not in own})
             return
-        super().__init__(*args, **kwargs)
-        for m in self.get_family():
-            m.__dict__.pop("path_obj", None)
+        state = load_parsed(key)
+        if state is not None:
+            self.__dict__.update({k: v for k, v in state.items() if k not in own})
+        else:
+            super().__init__(*args, **kwargs)
+            for m in self.get_family():
+                m.__dict__.pop("path_obj", None)
+            store_parsed(key, {k: v for k, v in self.__dict__.items() if k not in own})
         if len(LightText._made) < self.MADE_MAX:
             LightText._made[key] = self.copy()
 
@@ -66,11 +121,18 @@ class LightMarkup(MarkupText):
     shows (tags removed, no spaces), as a ``Text``'s is, so tests and baselines read it alike."""
 
     def __init__(self, markup: str, **kwargs: Any) -> None:
+        key = repr((type(self).__name__, markup, sorted(kwargs.items())))
+        own = set(self.__dict__)  # what a subclass set before calling this: kept
+        state = load_parsed(key)
+        if state is not None:
+            self.__dict__.update({k: v for k, v in state.items() if k not in own})
+            return
         super().__init__(markup, **kwargs)
         self.markup = markup
         self.text = html.unescape(re.sub(r"<[^>]*>", "", markup)).replace(" ", "").replace("\n", "")
         for m in self.get_family():
             m.__dict__.pop("path_obj", None)
+        store_parsed(key, {k: v for k, v in self.__dict__.items() if k not in own})
 
 
 #: Maths written plainly in the lecture's sentences and labels: a name with a subscript
@@ -201,7 +263,7 @@ class Provenance(LightMarkup):
         self.provenance = provenance
 
         def fits(line: str) -> bool:
-            return bool(Text(line, font=FONT, font_size=SIZE[size]).width <= max_width)
+            return bool(LightText(line, font=FONT, font_size=SIZE[size]).width <= max_width)
 
         # One sentence a line when each fits; else wrap greedily at word boundaries.
         sentences = [s.strip() + "." for s in provenance.rstrip(".").split(". ")]

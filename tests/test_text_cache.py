@@ -1,0 +1,71 @@
+"""Texts parsed once are kept on disk for other processes (scenes.components.text.load_parsed):
+a text read back has the very points and colours of one parsed anew, a damaged file is
+parsed again and rewritten, and a folder that cannot be written only costs the speed-up."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from attnvid.env import TEXT_CACHE_ENV
+
+
+def family_state(mob: object) -> list[tuple[str, bytes, bytes]]:
+    return [(type(m).__name__, np.asarray(m.points).tobytes(), np.asarray(m.fill_rgbas).tobytes())
+            for m in mob.get_family()]  # type: ignore[attr-defined]
+
+
+@pytest.fixture()
+def fresh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    from scenes.components.text import LightText
+
+    monkeypatch.setenv(TEXT_CACHE_ENV, str(tmp_path / "parsed"))
+    monkeypatch.setattr(LightText, "_made", {})  # nothing kept in this process
+    return tmp_path / "parsed"
+
+
+def test_a_text_read_back_is_the_text_parsed(fresh: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from scenes.components import Num, Source
+    from scenes.components.text import LightMarkup, LightText
+
+    def make() -> list[object]:
+        monkeypatch.setattr(LightText, "_made", {})
+        return [LightText("softmax row", font_size=30, color="#ffffff"),
+                Num(0.256, 2, Source(0, "attention", (1, 2))),
+                LightMarkup("W<sub>Q</sub> and d<sub>v</sub>", font_size=24)]
+
+    parsed = make()
+    files = sorted(fresh.glob("*.pickle"))
+    assert len(files) == 3, files
+    stamps = [f.stat().st_mtime_ns for f in files]
+    again = make()
+    assert [f.stat().st_mtime_ns for f in files] == stamps, "read back, not parsed and written again"
+    for a, b in zip(parsed, again, strict=True):
+        assert type(a) is type(b) and a.text == b.text  # type: ignore[attr-defined]
+        assert family_state(a) == family_state(b)
+    assert again[1].source == Source(0, "attention", (1, 2)) and again[1].decimals == 2  # type: ignore[attr-defined]
+
+
+def test_a_damaged_file_is_parsed_again(fresh: Path) -> None:
+    from scenes.components.text import LightText
+
+    first = LightText("keyboard", font_size=30)
+    (path,) = fresh.glob("*.pickle")
+    path.write_bytes(b"not a pickle")
+    LightText._made.clear()
+    second = LightText("keyboard", font_size=30)
+    assert family_state(first) == family_state(second)
+    assert path.read_bytes() != b"not a pickle"
+
+
+def test_a_folder_that_cannot_be_written_only_costs_the_speed_up(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    from scenes.components.text import LightText
+
+    blocker = tmp_path / "file"
+    blocker.write_text("", encoding="utf-8")
+    monkeypatch.setenv(TEXT_CACHE_ENV, str(blocker / "parsed"))  # a folder under a file: never created
+    monkeypatch.setattr(LightText, "_made", {})
+    assert LightText("mouse", font_size=30).text == "mouse"
