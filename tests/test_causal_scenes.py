@@ -1,19 +1,17 @@
 """The causal mask and word order scenes (issue #15): built without rendering for the built-in
 lessons, lessons at the bounds and a lesson whose sense words come after the focus word;
 every number and every "−∞" on screen is the trace's, nothing leaves the frame, overlaps or
-is too small; the shuffled output shown equals the original; one real render each.
+is too small; the shuffled output shown equals the original. (Their real renders are the
+lecture's: tests/test_lecture.py checks every scene's video against its build.)
 """
 
 from __future__ import annotations
 
-import subprocess
-from pathlib import Path
 from typing import cast
 
-import av
 import numpy as np
 import pytest
-from conftest import ATTNVID, built_scene
+from conftest import built_scene
 from test_lesson_scenes import CAUSAL_BOUNDS, bounds_toml
 
 from attncore import fmt
@@ -173,24 +171,3 @@ def test_the_mask_cost_is_shown_when_the_sense_words_come_after(lessons: dict[st
     # and in the built-in lesson, where "cat" and "keyboard" come first, "mouse" still finds them
     found = build(CausalMask, lessons["default"]).narrations[3].text
     assert "still finds “cat”" in found and "still finds “keyboard”" in found
-
-
-@pytest.mark.render
-@pytest.mark.parametrize("cls", SCENES, ids=lambda c: c.__name__)
-def test_one_real_render_at_low_quality(tmp_path: Path, cls: type[LessonScene]) -> None:
-    r = subprocess.run([ATTNVID, "render", cls.__name__, "--quality", "low"], cwd=tmp_path,
-                       capture_output=True, text=True, timeout=900)
-    assert r.returncode == 0, r.stderr
-    out = Path(r.stdout.strip().splitlines()[-1])
-    path = out if out.is_absolute() else tmp_path / out
-    assert path.name.endswith(f"_{cls.__name__}.mp4") and path.is_file()
-    expected_s = build(cls).renderer.time
-    with av.open(str(path)) as container:
-        v = container.streams.video[0]
-        assert v.codec_context.name == "h264"
-        assert (v.codec_context.width, v.codec_context.height) == (854, 480)
-        frames = sum(1 for _ in container.decode(video=0))
-    # A real render ends every wait on a frame (15 a second); the build without rendering
-    # keeps exact times. Long narrated sections end on an arbitrary time: at most a frame
-    # apart per section.
-    assert abs(frames - round(expected_s * 15)) <= len(cls.SECTIONS), (frames, expected_s)

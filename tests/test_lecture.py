@@ -170,12 +170,33 @@ def test_page_in_headless_chromium(lecture_dir: Path) -> None:
     assert requests and all(u.startswith(("file://", "data:", "blob:")) for u in requests), requests
 
 
-def test_render_of_a_scene_is_playable(lecture_dir: Path) -> None:
-    """Every scene file the lecture rendered decodes to its end with the expected frames."""
+def test_render_of_a_scene_is_playable(lecture_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every scene file the lecture rendered is H.264, yuv420p, 854x480 at 15 frames a second,
+    decodes to its end with the frames of its record, and lasts as long as the scene built
+    without rendering, with the same voice, says (a real render ends every wait on a frame,
+    the build keeps exact times: at most a frame apart per section). No temporary file is
+    left. (The renders of Embeddings, CausalMask and WordOrder that test_render.py and
+    test_causal_scenes.py made for this check are these.)"""
+    from attnvid.env import LESSON_ENV, VOICE_ENV
+    from scenes.base import LessonScene
+    from scenes.inspect import build
+
     scenes_dir = lecture_dir.parents[1] / "scenes" / "low"
-    for cls, p in zip(LECTURE, sorted(scenes_dir.glob("*.mp4"))):
+    videos = sorted(scenes_dir.glob("*.mp4"))
+    assert [p.stem.split("_", 1)[1] for p in videos] == [c.__name__ for c in LECTURE]
+    assert not list(scenes_dir.glob(".*.part")), "a temporary file was left behind"
+    monkeypatch.setenv(VOICE_ENV, "espeak")  # as the lecture was rendered
+    monkeypatch.delenv(LESSON_ENV, raising=False)
+    monkeypatch.setattr(LessonScene, "voice_in_dry_run", True)
+    for cls, p in zip(LECTURE, videos, strict=True):
         meta = json.loads(p.with_name(p.name + ".json").read_text(encoding="utf-8"))
         assert [s["title"] for s in meta["sections"]] == cls.section_names()
         with av.open(str(p)) as c:
+            v = c.streams.video[0]
+            assert (v.codec_context.name, v.codec_context.pix_fmt) == ("h264", "yuv420p")
+            assert (v.codec_context.width, v.codec_context.height) == (854, 480)
+            assert v.base_rate == 15 and v.guessed_rate == 15
             frames = sum(1 for _ in c.decode(video=0))
         assert abs(frames - round(meta["duration"] * 15)) <= 1
+        built_s = build(cls, mobjects=False).renderer.time
+        assert abs(frames - round(built_s * 15)) <= len(cls.SECTIONS), (cls.__name__, frames, built_s)
