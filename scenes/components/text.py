@@ -40,7 +40,7 @@ _PARSER = repr((version("manim"), version("manimpango"), version("svgelements"))
 
 
 def _parsed_path(key: str) -> Path:
-    folder = os.environ.get(TEXT_CACHE_ENV) or str(Path(config.text_dir) / "parsed")
+    folder = os.environ.get(TEXT_CACHE_ENV) or str(Path(config.get_dir("text_dir")) / "parsed")
     return Path(folder) / f"{hashlib.sha256((_PARSER + key).encode()).hexdigest()[:24]}.pickle"
 
 
