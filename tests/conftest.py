@@ -155,6 +155,22 @@ def lecture() -> tuple[type, ...]:
 
 
 @pytest.fixture(autouse=True)
+def _lesson_and_voice_as_they_were(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lesson and voice the scenes read from the environment are put back after each
+    test: a command run in the test's process (``plan`` sets ``$ATTNVID_LESSON`` for its
+    workers) once left another lesson for every later build in that worker (the pixel tests
+    then drew the bank lesson's title card)."""
+    from attnvid.env import LESSON_ENV, VOICE_ENV
+
+    for name in (LESSON_ENV, VOICE_ENV):
+        if name in os.environ:
+            monkeypatch.setenv(name, os.environ[name])
+        else:  # delenv of an unset name records nothing to undo; setenv records "was unset"
+            monkeypatch.setenv(name, "")
+            monkeypatch.delenv(name)
+
+
+@pytest.fixture(autouse=True)
 def _quiet_manim_cwd(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     # Manim writes its text cache under ./media: keep tests out of the repository's media/.
     monkeypatch.chdir(tmp_path_factory.getbasetemp())
