@@ -12,18 +12,14 @@ from typing import cast
 import numpy as np
 import pytest
 from conftest import built_scene
-from test_lesson_scenes import CAUSAL_BOUNDS, bounds_toml
+from test_lesson_scenes import CAUSAL_BOUNDS, bounds_toml, check_scene
 
 from attncore import fmt
 from attncore.display import fmt_masked
 from scenes.base import LessonScene
 from scenes.components import MaskedCell, Num, Source
 from scenes.inspect import (
-    expected_text,
-    leaving_frame,
-    overlapping_texts,
     resolve,
-    unreadable_numbers,
     visible_texts,
 )
 from scenes.s13_causal_mask import CausalMask
@@ -98,17 +94,7 @@ def shown_nums(scene: LessonScene, section: str) -> list[tuple[Num, Source]]:
 def test_scene_builds_and_shows_the_trace_readably(lessons: dict[str, str], cls: type[LessonScene], name: str) -> None:
     scene = build(cls, lessons[name])
     assert [cp.section for cp in scene.checkpoints] == cls.section_names()
-    checked = 0
-    for cp in scene.checkpoints:
-        where = f"{name} / {cp.section}"
-        assert not leaving_frame(cp), f"{where}: {leaving_frame(cp)} leave the frame"
-        assert not overlapping_texts(cp), f"{where}: these texts overlap: {overlapping_texts(cp)}"
-        assert not unreadable_numbers(cp), f"{where}: too small at 480p: {unreadable_numbers(cp)}"
-        for s in visible_texts(cp):
-            if isinstance(s.mob, Num) and not s.mob.constant:
-                assert s.mob.text == expected_text(scene.trace, s.mob), f"{where}: {s.mob.text} vs {s.mob.source}"
-                checked += 1
-    assert checked > 0
+    assert check_scene(scene, name) > 0
     assert all(n.text for n in scene.narrations) and len(scene.narrations) == len(cls.SECTIONS)
 
 

@@ -51,9 +51,10 @@ def lesson_toml(n_ctx: int, n_tok: int, d: int, heads: int, seed: int = 1, decim
             + f"[projections]\nseed = {seed}\nd_v = {min(d + 1, 8)}\n[heads]\ncount = {heads}\n")
 
 
-def check_scene(scene: Any, name: str) -> None:
+def check_scene(scene: Any, name: str) -> int:
     """Every section end of ``scene`` (built for lesson ``name``): nothing leaves the frame, no two
-    texts overlap, no number is too small at 480p, every number is the trace's."""
+    texts overlap, no number is too small at 480p, every number is the trace's (how many: returned)."""
+    checked = 0
     for cp in scene.checkpoints:
         where = f"{name}: {type(scene).__name__} / {cp.section}"
         assert not leaving_frame(cp), f"{where}: {leaving_frame(cp)} leave the frame"
@@ -61,7 +62,9 @@ def check_scene(scene: Any, name: str) -> None:
         assert not unreadable_numbers(cp), f"{where}: too small at 480p: {unreadable_numbers(cp)}"
         for s in visible_texts(cp):
             if isinstance(s.mob, Num) and not s.mob.constant:
-                assert s.mob.text == expected_text(scene.trace, s.mob), f"{where}: {s.mob.text!r}"
+                assert s.mob.text == expected_text(scene.trace, s.mob), f"{where}: {s.mob.text!r} vs {s.mob.source}"
+                checked += 1
+    return checked
 
 
 #: (contexts, words, dimensions, heads, vocabulary) of the lessons at the bounds. "largest": 3
