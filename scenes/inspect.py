@@ -95,11 +95,12 @@ class LayoutRenderer(DryRenderer):
     (:data:`TO_ITSELF`) is only added to or removed from the scene, ``mob.animate``
     applies its methods to the mobject, and every other animation (Transform,
     ReplacementTransform, FadeTransform, ...) runs as Manim runs it. The scene's clock,
-    narration and sections are Manim's; the mobjects at the end of every play are the
-    same as Manim's, point for point and colour for colour, which
-    ``tests/test_layout_build.py`` checks against :class:`DryRenderer` for every scene.
-    A build is then 2.5 to 3 times faster (the layout and number tests, previews,
-    storyboards).
+    narration and sections are Manim's, and at the end of every section the same texts
+    stand at the same places in the same colours, which ``tests/test_layout_build.py``
+    checks against :class:`DryRenderer` for every scene of the default lesson. Not the
+    same pixels: Manim's transforms leave aligned copies of glyphs, and ``Write`` its own
+    stroke width, so frames are drawn by :class:`DryRenderer`. A build is then 2.5 to 3
+    times faster (the layout and number tests).
     """
 
     def play(self, scene: Any, *args: Any, **kwargs: Any) -> None:

@@ -63,6 +63,24 @@ def load_parsed(key: str) -> dict[str, Any] | None:
     return state if isinstance(state, dict) else None
 
 
+def restore_parsed(mob: Text | MarkupText, key: str, own: set[str]) -> bool:
+    """Give ``mob`` the state of the text parsed before under ``key`` (keeping the attributes
+    ``own`` that a subclass set before parsing); False when there is none."""
+    state = load_parsed(key)
+    if state is None:
+        return False
+    mob.__dict__.update({k: v for k, v in state.items() if k not in own})
+    return True
+
+
+def keep_parsed(mob: Text | MarkupText, key: str, own: set[str]) -> None:
+    """Drop the svgelements path of every glyph of the freshly parsed ``mob`` (see
+    :class:`LightText`) and keep its state for :func:`restore_parsed`."""
+    for m in mob.get_family():
+        m.__dict__.pop("path_obj", None)
+    store_parsed(key, {k: v for k, v in mob.__dict__.items() if k not in own})
+
+
 def store_parsed(key: str, state: dict[str, Any]) -> None:
     """Keep ``state`` for :func:`load_parsed`: written whole or not at all (a private file
     renamed into place), never an error (a read-only or full disk only loses the speed-up)."""
@@ -104,14 +122,9 @@ class LightText(Text):
         if made is not None:
             self.__dict__.update({k: v for k, v in made.copy().__dict__.items() if k not in own})
             return
-        state = load_parsed(key)
-        if state is not None:
-            self.__dict__.update({k: v for k, v in state.items() if k not in own})
-        else:
+        if not restore_parsed(self, key, own):
             super().__init__(*args, **kwargs)
-            for m in self.get_family():
-                m.__dict__.pop("path_obj", None)
-            store_parsed(key, {k: v for k, v in self.__dict__.items() if k not in own})
+            keep_parsed(self, key, own)
         if len(LightText._made) < self.MADE_MAX:
             LightText._made[key] = self.copy()
 
@@ -123,16 +136,12 @@ class LightMarkup(MarkupText):
     def __init__(self, markup: str, **kwargs: Any) -> None:
         key = repr((type(self).__name__, markup, sorted(kwargs.items())))
         own = set(self.__dict__)  # what a subclass set before calling this: kept
-        state = load_parsed(key)
-        if state is not None:
-            self.__dict__.update({k: v for k, v in state.items() if k not in own})
+        if restore_parsed(self, key, own):
             return
         super().__init__(markup, **kwargs)
         self.markup = markup
         self.text = html.unescape(re.sub(r"<[^>]*>", "", markup)).replace(" ", "").replace("\n", "")
-        for m in self.get_family():
-            m.__dict__.pop("path_obj", None)
-        store_parsed(key, {k: v for k, v in self.__dict__.items() if k not in own})
+        keep_parsed(self, key, own)
 
 
 #: Maths written plainly in the lecture's sentences and labels: a name with a subscript
