@@ -195,10 +195,11 @@ def frame_box() -> tuple[float, float, float, float]:
     return -w, w, -h, h
 
 
-def leaving_frame(cp: Checkpoint) -> list[str]:
-    """The texts on screen at ``cp`` that reach outside the frame."""
+def leaving_frame(cp: Checkpoint, texts: list[Shown] | None = None) -> list[str]:
+    """The texts on screen at ``cp`` that reach outside the frame (``texts``: its
+    :func:`visible_texts`, when the caller has them already)."""
     left, right, bottom, top = frame_box()
-    return [s.mob.text for s in visible_texts(cp)
+    return [s.mob.text for s in (visible_texts(cp) if texts is None else texts)
             if not (left <= s.left and s.right <= right and bottom <= s.bottom and s.top <= top)]
 
 
@@ -206,15 +207,15 @@ def leaving_frame(cp: Checkpoint) -> list[str]:
 MIN_DIGIT_HEIGHT = 0.17
 
 
-def unreadable_numbers(cp: Checkpoint) -> list[str]:
+def unreadable_numbers(cp: Checkpoint, texts: list[Shown] | None = None) -> list[str]:
     """The numbers on screen at ``cp`` drawn smaller than :data:`MIN_DIGIT_HEIGHT`."""
-    return [s.mob.text for s in visible_texts(cp) if isinstance(s.mob, Num) and s.top - s.bottom < MIN_DIGIT_HEIGHT]
+    return [s.mob.text for s in (visible_texts(cp) if texts is None else texts) if isinstance(s.mob, Num) and s.top - s.bottom < MIN_DIGIT_HEIGHT]
 
 
-def overlapping_texts(cp: Checkpoint, tolerance: float = 0.02) -> list[tuple[str, str]]:
+def overlapping_texts(cp: Checkpoint, tolerance: float = 0.02, texts: list[Shown] | None = None) -> list[tuple[str, str]]:
     """Pairs of texts on screen at ``cp`` whose boxes overlap by more than ``tolerance``
     (scene units) both across and down."""
-    texts = visible_texts(cp)
+    texts = visible_texts(cp) if texts is None else texts
     out = []
     for a, p in enumerate(texts):
         for q in texts[a + 1 :]:

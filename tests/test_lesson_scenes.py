@@ -57,10 +57,11 @@ def check_scene(scene: Any, name: str) -> int:
     checked = 0
     for cp in scene.checkpoints:
         where = f"{name}: {type(scene).__name__} / {cp.section}"
-        assert not leaving_frame(cp), f"{where}: {leaving_frame(cp)} leave the frame"
-        assert not overlapping_texts(cp), f"{where}: these texts overlap: {overlapping_texts(cp)}"
-        assert not unreadable_numbers(cp), f"{where}: too small at 480p: {unreadable_numbers(cp)}"
-        for s in visible_texts(cp):
+        texts = visible_texts(cp)
+        assert not leaving_frame(cp, texts), f"{where}: {leaving_frame(cp, texts)} leave the frame"
+        assert not overlapping_texts(cp, texts=texts), f"{where}: these texts overlap: {overlapping_texts(cp, texts=texts)}"
+        assert not unreadable_numbers(cp, texts), f"{where}: too small at 480p: {unreadable_numbers(cp, texts)}"
+        for s in texts:
             if isinstance(s.mob, Num) and not s.mob.constant:
                 assert s.mob.text == expected_text(scene.trace, s.mob), f"{where}: {s.mob.text!r} vs {s.mob.source}"
                 checked += 1

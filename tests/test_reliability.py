@@ -8,10 +8,12 @@ are real too: small tmpfs mounts (this machine runs the tests as root).
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import hashlib
 import json
 import os
 import random
+import shutil
 import signal
 import subprocess
 import time
@@ -20,7 +22,7 @@ from pathlib import Path
 
 import av
 import pytest
-from conftest import ATTNVID
+from conftest import ATTNVID, shared_folder
 
 from attnvid.env import KILL_SEED_ENV
 
@@ -134,9 +136,29 @@ def one_line(stderr: str) -> str:
     return rest[0]
 
 
+@pytest.fixture(scope="session")
+def two_scenes_rendered(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, float]:
+    """A media folder with :data:`TWO_SCENES` rendered, and how long that took: once per run,
+    whichever worker asks first (under a file lock in the run's shared folder). The kill tests
+    time their signals by it; the re-render test starts from a copy of it."""
+    shared = shared_folder(tmp_path_factory)
+    with open(shared / "two-scenes.lock", "w", encoding="utf-8") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        media, took = shared / "two-scenes" / "media", shared / "two-scenes" / "seconds"
+        if not took.is_file():
+            media.parent.mkdir(exist_ok=True)
+            t0 = time.monotonic()
+            p = start(media, *TWO_SCENES)
+            _, err = finish(p)
+            assert p.returncode == 0, err
+            took.write_text(str(time.monotonic() - t0), encoding="utf-8")
+        return media, float(took.read_text(encoding="utf-8"))
+
+
 @pytest.mark.render
 @pytest.mark.parametrize("half", [0, 1])
-def test_killed_at_random_moments_loses_nothing_and_the_next_run_completes(tmp_path: Path, half: int) -> None:
+def test_killed_at_random_moments_loses_nothing_and_the_next_run_completes(
+        tmp_path: Path, half: int, two_scenes_rendered: tuple[Path, float]) -> None:
     """Ten kills at random moments (SIGINT, SIGTERM, SIGKILL three times each, and one more
     SIGINT or SIGTERM, shuffled), five in each half of the test (the halves run side by side,
     each under a minute), then a run that completes."""
@@ -148,11 +170,9 @@ def test_killed_at_random_moments_loses_nothing_and_the_next_run_completes(tmp_p
     rng = random.Random(seed * 2 + half)  # the delays of this half
     signals = signals[5 * half : 5 * half + 5]
     # The kills land while the render runs: at random moments of a whole render's time, measured
-    # here once (renders got faster once texts were parsed once per run; a fixed 0.5-9 s sent
+    # once per run (renders got faster once texts were parsed once per run; a fixed 0.5-9 s sent
     # some signals to a run that had already finished).
-    t0 = time.monotonic()
-    out, err = finish(start(tmp_path / "measure", *TWO_SCENES))
-    whole = time.monotonic() - t0
+    whole = two_scenes_rendered[1]
     log = [f"seed {seed}, a whole render {whole:.1f} s"]
     missed: list[int] = []
     for trial, sig in enumerate(signals, 1):
@@ -204,22 +224,20 @@ def test_killed_at_random_moments_loses_nothing_and_the_next_run_completes(tmp_p
 
 
 @pytest.mark.render
-def test_a_killed_rerender_keeps_the_previous_videos(tmp_path: Path) -> None:
+def test_a_killed_rerender_keeps_the_previous_videos(tmp_path: Path, two_scenes_rendered: tuple[Path, float]) -> None:
     """A re-render killed with SIGKILL at a random moment leaves the previous good videos as they
     were (split from the test above, so that each stays well under a minute)."""
     media = tmp_path / "media"
+    shutil.copytree(two_scenes_rendered[0], media)  # the previous good render
     seed = int(os.environ.get(KILL_SEED_ENV, random.SystemRandom().randrange(10_000)))
     rng = random.Random(seed)
     log = [f"seed {seed}"]
-    p = start(media, *TWO_SCENES)
-    _, err = finish(p)
-    assert p.returncode == 0, err
     # Drop the records to force a re-render, and kill it.
     before = {v.name: v.read_bytes() for v in (media / "scenes" / "low").glob("*.mp4")}
     for sidecar in (media / "scenes" / "low").glob("*.json"):
         sidecar.unlink()
     p = start(media, *TWO_SCENES)
-    time.sleep(rng.uniform(3.0, 8.0))
+    time.sleep(rng.uniform(0.3, 0.9) * two_scenes_rendered[1])
     p.send_signal(signal.SIGKILL)
     finish(p, timeout=60)
     assert not wait_gone(p.pid, 10)

@@ -18,6 +18,7 @@ from manim import Text
 from attncore import WORKED_EXTRA_DECIMALS, LessonTrace, exp_as_shown, fmt, worked_softmax_decimals
 
 from ..theme import MONO, ROLE, SIZE
+from .copying import IMMUTABLE
 from .text import LightText
 
 __all__ = ["APPROX", "EXTRA_DECIMALS", "softmax_row_decimals", "Source", "resolve", "Num", "ShapeLabel", "row_total", "number_cell_width"]
@@ -68,6 +69,9 @@ class Source:
     name: str
     index: tuple[int, ...] = ()
     args: tuple[Any, ...] = ()
+
+
+IMMUTABLE.add(Source)  # a frozen value: a copied number shares it
 
 
 def resolve(trace: LessonTrace, src: Source) -> tuple[np.ndarray, Any]:

@@ -25,7 +25,7 @@ import functools
 import os
 import uuid
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import manim.mobject.text.typst_mobject as typst_mobject
 from manim import MathTypst, Text, config
@@ -115,8 +115,23 @@ class Formula(MathTypst):
     too (what the tests read, as they read a ``Text``'s ``.text``).
     """
 
+    #: Formulas made before in this process, by their arguments: a new equal one is a copy
+    #: (typesetting is cached on disk by Manim, but reading its SVG back into points costs
+    #: 50 to 300 ms a formula, and every scene's header is made again in each build).
+    _made: ClassVar[dict[str, Formula]] = {}
+
     def __init__(self, source: str, theme: Theme, highlight: str | None = None, size: str = "formula", *,
                  colour: str | None = None, growing_brackets: bool = False) -> None:
+        key = repr((source, highlight, size, colour or theme["text"], theme["accent"], growing_brackets))
+        made = Formula._made.get(key)
+        if made is not None:
+            self.__dict__.update(made.copy().__dict__)
+            return
+        self._make(source, theme, highlight, size, colour, growing_brackets)
+        Formula._made[key] = self.copy()
+
+    def _make(self, source: str, theme: Theme, highlight: str | None, size: str, colour: str | None,
+              growing_brackets: bool) -> None:
         self.formula = source
         self.text = source
         self.highlight = highlight
@@ -132,6 +147,8 @@ class Formula(MathTypst):
         self._cap_share = Text("H", font=FONT, font_size=SIZE[size]).height / float(self.height or 1.0)
         if highlight:
             self.select(HIGHLIGHT).set_color(theme["accent"])
+        for m in self.get_family():  # svgelements' path of each glyph, never read again (see LightText)
+            m.__dict__.pop("path_obj", None)
 
     def lit(self) -> list[Any]:
         """The glyphs of the lit term (empty without one)."""
