@@ -8,6 +8,7 @@ reads again). Words sit on a common baseline, not on their ink centres: see
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import html
 import os
@@ -247,7 +248,14 @@ def cap_height(t: Shown) -> float:
     """The height of a capital "H" in the font and size of ``t``."""
     if isinstance(t, Formula):
         return t.cap_height()
-    return float(Text("H", font=t.font, font_size=t.font_size).height)
+    return _cap_height(t.font, float(t.font_size))
+
+
+@functools.lru_cache(maxsize=256)
+def _cap_height(font: str, font_size: float) -> float:
+    """The height of "H" in ``font`` at ``font_size``: laid out once per size (each layout
+    costs about 10 ms, and a build asks a few hundred times for a handful of sizes)."""
+    return float(Text("H", font=font, font_size=font_size).height)
 
 
 def centre_on_baseline(t: Text, point: Any, cap: float | None = None) -> Text:

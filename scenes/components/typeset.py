@@ -25,7 +25,7 @@ import functools
 import os
 import uuid
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import manim.mobject.text.typst_mobject as typst_mobject
 from manim import MathTypst, Text, config
@@ -86,6 +86,12 @@ _BASELINE_MARK = "#box(width: 0pt)[$upright(H)$]"
 
 
 @functools.cache
+def _cap_height(size: str) -> float:
+    """The height of a capital "H" of the lecture's text at ``size`` (laid out once)."""
+    return float(Text("H", font=FONT, font_size=SIZE[size]).height)
+
+
+@functools.cache
 def _typst_per_pango() -> float:
     """Typst ``font_size`` per Pango ``font_size`` giving the same capital height.
 
@@ -115,23 +121,11 @@ class Formula(MathTypst):
     too (what the tests read, as they read a ``Text``'s ``.text``).
     """
 
-    #: Formulas made before in this process, by their arguments: a new equal one is a copy
-    #: (typesetting is cached on disk by Manim, but reading its SVG back into points costs
-    #: 50 to 300 ms a formula, and every scene's header is made again in each build).
-    _made: ClassVar[dict[str, Formula]] = {}
-
+    # Not cached as LightText is: a copy of a formula made before, given to a Transform as its
+    # target, drew the root's bar of the header's √d differently from a formula made anew
+    # (seen in frames of Scaling, Softmax and CausalMask), so every formula is made anew.
     def __init__(self, source: str, theme: Theme, highlight: str | None = None, size: str = "formula", *,
                  colour: str | None = None, growing_brackets: bool = False) -> None:
-        key = repr((source, highlight, size, colour or theme["text"], theme["accent"], growing_brackets))
-        made = Formula._made.get(key)
-        if made is not None:
-            self.__dict__.update(made.copy().__dict__)
-            return
-        self._make(source, theme, highlight, size, colour, growing_brackets)
-        Formula._made[key] = self.copy()
-
-    def _make(self, source: str, theme: Theme, highlight: str | None, size: str, colour: str | None,
-              growing_brackets: bool) -> None:
         self.formula = source
         self.text = source
         self.highlight = highlight
@@ -144,7 +138,7 @@ class Formula(MathTypst):
                                   "color": colour or theme["text"]}
         super().__init__(f"{_BASELINE_MARK} {expr}", **kwargs)
         self._baseline_share = self._take_baseline_mark()
-        self._cap_share = Text("H", font=FONT, font_size=SIZE[size]).height / float(self.height or 1.0)
+        self._cap_share = _cap_height(size) / float(self.height or 1.0)
         if highlight:
             self.select(HIGHLIGHT).set_color(theme["accent"])
         for m in self.get_family():  # svgelements' path of each glyph, never read again (see LightText)
