@@ -13,8 +13,9 @@ import fcntl
 import hashlib
 import os
 import pickle
+import shutil
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -113,6 +114,24 @@ def _share_builds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
         os.environ.pop(TEXT_CACHE_ENV, None)
     else:
         os.environ[TEXT_CACHE_ENV] = old
+
+
+def made_once(tmp_path_factory: pytest.TempPathFactory, name: str, make: Callable[[Path], None]) -> Path:
+    """The run's shared folder ``name``, filled by ``make(folder)`` once per run: the first
+    process to ask makes it under a file lock (a failed ``make`` leaves nothing, and the next
+    asks again), every other waits and reads it (LibreOffice's conversions, for example, which
+    every xdist worker needs and which give the same files each time)."""
+    shared = shared_folder(tmp_path_factory)
+    folder, done = shared / name, shared / f"{name}.done"
+    with open(shared / f"{name}.lock", "w", encoding="utf-8") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.is_file():
+            if folder.exists():
+                shutil.rmtree(folder)
+            folder.mkdir()
+            make(folder)
+            done.touch()
+    return folder
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 import openpyxl
 import pytest
-from conftest import ATTNVID
+from conftest import ATTNVID, made_once
 from openpyxl.workbook.workbook import Workbook
 
 from attncore import (
@@ -225,26 +225,34 @@ class Case:
 
 @pytest.fixture(scope="module")
 def cases(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Case]:
-    work = tmp_path_factory.mktemp("workbooks")
+    """Every lesson's workbook and every edit, as written and as LibreOffice recomputed them:
+    the files are made once per run (one soffice process, shared by the xdist workers); each
+    worker computes the traces they must hold."""
     traces = {k: trace_lesson(make()) for k, make in LESSONS.items()}
-    written, to_recompute, targets = {}, [], {}
-    for key, trace in traces.items():
-        written[key] = work / f"{key}.xlsx"
-        data = workbook_bytes(trace)
-        written[key].write_bytes(data)
-        (work / "stripped").mkdir(exist_ok=True)
-        (work / "stripped" / f"{key}.xlsx").write_bytes(strip_cached_values(data))
-        to_recompute.append(work / "stripped" / f"{key}.xlsx")
-        targets[key] = (trace, trace)
+    edited: dict[str, Any] = {}
+
+    def write(work: Path) -> None:
+        to_recompute = []
+        (work / "stripped").mkdir()
+        for key, trace in traces.items():
+            data = workbook_bytes(trace)
+            (work / f"{key}.xlsx").write_bytes(data)
+            (work / "stripped" / f"{key}.xlsx").write_bytes(strip_cached_values(data))
+            to_recompute.append(work / "stripped" / f"{key}.xlsx")
+        for key, (base, edit) in EDITS.items():
+            wb = openpyxl.load_workbook(work / f"{base}.xlsx")
+            edited[key] = edit(wb, traces[base].lesson, traces[base])
+            wb.save(work / "stripped" / f"{key}.xlsx")  # openpyxl keeps the formulas and drops every cached value
+            to_recompute.append(work / "stripped" / f"{key}.xlsx")
+        recompute(to_recompute, work / "recomputed", work / "profile")
+
+    work = made_once(tmp_path_factory, "workbooks", write)
+    out = {k: Case(t, t, work / f"{k}.xlsx", work / "recomputed" / f"{k}.xlsx") for k, t in traces.items()}
     for key, (base, edit) in EDITS.items():
-        wb = openpyxl.load_workbook(written[base])
-        lesson = edit(wb, traces[base].lesson, traces[base])
-        written[key] = work / "stripped" / f"{key}.xlsx"
-        wb.save(written[key])  # openpyxl keeps the formulas and drops every cached value
-        to_recompute.append(written[key])
-        targets[key] = (trace_lesson(lesson), traces[base])
-    done = recompute(to_recompute, work / "recomputed", work / "profile")
-    return {k: Case(t, shape, written[k], done[k]) for k, (t, shape) in targets.items()}
+        lesson = edited.get(key) or edit(openpyxl.load_workbook(work / f"{base}.xlsx"), traces[base].lesson, traces[base])
+        out[key] = Case(trace_lesson(lesson), traces[base], work / "stripped" / f"{key}.xlsx",
+                        work / "recomputed" / f"{key}.xlsx")
+    return out
 
 
 # --------------------------------------------------------------------------------------
@@ -560,26 +568,36 @@ _AS_SHOWN = "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,true,false
 
 def shown_sheets(xlsx: Path, out: Path, profile: Path) -> dict[str, list[list[str]]]:
     """Every sheet of ``xlsx`` as LibreOffice displays it (number formats applied), by sheet name."""
+    r = soffice(profile, _AS_SHOWN, out, [xlsx])
+    sheets = read_sheets(xlsx, out)
+    assert sheets, f"LibreOffice wrote no sheet of {xlsx.name}: {r.stdout}"
+    return sheets
+
+
+def read_sheets(xlsx: Path, out: Path) -> dict[str, list[list[str]]]:
+    """The sheets of ``xlsx`` that :func:`shown_sheets` exported into ``out``, by sheet name."""
     import csv
 
-    r = soffice(profile, _AS_SHOWN, out, [xlsx])
     sheets = {}
     for f in out.glob(f"{xlsx.stem}-*.csv"):
         with f.open(encoding="utf-8", newline="") as fh:
             sheets[f.stem[len(xlsx.stem) + 1:]] = list(csv.reader(fh))
-    assert sheets, f"LibreOffice wrote no sheet of {xlsx.name}: {r.stdout}"
     return sheets
 
 
 @pytest.fixture(scope="module")
 def shown(cases: dict[str, Case], tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], dict[str, list[list[str]]]]:
-    """The sheets of a lesson's written workbook as LibreOffice displays them, exported once per lesson."""
+    """The sheets of a lesson's written workbook as LibreOffice displays them, exported once per
+    lesson and run (shared by the xdist workers)."""
     done: dict[str, dict[str, list[list[str]]]] = {}
 
     def get(key: str) -> dict[str, list[list[str]]]:
         if key not in done:
-            work = tmp_path_factory.mktemp(f"shown-{key}")
-            done[key] = shown_sheets(cases[key].written, work / "csv", work / "profile")
+            def export(work: Path) -> None:
+                shown_sheets(cases[key].written, work / "csv", work / "profile")
+
+            folder = made_once(tmp_path_factory, f"shown-{key}", export)
+            done[key] = read_sheets(cases[key].written, folder / "csv")
         return done[key]
 
     return get
