@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -103,6 +104,20 @@ def _preview_again(argv: list[str]) -> None:
         click.echo(r.stderr.strip().splitlines()[-1] if r.stderr.strip() else "preview failed", err=True)
 
 
+def is_edit(event: Any) -> bool:
+    """Whether a watchdog ``event`` is an edit of a source or lesson file.
+
+    Only real changes: inotify also reports files being opened and read, which the preview
+    itself does when it imports the scenes. A file saved by writing a new one and renaming it
+    over the old (``sed -i``, and the atomic save of many editors) comes as a move whose
+    *destination* is the file, from a temporary name: both ends count.
+    """
+    if event.event_type not in ("modified", "created", "moved", "deleted"):
+        return False
+    ends = [event.src_path, getattr(event, "dest_path", "")]
+    return any(str(p).endswith((".py", ".toml")) and "__pycache__" not in str(p) for p in ends if p)
+
+
 def _watch(argv: list[str], lesson_path: Path | None) -> None:
     """Re-run the preview in a fresh process whenever a project file changes."""
     from watchdog.events import FileSystemEvent, FileSystemEventHandler
@@ -112,12 +127,7 @@ def _watch(argv: list[str], lesson_path: Path | None) -> None:
 
     class Handler(FileSystemEventHandler):
         def on_any_event(self, event: FileSystemEvent) -> None:
-            # Only real changes: inotify also reports files being opened and read, which
-            # the preview itself does when it imports the scenes.
-            if event.event_type not in ("modified", "created", "moved", "deleted"):
-                return
-            src = str(event.src_path)
-            if src.endswith((".py", ".toml")) and "__pycache__" not in src:
+            if is_edit(event):
                 changed[0] = time.monotonic()
 
     observer = Observer()
