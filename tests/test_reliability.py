@@ -8,7 +8,6 @@ are real too: small tmpfs mounts (this machine runs the tests as root).
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import hashlib
 import json
 import os
@@ -22,7 +21,7 @@ from pathlib import Path
 
 import av
 import pytest
-from conftest import ATTNVID, shared_folder
+from conftest import ATTNVID, made_once
 
 from attnvid.env import KILL_SEED_ENV
 
@@ -141,18 +140,15 @@ def two_scenes_rendered(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path,
     """A media folder with :data:`TWO_SCENES` rendered, and how long that took: once per run,
     whichever worker asks first (under a file lock in the run's shared folder). The kill tests
     time their signals by it; the re-render test starts from a copy of it."""
-    shared = shared_folder(tmp_path_factory)
-    with open(shared / "two-scenes.lock", "w", encoding="utf-8") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        media, took = shared / "two-scenes" / "media", shared / "two-scenes" / "seconds"
-        if not took.is_file():
-            media.parent.mkdir(exist_ok=True)
-            t0 = time.monotonic()
-            p = start(media, *TWO_SCENES)
-            _, err = finish(p)
-            assert p.returncode == 0, err
-            took.write_text(str(time.monotonic() - t0), encoding="utf-8")
-        return media, float(took.read_text(encoding="utf-8"))
+    def render(folder: Path) -> None:
+        t0 = time.monotonic()
+        p = start(folder / "media", *TWO_SCENES)
+        _, err = finish(p)
+        assert p.returncode == 0, err
+        (folder / "seconds").write_text(str(time.monotonic() - t0), encoding="utf-8")
+
+    folder = made_once(tmp_path_factory, "two-scenes", render)
+    return folder / "media", float((folder / "seconds").read_text(encoding="utf-8"))
 
 
 @pytest.mark.render

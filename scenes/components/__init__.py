@@ -108,9 +108,9 @@ from .tokens import TokenRow, tint_tokens, wrap_token_row
 from .wording import EXP_ROW_NOTE, approx_note, listed, quoted, which_sentence
 
 __all__ = [
-    # text
     # copying (importing it makes deepcopy_mobject Manim's Mobject.__deepcopy__)
     "IMMUTABLE", "deepcopy_mobject",
+    # text
     "LightText", "label", "text_baseline", "centre_on_baseline", "cap_centre", "cap_height", "Provenance",
     "ORDINALS", "wrapped_text",
     # numbers

@@ -8,7 +8,6 @@ reads again). Words sit on a common baseline, not on their ink centres: see
 from __future__ import annotations
 
 import contextlib
-import functools
 import hashlib
 import html
 import os
@@ -26,7 +25,7 @@ from attnvid.env import TEXT_CACHE_ENV
 from attnvid.speech.voices import SUBSCRIPTED
 
 from ..theme import FONT, MONO, ROLE, SIZE, Theme
-from .typeset import Formula
+from .typeset import Formula, cap_height_of
 
 __all__ = [
     "LightText", "LightMarkup", "inline_math", "typst_of", "label", "text_baseline", "centre_on_baseline", "cap_centre", "cap_height", "Provenance",
@@ -248,14 +247,7 @@ def cap_height(t: Shown) -> float:
     """The height of a capital "H" in the font and size of ``t``."""
     if isinstance(t, Formula):
         return t.cap_height()
-    return _cap_height(t.font, float(t.font_size))
-
-
-@functools.lru_cache(maxsize=256)
-def _cap_height(font: str, font_size: float) -> float:
-    """The height of "H" in ``font`` at ``font_size``: laid out once per size (each layout
-    costs about 10 ms, and a build asks a few hundred times for a handful of sizes)."""
-    return float(Text("H", font=font, font_size=font_size).height)
+    return cap_height_of(t.font, float(t.font_size))
 
 
 def centre_on_baseline(t: Text, point: Any, cap: float | None = None) -> Text:

@@ -85,10 +85,11 @@ HIGHLIGHT = "lit"
 _BASELINE_MARK = "#box(width: 0pt)[$upright(H)$]"
 
 
-@functools.cache
-def _cap_height(size: str) -> float:
-    """The height of a capital "H" of the lecture's text at ``size`` (laid out once)."""
-    return float(Text("H", font=FONT, font_size=SIZE[size]).height)
+@functools.lru_cache(maxsize=256)
+def cap_height_of(font: str, font_size: float) -> float:
+    """The height of a capital "H" in ``font`` at ``font_size``: laid out once per font and size
+    (each layout costs about 10 ms, and a build asks a few hundred times for a handful of sizes)."""
+    return float(Text("H", font=font, font_size=font_size).height)
 
 
 @functools.cache
@@ -138,7 +139,7 @@ class Formula(MathTypst):
                                   "color": colour or theme["text"]}
         super().__init__(f"{_BASELINE_MARK} {expr}", **kwargs)
         self._baseline_share = self._take_baseline_mark()
-        self._cap_share = _cap_height(size) / float(self.height or 1.0)
+        self._cap_share = cap_height_of(FONT, SIZE[size]) / float(self.height or 1.0)
         if highlight:
             self.select(HIGHLIGHT).set_color(theme["accent"])
         for m in self.get_family():  # svgelements' path of each glyph, never read again (see LightText)
