@@ -162,10 +162,12 @@ def claim_output(root: Path) -> Iterator[None]:
         try:
             clean_leftovers(root)
             yield
+            # Inside the try: a SIGINT or SIGTERM arriving while the work folder is being
+            # removed would otherwise leave part of it (a kill test left an empty .work).
+            with contextlib.suppress(OSError):
+                shutil.rmtree(root / ".work")
         except BaseException as exc:
             _failed_run(exc, root)
             raise
-        with contextlib.suppress(OSError):
-            shutil.rmtree(root / ".work")
     finally:
         os.close(fd)  # releases the lock

@@ -338,3 +338,28 @@ def test_full_disk_is_one_line_status_1_and_no_partial_files(tmpfs: Path) -> Non
                    "or render into another folder with --media DIR\n")
     assert not left, f"still running 10 s after the render ended: {left}"
     assert [str(x.relative_to(media)) for x in media.rglob("*") if x.is_file()] == [".attnvid.lock"]
+
+
+def test_a_signal_during_the_last_clean_up_still_leaves_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A SIGINT or SIGTERM that lands while a finished run removes its work folder (seen in the
+    kill test: an empty .work left by a SIGTERM, seed 970) is cleaned up like any other: the
+    signal interrupts the removal half-way here, as the handler's exception would."""
+    from attnvid import outputs
+    from attnvid.signals import Interrupted
+
+    real_rmtree = shutil.rmtree
+
+    def interrupted_rmtree(path: Path, ignore_errors: bool = False, **kwargs: object) -> None:
+        if not ignore_errors and Path(path).name == ".work":  # the last clean-up: half done, then the signal
+            for f in Path(path).rglob("*"):
+                if f.is_file():
+                    f.unlink()
+            raise Interrupted(signal.SIGTERM)
+        real_rmtree(path, ignore_errors=ignore_errors)
+
+    monkeypatch.setattr(outputs.shutil, "rmtree", interrupted_rmtree)
+    root = tmp_path / "media"
+    with pytest.raises(Interrupted), outputs.claim_output(root):
+        (root / ".work" / "scene" / "frames").mkdir(parents=True)
+        (root / ".work" / "scene" / "frames" / "f.png").write_bytes(b"x")
+    assert not (root / ".work").exists()
