@@ -64,11 +64,13 @@ def encode_in_fresh_process(options: dict[str, str], perturb: str) -> str:
     return r.stdout.strip()
 
 
+@pytest.mark.slow
 def test_our_x264_options_give_the_same_bytes_whatever_fresh_memory_holds() -> None:
     digests = {p: encode_in_fresh_process(X264_OPTIONS, p) for p in PERTURB}
     assert len(set(digests.values())) == 1, digests
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("simd", ["ssse3", "avx"])
 def test_our_x264_options_give_the_same_bytes_with_older_simd_code(simd: str) -> None:
     """What the README promises across machines: x264 picks its code for the CPU (AVX2 or
@@ -86,6 +88,7 @@ def cpu_has_avx512() -> bool:
     return any(line.startswith("flags") and " avx512f" in line for line in text.splitlines())
 
 
+@pytest.mark.slow
 def test_with_the_macroblock_tree_those_frames_depend_on_uninitialised_memory() -> None:
     """Why mbtree=0: the same nine frames with Manim's options (x264's medium preset) differ.
 

@@ -58,6 +58,7 @@ def mount(tmp_path: Path) -> Iterator[list[Path]]:
         subprocess.run(["umount", "-l", str(p)], check=False)
 
 
+@pytest.mark.slow
 def test_doctor_passes_here_with_every_line_ok(tmp_path: Path) -> None:
     r = run("doctor", "--voice", "espeak", cwd=tmp_path)
     assert r.returncode == 0, r.stdout + r.stderr
@@ -71,6 +72,7 @@ def test_doctor_passes_here_with_every_line_ok(tmp_path: Path) -> None:
     assert not (tmp_path / "media").exists(), "doctor only tries media/, it does not create it"
 
 
+@pytest.mark.slow
 def test_missing_espeak_is_a_warning_unless_the_voice_needs_it(tmp_path: Path) -> None:
     path = path_without(tmp_path, "espeak-ng", "espeak")
     r = run("doctor", cwd=tmp_path, path=path)
@@ -89,6 +91,7 @@ def test_missing_espeak_is_a_warning_unless_the_voice_needs_it(tmp_path: Path) -
     assert not (tmp_path / "media").exists()
 
 
+@pytest.mark.slow
 def test_hidden_fontconfig_is_named_with_its_fix(tmp_path: Path) -> None:
     r = run("doctor", cwd=tmp_path, path=path_without(tmp_path, "fc-match", "fc-list"))
     assert r.returncode == 1
@@ -97,6 +100,7 @@ def test_hidden_fontconfig_is_named_with_its_fix(tmp_path: Path) -> None:
     assert sum(line.startswith("missing") for line in r.stdout.splitlines()) == 1, r.stdout
 
 
+@pytest.mark.slow
 def test_hidden_pkg_config_is_named_with_its_fix(tmp_path: Path) -> None:
     r = run("doctor", cwd=tmp_path, path=path_without(tmp_path, "pkg-config", "pkgconf"))
     assert r.returncode == 1
@@ -104,6 +108,7 @@ def test_hidden_pkg_config_is_named_with_its_fix(tmp_path: Path) -> None:
                                            "fix: apt-get install -y pkg-config libcairo2-dev libpango1.0-dev")
 
 
+@pytest.mark.slow
 def test_read_only_media_is_missing_and_a_tiny_disk_only_warns(tmp_path: Path, mount: list[Path]) -> None:
     ro, small = tmp_path / "ro", tmp_path / "small"
     for p, opts in ((ro, "ro,size=300k"), (small, "size=300k")):

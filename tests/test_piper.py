@@ -89,6 +89,7 @@ def test_the_fingerprint_names_engine_model_and_rate(tmp_path: Path) -> None:
     assert EspeakVoice(words_per_minute=150).fingerprint() != EspeakVoice().fingerprint()
 
 
+@pytest.mark.slow
 def test_piper_speaks_the_same_every_time_and_faster_at_a_higher_rate(tmp_path: Path) -> None:
     first = PiperVoice().speak(SENTENCE, "Softmax", "Divide by the sum", tmp_path / "a")
     again = PiperVoice().speak(SENTENCE, "Softmax", "Divide by the sum", tmp_path / "b")
@@ -125,6 +126,7 @@ def hide_piper(tmp_path: Path) -> dict[str, str]:
     return {"PYTHONPATH": str(shadow)}
 
 
+@pytest.mark.slow
 def test_doctor_names_what_piper_lacks(tmp_path: Path) -> None:
     env = hide_piper(tmp_path)
     fix = "fix: .venv/bin/python -m pip install -e '.[voice]'"
@@ -145,6 +147,7 @@ def test_doctor_names_what_piper_lacks(tmp_path: Path) -> None:
     assert not (tmp_path / "media").exists()
 
 
+@pytest.mark.slow
 def test_doctor_names_a_model_that_is_not_there(tmp_path: Path) -> None:
     r = run("doctor", "--voice", f"piper:{tmp_path / 'voice.onnx'}", cwd=tmp_path)
     assert r.returncode == 1

@@ -50,6 +50,7 @@ def changed_pixels(a: np.ndarray, b: np.ndarray) -> int:
     return int((np.abs(a - b).max(axis=2) > 16).sum())
 
 
+@pytest.mark.slow  # a build that begins and interpolates every animation, then rasterises: not the layout tier
 @pytest.mark.parametrize(("scene_name", "section"), KEY_FRAMES, ids=[k[0] for k in KEY_FRAMES])
 def test_key_frame_matches_control(scene_name: str, section: str | None) -> None:
     frame = frame_at(scene_name, section)

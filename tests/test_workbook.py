@@ -220,39 +220,46 @@ class Case:
     trace: LessonTrace  # what the workbook must compute
     shape: LessonTrace  # the lesson the workbook was written for (its layout, worked examples)
     written: Path  # the workbook as attnvid wrote it (cached values included)
-    recomputed: Path  # after LibreOffice recomputed it from its formulas alone
+    stripped: Path  # the same formulas without any cached value: what LibreOffice recomputes
 
 
 @pytest.fixture(scope="module")
 def cases(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Case]:
-    """Every lesson's workbook and every edit, as written and as LibreOffice recomputed them:
-    the files are made once per run (one soffice process, shared by the xdist workers); each
-    worker computes the traces they must hold."""
+    """Every lesson's workbook and every edit, as written: the files are made once per run
+    (shared by the xdist workers); each worker computes the traces they must hold. No
+    LibreOffice here (see ``recomputed``): the contributor's loop checks the written files."""
     traces = {k: trace_lesson(make()) for k, make in LESSONS.items()}
     edited: dict[str, Any] = {}
 
     def write(work: Path) -> None:
-        to_recompute = []
         (work / "stripped").mkdir()
         for key, trace in traces.items():
             data = workbook_bytes(trace)
             (work / f"{key}.xlsx").write_bytes(data)
             (work / "stripped" / f"{key}.xlsx").write_bytes(strip_cached_values(data))
-            to_recompute.append(work / "stripped" / f"{key}.xlsx")
         for key, (base, edit) in EDITS.items():
             wb = openpyxl.load_workbook(work / f"{base}.xlsx")
             edited[key] = edit(wb, traces[base].lesson, traces[base])
             wb.save(work / "stripped" / f"{key}.xlsx")  # openpyxl keeps the formulas and drops every cached value
-            to_recompute.append(work / "stripped" / f"{key}.xlsx")
-        recompute(to_recompute, work / "recomputed", work / "profile")
 
     work = made_once(tmp_path_factory, "workbooks", write)
-    out = {k: Case(t, t, work / f"{k}.xlsx", work / "recomputed" / f"{k}.xlsx") for k, t in traces.items()}
+    out = {k: Case(t, t, work / f"{k}.xlsx", work / "stripped" / f"{k}.xlsx") for k, t in traces.items()}
     for key, (base, edit) in EDITS.items():
         lesson = edited.get(key) or edit(openpyxl.load_workbook(work / f"{base}.xlsx"), traces[base].lesson, traces[base])
-        out[key] = Case(trace_lesson(lesson), traces[base], work / "stripped" / f"{key}.xlsx",
-                        work / "recomputed" / f"{key}.xlsx")
+        stripped = work / "stripped" / f"{key}.xlsx"
+        out[key] = Case(trace_lesson(lesson), traces[base], stripped, stripped)
     return out
+
+
+@pytest.fixture(scope="module")
+def recomputed(cases: dict[str, Case], tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Every workbook of ``cases`` after LibreOffice recomputed it from its formulas alone: one
+    soffice process per run, shared by the xdist workers (the slow tier: another program)."""
+    def run(work: Path) -> None:
+        recompute([c.stripped for c in cases.values()], work / "recomputed", work / "profile")
+
+    work = made_once(tmp_path_factory, "recomputed", run)
+    return {k: work / "recomputed" / f"{k}.xlsx" for k in cases}
 
 
 # --------------------------------------------------------------------------------------
@@ -369,16 +376,17 @@ def formula_cells(wb: Workbook) -> list[tuple[str, str, str]]:
 # --------------------------------------------------------------------------------------
 # Tests
 # --------------------------------------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("key", [*LESSONS, *EDITS])
-def test_libreoffice_recomputes_the_trace(cases: dict[str, Case], key: str) -> None:
+def test_libreoffice_recomputes_the_trace(cases: dict[str, Case], recomputed: dict[str, Path], key: str) -> None:
     """Every defined name, recomputed from the formulas alone, holds the trace's values."""
     case = cases[key]
     original = openpyxl.load_workbook(case.written)
-    recomputed = openpyxl.load_workbook(case.recomputed, data_only=True)
+    values = openpyxl.load_workbook(recomputed[key], data_only=True)
     want = expected(case.trace, case.shape)
     assert set(original.defined_names) == set(want), "every defined name is checked, and only those"
     for name, value in want.items():
-        assert_name_holds_at(original, recomputed, name, value, key)
+        assert_name_holds_at(original, values, name, value, key)
 
 
 def assert_name_holds_at(original: Workbook, values: Workbook, name: str, want: Any, where: str) -> None:
@@ -387,16 +395,18 @@ def assert_name_holds_at(original: Workbook, values: Workbook, name: str, want: 
     assert_name_holds(values, name, want, where)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("key", list(LESSONS))
-def test_cached_values_are_what_libreoffice_computes(cases: dict[str, Case], key: str) -> None:
+def test_cached_values_are_what_libreoffice_computes(cases: dict[str, Case], recomputed: dict[str, Path],
+                                                     key: str) -> None:
     """A viewer that does not recompute shows, in every formula cell, what an engine that computes shows."""
     case = cases[key]
     formulas = formula_cells(openpyxl.load_workbook(case.written))
     cached = openpyxl.load_workbook(case.written, data_only=True)
-    recomputed = openpyxl.load_workbook(case.recomputed, data_only=True)
+    values = openpyxl.load_workbook(recomputed[key], data_only=True)
     assert len(formulas) > 1000
     for sheet, ref, f in formulas:
-        a, b = cached[sheet][ref].value, recomputed[sheet][ref].value
+        a, b = cached[sheet][ref].value, values[sheet][ref].value
         assert a is not None, f"{sheet}!{ref} ({f}) has no cached value"
         if isinstance(a, str):
             assert a == b, f"{sheet}!{ref} {f}: cached {a!r}, LibreOffice {b!r}"
@@ -615,6 +625,7 @@ def decimals_of(number_format: str) -> int:
     return len(number_format.split(".")[1]) if "." in number_format else 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("key", ["default", "bounds"])
 def test_libreoffice_displays_the_digits_the_lecture_shows(cases: dict[str, Case], key: str,
                                                              shown: Callable[[str], Any]) -> None:
@@ -638,6 +649,7 @@ def test_libreoffice_displays_the_digits_the_lecture_shows(cases: dict[str, Case
     assert checked > 500 and ties > 0, f"only {checked} numbers ({ties} ties) compared: the test would be vacuous"
 
 
+@pytest.mark.slow
 def test_the_worked_rows_show_the_videos_digits(cases: dict[str, Case], shown: Callable[[str], Any]) -> None:
     """The worked dot product and the worked softmax row of the default lesson display the
     very digits scenes 3 and 5 show (products with all their digits, scores and exponentials
