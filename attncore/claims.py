@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .display import fmt
+from .lexicon import LEXICON, pick
 
 if TYPE_CHECKING:
     from .trace import ContextTrace, LessonTrace
@@ -39,8 +40,8 @@ __all__ = [
 
 #: "little anywhere else": every other |value| of the word at most this share of it.
 LITTLE = 1 / 3
-#: "strong in": a value at least this share of the word's largest |value| (and positive).
-STRONG_SHARE = 0.5
+#: "strong in": a value at least this share of the word's largest |value| (and positive): the lexicon's.
+STRONG_SHARE = LEXICON["strong in"].lo
 #: A weight that "barely counts", is "tiny", is "a little": under this.
 SMALL = 0.1
 
@@ -48,11 +49,12 @@ SMALL = 0.1
 KINDS: dict[str, str] = {
     "strong_in": "a word's value in a dimension is positive and every other |value| of it is at most a third of it",
     "strongest_in": "a word's value in a dimension is larger than every other |value| of it",
-    "strong_in_each": ("a word's value in each named dimension (two or more) is positive, at least half its largest "
-                       "|value| and at least every |value| in the other dimensions"),
+    "strong_in_each": ("a word's value in each named dimension (two or more) is positive, at least two thirds of its "
+                       "largest |value| and at least every |value| in the other dimensions"),
     "same_vector": "a word has the same input vector in each named context",
     "largest": "an entry of a row (a score, a weight, an output) is the largest of the row (among the others)",
-    "runner_up": "the word a row gives most weight to, then the second; 'about as much', 'barely' as the weights say",
+    "runner_up": ("the word a row gives most weight to, then the second; 'about as much', 'barely count', 'count a "
+                  "little', 'still count' as the lexicon says of the weights"),
     "most_of": "a weight is more than one half",
     "small_weights": f"every named weight is under {SMALL}",
     "keeps_share": "the weight a word gets, as shown, is under 1: the other words keep a share",
@@ -76,8 +78,8 @@ KINDS: dict[str, str] = {
                 "focus word gives at least half its attention to the sense words and more than the simplified step, "
                 "so does a head, both outputs lean the sense, and the loss fell to a quarter of its start"),
     "value_size": "the value size d_v of W_V (the one that changes the dimension) is larger than, smaller than or equal to d",
-    "size_ratio": ("the mean |value| of the position vectors is at least 'least' times that of the word vectors "
-                   "('about as large'), or under it ('smaller')"),
+    "size_ratio": ("the mean length of the position vectors over that of the word vectors is what 'compare' says: "
+                   "'about as large', 'smaller than' or 'larger than' (the lexicon's ranges)"),
 }
 
 
@@ -201,9 +203,11 @@ def _runner_up(claim: Claim, trace: LessonTrace) -> str | None:
     rest = [j for j in range(len(w)) if j not in (first, second)]
     if w[first] < max(w) or (rest and w[second] < max(w[j] for j in rest)):
         return "not the two largest weights in order"
-    if a["about_as_much"] != bool(w[second] >= 0.5 * w[first]):
+    ratio = float(w[second] / w[first]) if w[first] > 0 else 0.0
+    if a["about_as_much"] != (len(w) > 1 and pick(ratio, "about as much") is not None):
         return "'about as much' does not match the weights"
-    if rest and a["rest"] != ("barely" if max(w[j] for j in rest) < SMALL else "a little"):
+    said = pick(max(w[j] for j in rest), "barely count", "count a little", "still count") if rest else None
+    if a["rest"] != {"barely count": "barely", "count a little": "a little", "still count": "still"}.get(said or "", "none"):
         return "what is said of the others does not match their weights"
     return None
 
@@ -344,8 +348,10 @@ def _value_size(claim: Claim, trace: LessonTrace) -> str | None:
 
 def _size_ratio(claim: Claim, trace: LessonTrace) -> str | None:
     c = trace.contexts[claim.args["context"]]
-    ratio = float(np.mean(np.abs(c.positional.encoding)) / max(float(np.mean(np.abs(c.embeddings))), 1e-9))
-    return None if (ratio >= claim.args["least"]) == claim.args["as_large"] else f"the ratio is {ratio}"
+    lengths = [float(np.mean(np.linalg.norm(m, axis=1))) for m in (c.positional.encoding, c.embeddings)]
+    ratio = lengths[0] / lengths[1] if lengths[1] > 0 else float("inf")
+    said = pick(ratio, "about as large", "smaller than", "larger than")
+    return None if said == claim.args["compare"] else f"the ratio of mean lengths is {ratio:.4g}: {said}"
 
 
 EVALUATORS: dict[str, Callable[[Claim, LessonTrace], str | None]] = {
@@ -360,8 +366,11 @@ assert set(EVALUATORS) == set(KINDS)
 
 
 def check(claim: Claim, trace: LessonTrace) -> str | None:
-    """None when ``claim`` holds for ``trace``; else one line saying why not."""
-    return EVALUATORS[claim.kind](claim, trace)
+    """None when ``claim`` holds for ``trace`` and every calibrated word of its text is within
+    its range (:mod:`attncore.lexicon`); else one line saying why not."""
+    from .lexicon import check_words
+
+    return EVALUATORS[claim.kind](claim, trace) or check_words(claim.text, claim.args.get("words", {}), trace)
 
 
 def holds(claims: Sequence[Claim], trace: LessonTrace) -> Sequence[Claim]:

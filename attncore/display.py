@@ -18,7 +18,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 __all__ = [
-    "MINUS_INFINITY", "decimals_needed", "fmt", "fmt_masked", "round_matrix", "format_matrix", "shown_sum", "adds_up",
+    "MINUS_INFINITY", "decimals_needed", "fmt", "said", "fmt_masked", "round_matrix", "format_matrix", "shown_sum", "adds_up",
     "exp_operand_decimals", "exp_as_shown", "quotient_decimals", "softmax_decimals", "WORKED_EXTRA_DECIMALS",
     "worked_softmax_decimals", "product_decimals", "quotient_as_shown",
 ]
@@ -47,6 +47,21 @@ def fmt(x: float, decimals: int, *, plus: bool = False) -> str:
     if s.startswith("-"):
         return _MINUS + s[1:]
     return ("+" + s) if plus and r > 0 else s
+
+
+def said(x: float, decimals: int) -> str:
+    """``x`` as a sentence says it: :func:`fmt`, except that a quantity that is not zero but
+    shows as zero is said to be under (or above) one unit of the last decimal, so that a
+    sentence never reads "none" where there is some.
+
+    >>> said(0.0017, 2), said(0.66, 2), said(0.0, 2), said(-0.004, 2), said(0.03, 1)
+    ('under 0.01', '0.66', '0.00', 'above −0.01', 'under 0.1')
+    """
+    s = fmt(x, decimals)
+    if x == 0 or Decimal(s.replace(_MINUS, "-")) != 0:
+        return s
+    unit = fmt(10.0 ** -decimals, decimals)
+    return f"under {unit}" if x > 0 else f"above {_MINUS}{unit}"
 
 
 def fmt_masked(x: float, decimals: int) -> str:

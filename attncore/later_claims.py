@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .claims import Claim, share_of, trace_row
-from .display import fmt
+from .display import fmt, said
+from .lexicon import LEXICON, measure, pick, spec
 
 if TYPE_CHECKING:
     from .trace import ContextTrace, LessonTrace
@@ -29,8 +30,8 @@ __all__ = ["AS_LARGE", "HEAD_FINDS", "LATER_BUILDERS", "SHARE_WORDS"]
 
 #: A head "learned to find" (or "looks at") words when its focus row puts at least this much on them.
 HEAD_FINDS = 0.5
-#: Position vectors are "about as large as the word vectors" when their mean |value| is at least this share.
-AS_LARGE = 0.5
+#: Position vectors are "about as large as the word vectors" from this ratio of mean lengths (the lexicon's).
+AS_LARGE = LEXICON["about as large"].lo
 #: The share of attention the training claim asks for, in words (a caption holds no digit).
 SHARE_WORDS = {0.5: "half", 0.25: "a quarter", 1 / 3: "a third"}
 _ORDINALS = ("first", "second", "third", "fourth")
@@ -102,7 +103,7 @@ def _loss(trace: LessonTrace) -> list[Claim]:
     return [Claim("LearningTheWeights", sec, "loss_falls", args, values, f"Then {t.steps} steps of Adam{more}."),
             Claim("LearningTheWeights", sec, "loss_falls", args, values,
                   "The loss, how far the answers are from the right senses, "
-                  f"{'falls' if falls else 'goes'} from {fmt(t.loss[0], dec)} to {fmt(t.loss[-1], dec)}."),
+                  f"{'falls' if falls else 'goes'} from {said(t.loss[0], dec)} to {said(t.loss[-1], dec)}."),
             Claim("LearningTheWeights", sec, "loss_falls", args, values,
                   f"The loss {'falls' if falls else 'does not fall'} as the weights change; "
                   "the dots mark the steps shown next.", "caption")]
@@ -171,15 +172,26 @@ def _verdict(trace: LessonTrace) -> list[Claim]:
                             f"Training did not get there: {t.reason}.")]
     from .training import ATTENTION_CLAIM
 
+    where = spec("share", contexts=ctxs, columns=[_senses(trace, c) for c in ctxs], stage="projected_attention")
+    shares = measure(where, trace)
+    # the calibrated word every context's share fits ("almost all", "at least half"), else "most of"
+    phrase = next((p for p in ("almost all", "at least half", "most of") if all(LEXICON[p].fits(x) for x in shares)),
+                  None)
     least = SHARE_WORDS.get(ATTENTION_CLAIM, "most")
+    amount = phrase if phrase is not None and phrase != "at least half" else f"at least {least}"
+    if phrase is None or (phrase == "at least half" and least != "half"):
+        amount = f"at least {least}"
     args = {"contexts": ctxs, "columns": [_senses(trace, c) for c in ctxs], "stage": "projected_attention",
-            "least": ATTENTION_CLAIM, "above": "attention"}
-    words = " and ".join(_quoted([trace.contexts[c].tokens[j] for j in _senses(trace, c)]) for c in ctxs)
+            "least": ATTENTION_CLAIM, "above": "attention", "words": {phrase: where} if phrase else {}}
+    if len(ctxs) > 2:
+        words = "the words of its sense"
+    else:
+        words = " and ".join(_quoted([trace.contexts[c].tokens[j] for j in _senses(trace, c)]) for c in ctxs)
     who = _focus_words(trace) if not several else "each focus word"
     return out + [Claim("LearningTheWeights", sec, "share", args, {},
-                        f"At least {least} of its attention, and more sharply than before."),
+                        f"{amount[0].upper()}{amount[1:]} of its attention, and more sharply than before."),
                   Claim("LearningTheWeights", sec, "share", args, {},
-                        f"Trained, {who} gives at least {least} of its attention to {words}.", "caption")]
+                        f"Trained, {who} gives {amount} of its attention to {words}.", "caption")]
 
 
 def training_claims(trace: LessonTrace) -> list[Claim]:
@@ -255,9 +267,11 @@ def _learned_heads(trace: LessonTrace) -> list[Claim]:
         name = _HEADS[k] if h > 1 and k < len(_HEADS) else "head" if h == 1 else f"head {k + 1}"
         share = share_of(row, cols, dec, "shown")
         j = _argmax(row, range(ctx.n))
-        if share >= HEAD_FINDS:
+        if share >= HEAD_FINDS and pick(share_of(row, cols, dec), "learned to find"):
+            found = {"learned to find": spec("share", contexts=[0], columns=[cols], stage=stage)}
             out.append(Claim("MultiHead", sec, "share", {"contexts": [0], "columns": [cols], "stage": stage,
-                                                        "least": HEAD_FINDS, "parts": "shown"}, {"share": share},
+                                                        "least": HEAD_FINDS, "parts": "shown", "words": found},
+                             {"share": share},
                              f"the {name} learned to find {words} ({fmt(share, dec)})"))
         elif share_of(row, [j], dec, "shown") >= HEAD_FINDS:
             out.append(Claim("MultiHead", sec, "share", {"contexts": [0], "columns": [[j]], "stage": stage,
@@ -288,9 +302,16 @@ def multi_head_claims(trace: LessonTrace) -> list[Claim]:
     if h > 1:
         differ = len({tuple(fmt(x, trace.decimals) for x in np.asarray(hd.attention).ravel())
                       for hd in ctx.multi_head.heads}) > 1
-        out.append(Claim("MultiHead", sec, "heads_differ", {"context": 0, "differ": differ}, {},
-                         "Different heads, different patterns of who attends to whom." if differ
-                         else "Here every head finds the same pattern of who attends to whom.", "caption"))
+        where = spec("heads", context=0)
+        gap = measure(where, trace)[0]
+        phrase = pick(gap, "different patterns", "differ a little", "the same pattern")
+        focus = _q(ctx.focus)
+        text = {"different patterns": f"Different heads, different patterns: the rows of {focus} differ.",
+                "differ a little": f"The heads differ a little in the row of {focus}.",
+                "the same pattern": f"Here the heads agree: the same pattern in the row of {focus}."}[phrase or "differ a little"]
+        out.append(Claim("MultiHead", sec, "heads_differ", {"context": 0, "differ": differ,
+                                                             "words": {phrase: where} if phrase else {}},
+                         {"gap": gap}, text, "caption"))
     return out
 
 
@@ -306,19 +327,26 @@ def _finds(trace: LessonTrace) -> list[Claim]:
             continue
         row = ctx.causal.attention[f]
         j = _argmax(row, range(f))
-        out.append(Claim("CausalMask", sec, "largest",
-                         {"context": c, "stage": "causal_attention", "row": f, "column": j, "others": True},
-                         {"weight": float(row[j])},
-                         f"{_q(ctx.focus)} still finds {_quoted(tied := _tied_words(ctx, row, range(f), j))}, "
-                         f"{fmt(row[j], dec)}" + (" each" if len(tied) > 1 else "")))
-    if out and len(out) == m and len({x.focus for x in trace.contexts}) == 1:
+        tied = _tied_words(ctx, row, range(f), j)
+        at = {"context": c, "stage": "causal_attention", "row": f, "column": j, "others": True}
+        if pick(float(row[j]), "finds"):
+            cols = [k for k in range(f) if ctx.tokens[k] in tied]
+            words = {"finds": spec("each", context=c, stage="causal_attention", row=f, columns=cols)}
+            out.append(Claim("CausalMask", sec, "largest", {**at, "words": words}, {"weight": float(row[j])},
+                             f"{_q(ctx.focus)} still finds {_quoted(tied)}, {fmt(row[j], dec)}"
+                             + (" each" if len(tied) > 1 else "")))
+        else:
+            out.append(Claim("CausalMask", sec, "largest", at, {"weight": float(row[j])},
+                             f"the words before {_q(ctx.focus)} get little: the most, {fmt(row[j], dec)}, "
+                             f"goes to {_quoted(tied)}"))
+    found = [x for x in out if "finds" in x.args.get("words", {})]
+    if out and len(found) == m:  # every sentence's focus word finds a word before it
         first = out[0]
-        out.append(Claim("CausalMask", sec, "largest", first.args, first.values,
-                         f"{_q(trace.contexts[0].focus)} still finds the words before it.", "caption"))
-    elif out and len(out) == m:
-        first = out[0]
-        out.append(Claim("CausalMask", sec, "largest", first.args, first.values,
-                         "The focus word still finds the words before it.", "caption"))
+        every = spec("each", contexts=[x.args["context"] for x in found], stage="causal_attention",
+                     columns=[x.args["words"]["finds"]["columns"] for x in found])
+        who = _q(trace.contexts[0].focus) if len({x.focus for x in trace.contexts}) == 1 else "The focus word"
+        out.append(Claim("CausalMask", sec, "largest", {**first.args, "words": {"finds": every}}, first.values,
+                         f"{who} still finds the words before it.", "caption"))
     return out
 
 
@@ -437,13 +465,15 @@ def word_order_claims(trace: LessonTrace) -> list[Claim]:
     ctxs, m = trace.contexts, len(trace.contexts)
     moved = [c for c, x in enumerate(ctxs) if np.argmax(x.output[x.focus_index]) != np.argmax(x.positional.output[x.focus_index])]
     out = [cl for c in (moved or [0]) for cl in _lean(trace, c, m)]
-    ctx = ctxs[0]
-    ratio = float(np.mean(np.abs(ctx.positional.encoding)) / max(float(np.mean(np.abs(ctx.embeddings))), 1e-9))
-    large = ratio >= AS_LARGE
-    args = {"context": 0, "as_large": large, "least": AS_LARGE}
+    where = spec("length", context=0)
+    ratio = measure(where, trace)[0]
+    phrase = pick(ratio, "about as large", "smaller than", "larger than") or "about as large"
+    args = {"context": 0, "compare": phrase, "words": {phrase: where}}
     out.append(Claim("WordOrder", "What the numbers show", "size_ratio", args, {"ratio": ratio},
-                     "the position vectors are " + ("about as large as the word vectors" if large
-                                                    else "smaller than the word vectors")))
+                     "the position vectors are " + {"about as large": "about as large as the word vectors",
+                                                    "smaller than": "smaller than the word vectors",
+                                                    "larger than": "larger than the word vectors"}[phrase]
+                     + ", on average"))
     if moved:
         caption = Claim("WordOrder", "What the numbers show", "leans", out[1].args, out[1].values,
                         "With d this small, positions also move the meaning; real models use hundreds.", "caption")

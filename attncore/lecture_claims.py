@@ -25,6 +25,7 @@ import numpy as np
 from .claims import LITTLE, SMALL, STRONG_SHARE, Claim, holds, stage_row
 from .display import decimals_needed, fmt
 from .later_claims import LATER_BUILDERS, _quoted, _tied_words
+from .lexicon import pick, spec
 
 if TYPE_CHECKING:
     from .trace import ContextTrace, LessonTrace
@@ -97,7 +98,10 @@ def _reading_a_vector(trace: LessonTrace, emb_dec: int) -> list[Claim]:
     v = np.asarray(trace.lesson.vector(word), dtype=np.float64)
     k = trace.lesson.dimensions.index(dim)
     other = float(np.abs(np.delete(v, k)).max()) if len(v) > 1 else 0.0
-    args, values = {"word": word, "dimension": dim}, {"value": float(v[k]), "largest_other": other}
+    elsewhere = spec("elsewhere", word=word, dimensions=[dim])
+    words = {"little anywhere else": elsewhere, "weak elsewhere": elsewhere,
+             "strong in": spec("strength", word=word, dimensions=[dim])}
+    args, values = {"word": word, "dimension": dim, "words": words}, {"value": float(v[k]), "largest_other": other}
     shown = fmt(v[k], emb_dec)
 
     def claim(kind: str, text: str, where: str = "narration") -> Claim:
@@ -132,7 +136,7 @@ def _two_meanings(trace: LessonTrace) -> list[Claim]:
     sec = "One word, two meanings"
     out = []
     if len(strong) >= 2:
-        args = {"word": focus, "dimensions": strong}
+        args = {"word": focus, "dimensions": strong, "words": {"strong in": spec("strength", word=focus, dimensions=strong)}}
         values = {d: float(v[dims.index(d)]) for d in strong}
         out += [Claim("Embeddings", sec, "strong_in_each", args, values, f"Its vector is strong in {_listed(strong)} at once."),
                 Claim("Embeddings", sec, "strong_in_each", args, values,
@@ -188,7 +192,8 @@ def scaling_claims(trace: LessonTrace) -> list[Claim]:
     out = [Claim("Scaling", sec, "largest", {**at, "others": False}, {"weight": float(raw[p])},
                  f"Without the division, {_q(ctx.focus)} would give {fmt(raw[p], dec)} of its attention to {_who(ctx, p)}.")]
     if raw[p] > 0.5:
-        out.append(Claim("Scaling", sec, "most_of", at, {"weight": float(raw[p])},
+        words = {"most of": spec("share", context=0, stage="unscaled_attention", row=fi, columns=[p])}
+        out.append(Claim("Scaling", sec, "most_of", {**at, "words": words}, {"weight": float(raw[p])},
                          "Without scaling, one word takes most of the weight.", "caption"))
     else:
         out.append(Claim("Scaling", sec, "largest", {**at, "others": False}, {"weight": float(raw[p])},
@@ -199,9 +204,11 @@ def scaling_claims(trace: LessonTrace) -> list[Claim]:
     sec = "Softmax with scaling"
     if fmt(w[q], dec) != fmt(1.0, dec):
         out.append(Claim("Scaling", sec, "keeps_share", at, {"weight": float(w[q])},
-                         f"With it, {_who(ctx, q)} gets {fmt(w[q], dec)} and the other words keep a share"))
+                         f"With it, {_q(ctx.focus) + ' itself' if q == fi else _q(ctx.tokens[q])} gets {fmt(w[q], dec)} "
+                         "and the other words keep a share"))
     else:
-        out.append(Claim("Scaling", sec, "most_of", at, {"weight": float(w[q])},
+        words = {"most of": spec("share", context=0, stage="attention", row=fi, columns=[q])}
+        out.append(Claim("Scaling", sec, "most_of", {**at, "words": words}, {"weight": float(w[q])},
                          f"With it, {_who(ctx, q)} still gets {fmt(w[q], dec)}: these scores are so far apart that "
                          "even scaled, one word takes most of the weight"))
     if float(fmt(w[q], dec)) < float(fmt(raw[p], dec)):
@@ -232,26 +239,39 @@ def softmax_claims(trace: LessonTrace) -> list[Claim]:
 
 
 def describe_focus(ctx: ContextTrace, stage: str = "attention") -> tuple[str, dict[str, Any], dict[str, float]]:
-    """(text, args, values) of a ``runner_up`` claim: where the focus word looks most, then second.
+    """(text, args, values) of a ``runner_up`` claim: where the focus word looks most, then second,
+    in calibrated words (:mod:`attncore.lexicon`).
 
-    "“mouse” looks mostly at itself, then at “cat”; the others barely count."
+    "“mouse” looks mostly at itself, then at “cat”; the others barely count." ("mostly": more
+    than half; "about as much": the second at least 0.8 of the first; "barely count", "count a
+    little", "still count": the largest of the rest under 0.05, under 0.2, from 0.2.)
     """
     fi = ctx.focus_index
     w = stage_row(ctx, stage, fi)
     order = sorted(range(ctx.n), key=lambda j: -float(w[j]))  # stable: a tie keeps sentence order
     first, second = order[0], order[1] if ctx.n > 1 else order[0]
-    about = ctx.n > 1 and bool(w[second] >= 0.5 * w[first])
-    rest = order[2:]
-    small = bool(rest) and max(float(w[j]) for j in rest) < SMALL
+    where = {"context": 0, "stage": stage, "row": fi}
+    ratio = float(w[second] / w[first]) if w[first] > 0 else 0.0
+    about = ctx.n > 1 and pick(ratio, "about as much") is not None
+    words: dict[str, Any] = {}
     if about:
+        words["about as much"] = spec("ratio", **where, columns=[first, second])
         text = f"{_q(ctx.focus)} looks at {_who(ctx, first)} and {_who(ctx, second)} about as much"
     else:
-        text = f"{_q(ctx.focus)} looks mostly at {_who(ctx, first)}" + (f", then at {_who(ctx, second)}" if ctx.n > 1 else "")
-    text += ("; the others barely count." if small else "; the others count a little.") if rest else "."
-    args = {"context": 0, "stage": stage, "row": fi, "first": first, "second": second, "about_as_much": about,
-            "rest": ("barely" if small else "a little") if rest else "none"}
-    return text, args, {"first": float(w[first]), "second": float(w[second]),
-                        "largest_rest": max((float(w[j]) for j in rest), default=0.0)}
+        most = "mostly" if pick(float(w[first]), "mostly") else "most"
+        if most == "mostly":
+            words["mostly"] = spec("share", **where, columns=[first])
+        text = f"{_q(ctx.focus)} looks {most} at {_who(ctx, first)}" + (f", then at {_who(ctx, second)}" if ctx.n > 1 else "")
+    rest = order[2:]
+    largest_rest = max((float(w[j]) for j in rest), default=0.0)
+    said = pick(largest_rest, "barely count", "count a little", "still count") if rest else None
+    if said:
+        words[said] = spec("largest", **where, columns=rest)
+    text += f"; the others {said}." if said else "."
+    args = {**where, "first": first, "second": second, "about_as_much": about,
+            "rest": {"barely count": "barely", "count a little": "a little", "still count": "still"}.get(said or "", "none"),
+            "words": words}
+    return text, args, {"first": float(w[first]), "second": float(w[second]), "largest_rest": largest_rest}
 
 
 def reading_claims(trace: LessonTrace) -> list[Claim]:
@@ -284,14 +304,16 @@ def mixing_claims(trace: LessonTrace) -> list[Claim]:
     who = f"{_q(ctx.tokens[j0])} itself" if j0 == fi else _q(ctx.tokens[j0])
     sec = "Weight times vector"
     if w[j0] > 0.5:
-        out = [Claim("MixingValues", sec, "most_of", {**row, "column": j0}, {"weight": float(w[j0])},
+        words = {"most of": spec("share", **row, columns=[j0])}
+        out = [Claim("MixingValues", sec, "most_of", {**row, "column": j0, "words": words}, {"weight": float(w[j0])},
                      f"{who}, weighted {fmt(w[j0], dec)}, keeps most of its vector")]
     else:
         out = [Claim("MixingValues", sec, "largest", {**row, "column": j0, "others": False}, {"weight": float(w[j0])},
                      f"{who} has the largest weight, {fmt(w[j0], dec)}")]
-    tiny = [j for j in range(n) if w[j] < SMALL]
+    tiny = [j for j in range(n) if pick(float(w[j]), "tiny weights")]
     if tiny:
-        out.append(Claim("MixingValues", sec, "small_weights", {**row, "columns": tiny},
+        words = {"tiny weights": spec("largest", **row, columns=tiny)}
+        out.append(Claim("MixingValues", sec, "small_weights", {**row, "columns": tiny, "words": words},
                          {ctx.tokens[j]: float(w[j]) for j in tiny}, "words with tiny weights almost vanish"))
     others = [j for j in range(n) if j != fi]
     sec = "Its own vector plus its neighbours'"
@@ -301,7 +323,8 @@ def mixing_claims(trace: LessonTrace) -> list[Claim]:
                          f"{fmt(w[fi], dec)} times its own vector, plus {fmt(w[b], dec)} times {_q(ctx.tokens[b])}"))
         rest = [j for j in others if j != b]
         if rest and all(w[j] < SMALL for j in rest):
-            out.append(Claim("MixingValues", sec, "small_weights", {**row, "columns": rest},
+            words = {"a little of the rest": spec("largest", **row, columns=rest)}
+            out.append(Claim("MixingValues", sec, "small_weights", {**row, "columns": rest, "words": words},
                              {ctx.tokens[j]: float(w[j]) for j in rest}, "plus a little of the rest"))
     return out
 

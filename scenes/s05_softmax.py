@@ -333,7 +333,7 @@ class Softmax(LessonScene):
         k = max(range(n), key=lambda c: shown[i, c])
         self.narrate(
             f"Now divide each exponential by that sum. “{ctx.tokens[k]}” gets {lay.weights.entry(0, k).text}: "
-            f"that is how much “{ctx.focus}” attends to it. The weights are all positive, "
+            f"that is how much “{ctx.focus}” attends to {'itself' if k == i else 'it'}. The weights are all positive, "
             f"and together they add up to {lay.check_num.spoken}."
             + (" " + approx_note("weights shown", [shown_sum(ctx.attention[i], self.dec)], [ctx.row_sums()[i]])
                if lay.check_num.approx else "")

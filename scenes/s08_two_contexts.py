@@ -524,7 +524,7 @@ class TwoContexts(LessonScene):
         looks = [c.text for c in self.claims("largest")]  # per sentence, the other word it attends to most
         lit = ", ".join(looks[:-1]) + (" and " if len(looks) > 1 else "") + looks[-1] if looks else "its neighbours"
         self.narrate(
-            f"Attention lights up the words that matter to {self._who()}: besides itself, mostly {lit}. "
+            f"Attention lights up the words that matter to {self._who()}: besides itself, it looks most at {lit}. "
             "Their vectors flow into the output."
         )
         top, bottom = b.arrow_span

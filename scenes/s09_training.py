@@ -457,7 +457,8 @@ class LearningTheWeights(LessonScene):
         """How training starts, then the claim: the steps taken and how the loss went."""
         names = ", ".join(t.trained[:-1]) + " and " + t.trained[-1] if len(t.trained) > 1 else "".join(t.trained)
         names = names or "no matrix (all are set by hand)"
-        return (f"Training starts from the simplified attention: {names} begin as the identity plus a little noise. "
+        return (f"Training starts close to the simplified attention, not on it: {names} begin as the identity "
+                "plus a little noise. "
                 + " ".join(c.text for c in self.claims("loss_falls")))
 
     def the_loss(self) -> None:

@@ -455,7 +455,7 @@ class CausalMask(LessonScene):
         ctxs, m = self.trace.contexts, len(self.trace.contexts)
         cost_claims = self.claims("change")
         self.narrate(" ".join(costs(ctx, c, m, cost_claims) for c, ctx in enumerate(ctxs))
-                     + " A word learns only from what came before it.")
+                     + " Each word now takes in only what came before it.")
         self.add(*(b.grid.row(0) for b in self.blocks))
         self.play(*(FadeIn(VGroup(b.grid.row_labels[0], b.grid.row_entries(0))) for b in self.blocks),
                   run_time=TIME.transform)
