@@ -7,6 +7,7 @@ field and the fix.
 
 from __future__ import annotations
 
+import difflib
 import math
 import re
 import unicodedata
@@ -206,7 +207,13 @@ def _leans(src: str, where: str, table: dict[str, Any], dims: tuple[str, ...]) -
     """The optional ``leans`` of a sentence: one of the dimensions."""
     leans = table.get("leans")
     if leans is not None and leans not in dims:
-        raise error_at(src, f"{where}.leans", f"{leans!r} is not a dimension", f"use one of {', '.join(dims)}")
+        same = _same_word(leans, set(dims)) if isinstance(leans, str) else None
+        if same:
+            raise error_at(src, f"{where}.leans", f"{leans!r} differs from the dimension {same!r} only in case",
+                           f'write leans = "{same}"')
+        near = difflib.get_close_matches(leans, list(dims), n=1, cutoff=0.75) if isinstance(leans, str) else []
+        hint = f"did you mean {near[0]!r}? " if near else ""
+        raise error_at(src, f"{where}.leans", f"{leans!r} is not a dimension", f"{hint}use one of {', '.join(dims)}")
     return leans
 
 
@@ -219,7 +226,9 @@ def _contexts(src: str, ctx_raw: Any, dims: tuple[str, ...], vocab_words: set[st
         raise error_at(src, "contexts", f"has {len(ctx_raw)} contexts, the limit is {lo} to {hi}", f"use {lo} to {hi} [[contexts]] sections")
     contexts = []
     for i, c in enumerate(ctx_raw):
-        where = f"contexts[{i + 1}]"
+        named = c.get("name")
+        # the context by its name where it has one: an author thinks "the bird sentence", not "contexts[1]"
+        where = f"contexts[{i + 1}]" + (f" ({named})" if isinstance(named, str) and named.strip() else "")
         _check_keys(src, where, c, _CONTEXT_KEYS)
         ctx = _sentence(src, where, c, vocab_words, "context")
         name = c.get("name", f"context {i + 1}")
@@ -362,6 +371,9 @@ def _word_hint(tok: str, vocab_words: set[str]) -> str:
     same = _same_word(tok, vocab_words)
     if same:
         return f"did you mean {same!r}? tokens are matched exactly; write {same!r} in the sentence"
+    near = difflib.get_close_matches(tok, sorted(vocab_words), n=1, cutoff=0.75)
+    if near:  # a slip of the keyboard ("fethers")
+        return f"did you mean {near[0]!r}? or add {toml_key(tok)} = [...] under [vocabulary]"
     return f"add {toml_key(tok)} = [...] under [vocabulary]"
 
 

@@ -94,6 +94,17 @@ def media_option(help: str | None = "Where outputs go.") -> Callable[[F], F]:
                         show_default=True, callback=_checked_media, help=help)
 
 
+def no_media_option(why: str) -> Callable[[F], F]:
+    """``--media`` on a command that writes nothing there: refused with why, not "no such option"
+    (every command that takes ``--lesson`` knows ``--media``)."""
+    def refuse(ctx: click.Context, param: click.Parameter, value: Path | None) -> None:
+        if value is not None and not ctx.resilient_parsing:
+            raise UserError(f"--media: {why}; drop --media", code=2)
+
+    return click.option("--media", type=click.Path(path_type=Path), default=None, expose_value=False,
+                        callback=refuse, help=f"Not taken: {why}.")
+
+
 def quality_option(f: F) -> F:
     return click.option("--quality", "-q", type=click.Choice(list(QUALITIES)), default="low", show_default=True)(f)
 

@@ -143,3 +143,39 @@ def test_storyboard_has_one_tile_per_section(tmp_path: Path) -> None:
         tile = arr[y : y + tile_h, x : x + tile_w]
         filled += int(tile.std() > 5)
     assert filled == n
+
+
+@pytest.mark.parametrize("command", ["values", "list"])
+def test_media_on_a_command_that_writes_nothing_says_why(command: str, tmp_path: Path) -> None:
+    """Every command that takes --lesson knows --media: one that writes no file says so (issue 24)."""
+    r = subprocess.run([ATTNVID, command, "--media", str(tmp_path / "m")], cwd=tmp_path, capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 2 and r.stdout == "" and r.stderr.count("\n") == 1
+    assert r.stderr.startswith(f"attnvid: error: --media: {command} writes no files") and "drop --media" in r.stderr
+    assert not (tmp_path / "m").exists()
+
+
+def test_manims_and_pyavs_notes_to_their_own_users_stay_off_the_terminal() -> None:
+    """The webm note of Manim and PyAV's unused encoder options are dropped; other warnings show."""
+    import logging
+
+    from attnvid.render.settings import NOISY_LOGGERS, quiet_noise
+
+    quiet_noise()
+    seen: list[str] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            seen.append(record.getMessage())
+
+    keep = Keep()
+    for name in NOISY_LOGGERS:
+        logging.getLogger(name).addHandler(keep)
+    try:
+        logging.getLogger("manim").warning("Output format set as webm, this can be slower than other formats")
+        logging.getLogger("av.container.output").warning("Some options were not used: {'crf': '23'}")
+        logging.getLogger("manim").warning("a real problem")
+    finally:
+        for name in NOISY_LOGGERS:
+            logging.getLogger(name).removeHandler(keep)
+    assert seen == ["a real problem"]

@@ -117,10 +117,16 @@ def test_caption_files_parse_and_cues_stay_in_their_sections(lecture_dir: Path) 
 
 def test_narration_file_is_readable(lecture_dir: Path) -> None:
     text = (lecture_dir / "narration.md").read_text(encoding="utf-8")
+    lines = text.splitlines()
     for cls in LECTURE:
         assert cls.TITLE in text
         for s in cls.section_names():
             assert f"### {s} (" in text
+    for k, line in enumerate(lines):  # every heading has words under it (or a heading of a lower level)
+        if line.startswith("## "):
+            assert next(x for x in lines[k + 1:] if x.strip()).startswith("### "), line
+        elif line.startswith("### "):
+            assert not next((x for x in lines[k + 1:] if x.strip()), "#").startswith("#"), line
 
 
 def audio_envelope(path: Path) -> tuple[np.ndarray, float]:
@@ -156,3 +162,21 @@ def test_speech_starts_and_ends_inside_each_section(lecture_dir: Path) -> None:
         # Silence at both edges: the words start after the section starts, end before it ends.
         assert not loud[i0 : i0 + 5].any(), f"speech already running when {c['title']!r} starts"
         assert not loud[max(i0, i1 - 5) : i1].any(), f"speech still running when {c['title']!r} ends"
+
+
+def test_narration_file_has_no_empty_heading() -> None:
+    """A scene or a section that says nothing gets no heading in narration.md (issue 24)."""
+    from attnvid.publish.assemble import narration_markdown
+    from attnvid.render.jobs import Result
+
+    said = [{"section": "Softmax", "text": "Divide by the sum.", "start_s": 0.0, "speech_s": 1.0, "spoken": True}]
+    silent = [{"section": "Title", "text": "  ", "start_s": 0.0, "speech_s": 0.0, "spoken": False}]
+    results = [Result("TitleCard", "a.mp4", 0, True, 3.0, narration=silent),
+               Result("Softmax", "b.mp4", 0, True, 5.0, narration=said)]
+    text = narration_markdown("Lesson", results, ["Title card", "Softmax"])
+    lines = text.splitlines()
+    assert "## Title card" not in text and "## Softmax" in text and "### Softmax (00:03)" in text
+    for k, line in enumerate(lines):
+        if line.startswith("#"):
+            after = next((x for x in lines[k + 1:] if x.strip()), "")
+            assert after and (line.startswith("# ") or not after.startswith("#") or after.startswith("###")), line

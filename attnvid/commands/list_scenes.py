@@ -9,11 +9,12 @@ import click
 
 from ..catalog import lecture_index, lecture_parts
 from ..lessons import get_lesson
-from ..options import lesson_option
+from ..options import lesson_option, no_media_option
 
 
 @click.command("list")
 @lesson_option
+@no_media_option("list writes no files, it prints the scenes")
 @click.option("--json", "as_json", is_flag=True,
               help='JSON: [{"scene", "file", "sections", "part", "part_title"}, ...].')
 def list_scenes(lesson_path: Path | None, as_json: bool) -> None:

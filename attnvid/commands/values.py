@@ -16,7 +16,7 @@ from attncore.display import MINUS_INFINITY, fmt_masked
 from attncore.lecture_claims import lesson_claims
 
 from ..lessons import get_lesson
-from ..options import lesson_option
+from ..options import lesson_option, no_media_option
 
 
 def _table(title: str, m: np.ndarray, rows: list[str], cols: list[str], decimals: int) -> Table:
@@ -140,6 +140,7 @@ def print_positional(c: ContextTrace, console: Console, dec: int) -> None:
 
 @click.command("values")
 @lesson_option
+@no_media_option("values writes no files, it prints the numbers (redirect them to a file)")
 @click.option("--json", "as_json", is_flag=True,
               help="Exact values (full float precision) as JSON, and the lecture's claims (the facts it states).")
 def values(lesson_path: Path | None, as_json: bool) -> None:

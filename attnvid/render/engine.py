@@ -38,7 +38,7 @@ from ..speech.captions import compose_srt, compose_vtt
 from .jobs import Job, Result
 from .progress import SceneProgress
 from .schedule import longest_first, remember_times
-from .settings import manim_settings
+from .settings import manim_settings, quiet_noise
 from .workers import Workers, started_queue
 
 #: Called with a job's label, and where it renders ("" for this machine), when its render begins.
@@ -80,6 +80,7 @@ def _run_manim(job: Job, cls: Any) -> tuple[Any, Path]:
     from .encoder import renderer
 
     shutil.rmtree(job.work, ignore_errors=True)  # leftovers of an interrupted run
+    quiet_noise()
     with tempconfig(manim_settings(job.scene, job.quality, job.fmt, str(job.work))):
         scene = cls(renderer=renderer())
         scene.render()

@@ -6,6 +6,7 @@ frames or bytes, so it re-renders everything.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 #: Our quality names and Manim's.
@@ -65,3 +66,23 @@ def manim_settings(scene: str, quality: str, fmt: str, work: str) -> dict[str, A
         "max_inflight_encoders": INFLIGHT_ENCODERS,
         "video_encoder_options": ENCODER_OPTIONS.get(fmt, {}),
     }
+
+
+#: Warnings Manim and PyAV give their own users that say nothing to ours: webm was asked
+#: for on purpose, and PyAV lists encoder options a codec ignores (x264's for a GIF).
+NOISE = ("Output format set as webm", "Some options were not used")
+#: The loggers they come from (a filter on a logger sees only what is logged on it).
+NOISY_LOGGERS = ("manim", "av.container.output")
+
+
+class _DropNoise(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith(NOISE)
+
+
+def quiet_noise() -> None:
+    """Keep :data:`NOISE` off the terminal (once per process; other warnings still show)."""
+    for name in NOISY_LOGGERS:
+        log = logging.getLogger(name)
+        if not any(isinstance(f, _DropNoise) for f in log.filters):
+            log.addFilter(_DropNoise())
