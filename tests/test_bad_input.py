@@ -44,7 +44,8 @@ BASE = {
 
 
 def takes(command: str, option: str) -> bool:
-    return option in {p.name for p in attnvid.cli.cli.commands[command].params}
+    """Whether ``command`` takes ``option`` (an option it only refuses, as values and list refuse --media, is not taken)."""
+    return option in {p.name for p in attnvid.cli.cli.commands[command].params if p.expose_value}
 
 
 def commands_with(option: str) -> list[str]:

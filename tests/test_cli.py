@@ -169,8 +169,10 @@ def test_manims_and_pyavs_notes_to_their_own_users_stay_off_the_terminal() -> No
             seen.append(record.getMessage())
 
     keep = Keep()
+    levels = {name: logging.getLogger(name).level for name in NOISY_LOGGERS}
     for name in NOISY_LOGGERS:
         logging.getLogger(name).addHandler(keep)
+        logging.getLogger(name).setLevel(logging.WARNING)  # as a render sets Manim's (verbosity WARNING)
     try:
         logging.getLogger("manim").warning("Output format set as webm, this can be slower than other formats")
         logging.getLogger("av.container.output").warning("Some options were not used: {'crf': '23'}")
@@ -178,4 +180,5 @@ def test_manims_and_pyavs_notes_to_their_own_users_stay_off_the_terminal() -> No
     finally:
         for name in NOISY_LOGGERS:
             logging.getLogger(name).removeHandler(keep)
+            logging.getLogger(name).setLevel(levels[name])
     assert seen == ["a real problem"]
