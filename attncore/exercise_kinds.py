@@ -40,7 +40,7 @@ MISTAKES = {
                    "forgot a term"),
     "head_shape": ("forgot to split into heads", "took the shape of W_Q's block", "transposed it",
                    "took the number of heads as the width", "multiplied d by h", "took the attention matrix",
-                   "took one head's width"),
+                   "took one head's width", "took the heads as the rows"),
 }
 
 #: Where the lecture explains each kind: (scene, section).
@@ -469,7 +469,7 @@ def head_shape(trace: Any, cand: tuple[int, ...], rng: random.Random, number: in
     wrong = [("forgot to split into heads", (n, d)), ("took the shape of W_Q's block", (d, dh)),
              ("transposed it", (shape[1], shape[0])), ("took the number of heads as the width", (n, h)),
              ("multiplied d by h", (n, d * h)), ("took the attention matrix", (n, n)),
-             ("took one head's width", (n, dh))]
+             ("took one head's width", (n, dh)), ("took the heads as the rows", (h, dh))]
     options = choices(rng, Choice(_shape(shape)), [Choice(_shape(s), m) for m, s in wrong])
     if options is None:
         return None

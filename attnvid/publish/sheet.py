@@ -109,9 +109,17 @@ def _where(ex: Exercise) -> str:
     return f"{ex.scene} · {ex.section}"
 
 
+def _keep_together(sheet: _Sheet, texts: Sequence[tuple[str, float, bool]], extra: float = 0.0) -> None:
+    """Start a new page unless the block of ``texts`` fits below; a block taller than a page starts where it is."""
+    height = _height(sheet, texts, INDENT) + extra
+    if height <= PAGE_H - 2 * MARGIN - SIZE["title"] * LEADING:
+        sheet.room(height)
+
+
 def _question(sheet: _Sheet, ex: Exercise) -> None:
-    head = [(f"{ex.number}. {ex.title}", SIZE["heading"], False), (ex.prompt, SIZE["body"], False)]
-    sheet.room(min(_height(sheet, head, 0) + 3 * SIZE["given"] * LEADING, PAGE_H - 2 * MARGIN))
+    options = [(f"a)  {c.text}", SIZE["body"], False) for c in ex.choices] or [("Answer", 2 * SIZE["body"], False)]
+    _keep_together(sheet, [(f"{ex.number}. {ex.title}", SIZE["heading"], False), (ex.prompt, SIZE["body"], False),
+                           *((g, SIZE["given"], True) for g in ex.givens), *options], extra=6)
     sheet.paragraph(f"{ex.number}. {ex.title}", SIZE["heading"], bold=True)
     sheet.paragraph(ex.prompt, SIZE["body"])
     sheet.y += 3
@@ -135,7 +143,10 @@ def _question(sheet: _Sheet, ex: Exercise) -> None:
 
 
 def _key(sheet: _Sheet, ex: Exercise) -> None:
-    sheet.room(3 * SIZE["body"] * LEADING)
+    _keep_together(sheet, [(f"{ex.number}. {ex.title}", SIZE["heading"], False), ("Answer", SIZE["body"], False),
+                           *((f"a)  {c.text}: {c.mistake}", SIZE["body"], False) for c in ex.choices if c.mistake),
+                           ("Worked:", SIZE["body"], False), *((w.text, SIZE["given"], True) for w in ex.solution),
+                           ("Explained", SIZE["small"], False)])
     sheet.paragraph(f"{ex.number}. {ex.title}", SIZE["heading"], bold=True)
     if ex.numerical:
         lo, hi = ex.answer_number, ex.tolerance_text
