@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from .display import decimals_needed, fmt
-from .exercises import Choice, Exercise, Work, choices, shown_value, token
+from .exercises import Choice, Exercise, Work, choices, plain, shown_value, token
 
 __all__ = ["KINDS", "MISTAKES", "PLACES"]
 
@@ -194,7 +194,7 @@ def exponential(trace: Any, cand: tuple[int, ...], rng: random.Random, number: i
         return None
     prompt = (f"In {_sentence(ct)}, the scaled score of {q(ct.tokens[i])} looking at {q(ct.tokens[j])} is "
               f"{fmt(s, sd)}. What is its exponential, the first step of the softmax?")
-    work = [Work("e to the power of the scaled score:", ((f"exp({token(s, sd)})", want),))]
+    work = [Work("e to the power of the scaled score:", ((f"exp({plain(s, sd)})", want),))]
     return _exercise("exponential", number, c, {"row": i, "column": j}, prompt, [f"scaled score: {fmt(s, sd)}"],
                      want, math.exp(s), dec, work)
 
@@ -209,7 +209,7 @@ def _exp_lines(tokens: Sequence[str], row: Sequence[float], sd: int, ed: int) ->
     lines, shown = [], []
     for w, s in zip(tokens, row):
         e = math.exp(shown_value(s, sd))
-        lines.append(Work(f"{q(w)}:", ((f"exp({token(s, sd)})", fmt(e, ed)),)))
+        lines.append(Work(f"{q(w)}:", ((f"exp({plain(s, sd)})", fmt(e, ed)),)))
         shown.append(shown_value(e, ed))
     return lines, shown
 
@@ -248,7 +248,7 @@ def _weight_work(ct: Any, i: int, j: int, dec: int, extra: int) -> tuple[list[Wo
         e = shown_value(math.exp(scaled), k)
         exps.append(e)
         lines.append(Work(f"{q(w)}:", ((f"{token(float(s), sd)} / {root_text}", fmt(scaled, k)),
-                                       (f"exp({token(scaled, k)})", fmt(e, k)))))
+                                       (f"exp({plain(scaled, k)})", fmt(e, k)))))
     total = shown_value(sum(exps), k)
     weight = fmt(exps[j] / total, dec)
     lines.append(Work("Add the exponentials:", ((" + ".join(fmt(e, k) for e in exps), fmt(total, k)),)))
@@ -342,7 +342,7 @@ def weighted_sum(trace: Any, cand: tuple[int, ...], rng: random.Random, number: 
     givens += [f"value vectors V = X, dimensions {', '.join(ct.dimensions)}"]
     givens += [f"{q(w)}: {_vector(r, xd)}" for w, r in zip(ct.tokens, x)]
     prompt = (f"In {_sentence(ct)}, the output of {q(ct.tokens[i])} is its attention row times the value vectors. "
-              f"What is its entry in the dimension {dim}?")
+              f"What is its value in the dimension “{dim}”?")
     return _exercise("weighted_sum", number, c, {"row": i, "dimension": k}, prompt, givens, want, value, dec, work,
                      options)
 

@@ -29,7 +29,7 @@ from typing import Any
 
 from .display import fmt
 
-__all__ = ["COUNT_LIMITS", "Choice", "Exercise", "Work", "make_exercises", "pretty", "shown_value", "token"]
+__all__ = ["COUNT_LIMITS", "Choice", "Exercise", "Work", "make_exercises", "plain", "pretty", "shown_value", "token"]
 
 #: How many exercises one sheet may hold (``attnvid exercises --count``).
 COUNT_LIMITS = (1, 40)
@@ -121,6 +121,11 @@ def token(x: float, decimals: int) -> str:
     """``x`` as shown, written for an expression: ASCII minus, a negative in parentheses."""
     s = fmt(x, decimals).replace(MINUS, "-")
     return f"({s})" if s.startswith("-") else s
+
+
+def plain(x: float, decimals: int) -> str:
+    """``x`` as shown, with an ASCII minus and no parentheses (inside ``exp(...)``)."""
+    return fmt(x, decimals).replace(MINUS, "-")
 
 
 def shown_value(x: float, decimals: int) -> float:

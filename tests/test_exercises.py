@@ -541,3 +541,90 @@ def test_sheet_has_the_questions_then_the_key_inside_its_pages(name: str, writte
                 r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(.*?)</word>', body):
             assert float(x0) >= MARGIN - 1 and float(x1) <= PAGE_W - MARGIN + 1, f"{word} leaves the text width"
             assert float(y0) >= MARGIN / 2 - 12 and float(y1) <= PAGE_H - MARGIN / 2 + 4, f"{word} leaves the page"
+
+
+# The page's self-check ------------------------------------------------------------------------------
+def page_with_self_check(folder: Path, spec: str) -> tuple[Path, tuple[Exercise, ...], list[dict[str, Any]]]:
+    """The lecture page of ``spec``'s lesson, from a manifest without video (nothing rendered)."""
+    from attnvid.publish.page import lecture_page
+    from attnvid.publish.quiz import write_exercise_files
+    from attnvid.publish.selfcheck import self_check_section
+    from scenes.lecture import LECTURE
+
+    lesson = find_lesson(Path(spec) if "/" in spec else spec)
+    titles = [f"{c.TITLE} — {s}" for c in LECTURE for s in c.section_names()]
+    chapters = [{"title": t, "start_s": 2.0 * k, "end_s": 2.0 * (k + 1)} for k, t in enumerate(titles)]
+    items = exercises_of(spec, 0)
+    files = write_exercise_files(folder, lesson.title, items, 0, lesson.decimals)
+    manifest = {"title": lesson.title, "video": "lecture.mp4", "duration_s": 2.0 * len(chapters), "chapters": chapters,
+                "posters": [], "captions": [], "parts": [], "exercises": files}
+    page = folder / "index.html"
+    page.write_text(lecture_page(manifest, lesson.title, [], self_check_section(items, chapters, files)),
+                    encoding="utf-8")
+    return page, items, chapters
+
+
+def test_self_check_section_is_offline_and_links_its_chapters(tmp_path: Path) -> None:
+    page, items, chapters = page_with_self_check(tmp_path, "default")
+    text = page.read_text(encoding="utf-8")
+    assert not re.search(r"(src|href)=\"(https?:)?//", text)
+    assert text.count('class="exercise"') == len(items)
+    for ex in items:
+        k = int(re.search(rf'id="exercise-{ex.number}".*?data-chapter="(\d+)"', text, re.S).group(1))  # type: ignore[union-attr]
+        assert chapters[k]["title"].endswith(f" — {ex.section}")
+
+
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
+
+
+def _drive(page: Any, items: tuple[Exercise, ...], chapters: list[dict[str, Any]]) -> None:
+    """Answer every question wrong, then right; the verdicts, the worked solutions and a chapter link."""
+    for ex in items:
+        card = page.locator(f"#exercise-{ex.number}")
+        if ex.numerical:
+            wrong = show(num(ex.answer_text) + 3 * ex.tolerance, ex.decimals + 1)
+            card.locator("input.answer").fill(wrong)
+        else:
+            card.locator("input[data-right='0']").first.check()
+        card.locator("button.check").click()
+        verdict = card.locator(".verdict")
+        assert "wrong" in (verdict.get_attribute("class") or ""), ex.kind
+        assert verdict.inner_text().startswith("Not quite")
+        worked = card.locator("details.worked")
+        assert worked.evaluate("d => d.open") and worked.locator("ol li").first.is_visible()
+        assert worked.locator("ol").inner_text().split("\n")[0] == ex.solution[0].text
+        if ex.numerical:  # the answer as a student types it: the edge of the tolerance, a plain minus
+            card.locator("input.answer").fill(show(num(ex.answer_text) - 0.9 * ex.tolerance, ex.decimals + 2))
+        else:
+            card.locator("input[data-right='1']").check()
+        card.locator("button.check").click()
+        assert "right" in (verdict.get_attribute("class") or "").split(), ex.kind
+        assert verdict.inner_text() == f"Right: {ex.answer_text}."
+    ex = items[4]
+    page.locator(f"#exercise-{ex.number} button.chapter").click()
+    k = next(i for i, c in enumerate(chapters) if c["title"].endswith(ex.section))
+    assert page.evaluate("lecture.state().current") == k
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["default", "three-contexts"])
+def test_self_check_in_headless_chromium(name: str, tmp_path: Path, lesson_files: dict[str, str]) -> None:
+    from playwright.sync_api import sync_playwright
+
+    page_file, items, chapters = page_with_self_check(tmp_path, lesson_files[name])
+    errors: list[str] = []
+    requests: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.on("request", lambda r: requests.append(r.url))
+            page.goto(page_file.resolve().as_uri())
+            _drive(page, items, chapters)
+            page.locator("#self-check").screenshot(path=str(tmp_path / "self-check.png"))
+        finally:
+            browser.close()
+    assert not errors, errors
+    assert all(u.startswith(("file://", "data:", "blob:")) for u in requests), requests
