@@ -18,7 +18,8 @@ from typing import Any
 import numpy as np
 
 from .display import decimals_needed, fmt
-from .exercises import Choice, Exercise, Work, choices, plain, shown_value, token
+from .exercises import Choice, Exercise, Kind, Work, choices, plain, shown_value, token
+from .trace import ContextTrace, LessonTrace
 
 __all__ = ["KINDS", "MISTAKES", "PLACES"]
 
@@ -103,17 +104,17 @@ def _softmax(row: np.ndarray) -> np.ndarray:
     return np.asarray(e / e.sum())
 
 
-def _sentence(ct: Any) -> str:
+def _sentence(ct: ContextTrace) -> str:
     return q(ct.context.sentence)
 
 
 # 1. A dot product, term by term ---------------------------------------------------------
-def _pairs(trace: Any) -> list[tuple[int, ...]]:
+def _pairs(trace: LessonTrace) -> list[tuple[int, ...]]:
     return [(c, i, j) for c, ct in enumerate(trace.contexts) for i in range(ct.n) for j in range(ct.n)
             if ct.tokens[i] != ct.tokens[j]]
 
 
-def dot_product(trace: Any, cand: tuple[int, ...], rng: random.Random, number: int) -> Exercise | None:
+def dot_product(trace: LessonTrace, cand: tuple[int, ...], rng: random.Random, number: int) -> Exercise | None:
     c, i, j = cand
     ct, dec = trace.contexts[c], trace.decimals
     x = ct.embeddings
@@ -142,7 +143,7 @@ def dot_product(trace: Any, cand: tuple[int, ...], rng: random.Random, number: i
 
 
 # 2. A scaled score ------------------------------------------------------------------------
-def _nonzero_pairs(trace: Any) -> list[tuple[int, ...]]:
+def _nonzero_pairs(trace: LessonTrace) -> list[tuple[int, ...]]:
     return [(c, i, j) for c, i, j in _pairs(trace) if abs(trace.contexts[c].scores[i, j]) > 1e-9]
 
 
@@ -153,7 +154,7 @@ def _root(d: int, decimals: int) -> tuple[str, float]:
     return fmt(r, rd), shown_value(r, rd)
 
 
-def scaled_score(trace: Any, cand: tuple[int, ...], rng: random.Random, number: int) -> Exercise | None:
+def scaled_score(trace: LessonTrace, cand: tuple[int, ...], rng: random.Random, number: int) -> Exercise | None:
     c, i, j = cand
     ct, dec = trace.contexts[c], trace.decimals
     sd = max(dec, 2 * _input_decimals(ct.embeddings, dec))
@@ -180,11 +181,11 @@ def scaled_score(trace: Any, cand: tuple[int, ...], rng: random.Random, number: 
 
 
 # 3. An exponential -------------------------------------------------------------------------
-def _cells(trace: Any) -> list[tuple[int, ...]]:
+def _cells(trace: LessonTrace) -> list[tuple[int, ...]]:
     return [(c, i, j) for c, ct in enumerate(trace.contexts) for i in range(ct.n) for j in range(ct.n)]
 
 
-def exponential(trace: Any, cand: tuple[int, ...], rng: random.Random, number: int) -> Exercise | None:
+def exponential(trace: LessonTrace, cand: tuple[int, ...], rng: random.Random, number: int) -> Exercise | None:
     c, i, j = cand
     ct, dec = trace.contexts[c], trace.decimals
     s = float(ct.scaled[i, j])
@@ -200,7 +201,7 @@ def exponential(trace: Any, cand: tuple[int, ...], rng: random.Random, number: i
 
 
 # 4. A row's sum of exponentials ---------------------------------------------------------------
-def _rows(trace: Any) -> list[tuple[int, ...]]:
+def _rows(trace: LessonTrace) -> list[tuple[int, ...]]:
     return [(c, i) for c, ct in enumerate(trace.contexts) for i in range(ct.n)]
 
 
@@ -214,7 +215,7 @@ def _exp_lines(tokens: Sequence[str], row: Sequence[float], sd: int, ed: int) ->
     return lines, shown
 
 
-def row_sum(trace: Any, cand: tuple[int, ...], rng: random.Random, number: int) -> Exercise | None:
+def row_sum(trace: LessonTrace, cand: tuple[int, ...], rng: random.Random, number: int) -> Exercise | None:
     c, i = cand
     ct, dec = trace.contexts[c], trace.decimals
     row = [float(v) for v in ct.scaled[i]]
@@ -236,7 +237,7 @@ def row_sum(trace: Any, cand: tuple[int, ...], rng: random.Random, number: int) 
 
 
 # 5. One attention weight ------------------------------------------------------------------------
-def _weight_work(ct: Any, i: int, j: int, dec: int, extra: int) -> tuple[list[Work], str]:
+def _weight_work(ct: ContextTrace, i: int, j: int, dec: int, extra: int) -> tuple[list[Work], str]:
     """Scale, exponentiate, add, divide: the worked lines at ``dec + extra`` decimals, and the weight shown."""
     k = dec + extra
     sd = max(dec, 2 * _input_decimals(ct.embeddings, dec))
@@ -256,7 +257,7 @@ def _weight_work(ct: Any, i: int, j: int, dec: int, extra: int) -> tuple[list[Wo
     return lines, weight
 
 
-def _weight_mistakes(ct: Any, i: int, j: int, rng: random.Random, dec: int) -> list[Choice]:
+def _weight_mistakes(ct: ContextTrace, i: int, j: int, rng: random.Random, dec: int) -> list[Choice]:
     s, raw = ct.scaled, ct.scores
     i2 = _other(rng, ct.tokens, i)
     col = np.exp(s[:, j] - s[:, j].max())
@@ -270,7 +271,7 @@ def _weight_mistakes(ct: Any, i: int, j: int, rng: random.Random, dec: int) -> l
     ]
 
 
-def attention_weight(trace: Any, cand: tuple[int, ...], rng: random.Random, number: int) -> Exercise | None:
+def attention_weight(trace: LessonTrace, cand: tuple[int, ...], rng: random.Random, number: int) -> Exercise | None:
     c, i, j = cand
     ct, dec = trace.contexts[c], trace.decimals
     a = float(ct.attention[i, j])
@@ -294,13 +295,13 @@ def attention_weight(trace: Any, cand: tuple[int, ...], rng: random.Random, numb
 
 
 # 6. One entry of the weighted sum --------------------------------------------------------------
-def _entries(trace: Any) -> list[tuple[int, ...]]:
+def _entries(trace: LessonTrace) -> list[tuple[int, ...]]:
     """(context, word, dimension) whose column of X has at least two non-zero values: a sum worth adding."""
     return [(c, i, k) for c, ct in enumerate(trace.contexts) for i in range(ct.n) for k in range(ct.d)
             if np.count_nonzero(ct.embeddings[:, k]) >= 2]
 
 
-def _mix_work(ct: Any, i: int, k: int, ad: int, xd: int, dec: int) -> tuple[list[Work], str]:
+def _mix_work(ct: ContextTrace, i: int, k: int, ad: int, xd: int, dec: int) -> tuple[list[Work], str]:
     lines, products = [], []
     for w, a, x in zip(ct.tokens, ct.attention[i], ct.embeddings[:, k]):
         p = shown_value(float(a), ad) * float(x)
@@ -311,7 +312,7 @@ def _mix_work(ct: Any, i: int, k: int, ad: int, xd: int, dec: int) -> tuple[list
     return lines, out
 
 
-def weighted_sum(trace: Any, cand: tuple[int, ...], rng: random.Random, number: int) -> Exercise | None:
+def weighted_sum(trace: LessonTrace, cand: tuple[int, ...], rng: random.Random, number: int) -> Exercise | None:
     c, i, k = cand
     ct, dec = trace.contexts[c], trace.decimals
     a, x = ct.attention, ct.embeddings
@@ -370,13 +371,14 @@ def _lean_choice(name: str, v: Sequence[float] | None, dims: Sequence[str], dec:
     return Choice(f"{dims[top]}, by {fmt(margin, dec)}", name, margin)
 
 
-def _focus(trace: Any) -> list[tuple[int, ...]]:
+def _focus(trace: LessonTrace) -> list[tuple[int, ...]]:
     return [(c,) for c in range(len(trace.contexts))]
 
 
-def leans(trace: Any, cand: tuple[int, ...], rng: random.Random, number: int) -> Exercise | None:
+def leans(trace: LessonTrace, cand: tuple[int, ...], rng: random.Random, number: int) -> Exercise | None:
     (c,) = cand
-    ct, dec, dims = trace.contexts[c], trace.decimals, trace.contexts[cand[0]].dimensions
+    ct, dec = trace.contexts[c], trace.decimals
+    dims = ct.dimensions
     f = ct.focus_index
     lean = _lean(ct.output[f], dims, dec)
     if lean is None:
@@ -410,7 +412,7 @@ def leans(trace: Any, cand: tuple[int, ...], rng: random.Random, number: int) ->
 
 
 # 8. One entry of Q = X·W_Q -----------------------------------------------------------------------
-def projection(trace: Any, cand: tuple[int, ...], rng: random.Random, number: int) -> Exercise | None:
+def projection(trace: LessonTrace, cand: tuple[int, ...], rng: random.Random, number: int) -> Exercise | None:
     c, i, k = cand
     ct, dec = trace.contexts[c], trace.decimals
     x, w = ct.embeddings, ct.projected.W_Q
@@ -455,11 +457,11 @@ def _shape(s: tuple[int, int]) -> str:
     return f"{s[0]}×{s[1]}"
 
 
-def _shapes(trace: Any) -> list[tuple[int, ...]]:
+def _shapes(trace: LessonTrace) -> list[tuple[int, ...]]:
     return [(c, what) for c in range(len(trace.contexts)) for what in range(len(SHAPES))]
 
 
-def head_shape(trace: Any, cand: tuple[int, ...], rng: random.Random, number: int) -> Exercise | None:
+def head_shape(trace: LessonTrace, cand: tuple[int, ...], rng: random.Random, number: int) -> Exercise | None:
     c, what = cand
     ct = trace.contexts[c]
     n, d, h = ct.n, ct.d, len(ct.multi_head.heads)
@@ -489,7 +491,7 @@ def _words(tokens: Sequence[str], positions: Sequence[int]) -> str:
     return ", ".join(f"{q(tokens[p])} ({p + 1})" for p in positions) or "none"
 
 
-def causal_mask(trace: Any, cand: tuple[int, ...], rng: random.Random, number: int) -> Exercise | None:
+def causal_mask(trace: LessonTrace, cand: tuple[int, ...], rng: random.Random, number: int) -> Exercise | None:
     c, i = cand
     ct = trace.contexts[c]
     n, toks = ct.n, ct.tokens
@@ -523,7 +525,7 @@ TITLES = {
 }
 
 #: Every kind in lecture order: (name, its candidates, its builder).
-KINDS: tuple[tuple[str, Callable[[Any], list[tuple[int, ...]]], Callable[..., Exercise | None]], ...] = (
+KINDS: tuple[Kind, ...] = (
     ("dot_product", _nonzero_pairs, dot_product),
     ("scaled_score", _nonzero_pairs, scaled_score),
     ("exponential", _cells, exponential),

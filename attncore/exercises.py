@@ -25,9 +25,12 @@ import random
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .display import fmt
+
+if TYPE_CHECKING:
+    from .trace import LessonTrace
 
 __all__ = ["COUNT_LIMITS", "Choice", "Exercise", "Work", "make_exercises", "plain", "pretty", "shown_value", "token"]
 
@@ -147,12 +150,13 @@ def pretty(expr: str) -> str:
 
 #: A kind's builder: (trace, candidate, rng, number) -> an exercise, or None when this
 #: candidate cannot make one (its wrong options would coincide with the answer...).
-Builder = Callable[[Any, tuple[int, ...], random.Random, int], "Exercise | None"]
+Builder = Callable[["LessonTrace", tuple[int, ...], random.Random, int], "Exercise | None"]
+#: A kind: (its name, its candidates in a lesson, its builder).
+Kind = tuple[str, Callable[["LessonTrace"], list[tuple[int, ...]]], Builder]
 
 
-def make_exercises(trace: Any, count: int = 10, seed: int = 0,
-                   kinds: Sequence[tuple[str, Callable[[Any], list[tuple[int, ...]]], Builder]] | None = None,
-                   ) -> tuple[Exercise, ...]:
+def make_exercises(trace: LessonTrace, count: int = 10, seed: int = 0,
+                   kinds: Sequence[Kind] | None = None) -> tuple[Exercise, ...]:
     """``count`` exercises on the lesson of ``trace`` (a :class:`~attncore.trace.LessonTrace`).
 
     The kinds come in lecture order, round after round, each on a candidate (context,
@@ -189,7 +193,7 @@ def _shuffled(items: list[tuple[int, ...]], rng: random.Random) -> list[tuple[in
     return items
 
 
-def _next_of(pool: list[tuple[int, ...]], build: Builder, trace: Any, rng: random.Random,
+def _next_of(pool: list[tuple[int, ...]], build: Builder, trace: LessonTrace, rng: random.Random,
              number: int) -> Exercise | None:
     """The first candidate of ``pool`` that makes an exercise (used candidates are removed)."""
     while pool:

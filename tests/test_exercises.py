@@ -628,3 +628,29 @@ def test_self_check_in_headless_chromium(name: str, tmp_path: Path, lesson_files
             browser.close()
     assert not errors, errors
     assert all(u.startswith(("file://", "data:", "blob:")) for u in requests), requests
+
+
+@pytest.mark.render
+def test_lecture_folder_holds_the_exercises_and_the_page_checks_them(tmp_path: Path) -> None:
+    """A one-scene lecture (DotProducts, rendered): its folder and manifest hold the exercise
+    files, the same bytes as ``attnvid exercises`` with seed 0; the page's self-check has every
+    question, and only the dot products link a chapter (the other scenes are not in this lecture)."""
+    default = (Path(__file__).parents[1] / "attncore" / "lessons" / "default.toml").read_text(encoding="utf-8")
+    lesson = tmp_path / "one.toml"
+    lesson.write_text(default.replace('title = "One word, two contexts"', 'title = "One scene"')
+                      + '\n[[lecture.parts]]\ntitle = "Scores"\nscenes = ["DotProducts"]\n', encoding="utf-8")
+    r = subprocess.run([ATTNVID, "lecture", "--lesson", str(lesson), "--jobs", "1"], cwd=tmp_path,
+                       capture_output=True, text=True, timeout=900)
+    assert r.returncode == 0, r.stderr[-2000:]
+    folder = tmp_path / r.stdout.strip().splitlines()[-1]
+    m = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    assert m["exercises"] == {"sheet": "exercises.pdf", "gift": "quiz.gift", "moodle_xml": "quiz.xml", "count": 10,
+                              "seed": 0}
+    alone = run_exercises(tmp_path, "--lesson", str(lesson))
+    for f in ("exercises.pdf", "quiz.gift", "quiz.xml"):
+        assert (folder / f).read_bytes() == (alone / f).read_bytes(), f
+    page = (folder / "index.html").read_text(encoding="utf-8")
+    assert page.count('<article class="exercise"') == 10
+    links = re.findall(r'data-kind="(\w+)".*?(?:data-chapter="(\d+)"|Explained in)', page, re.S)
+    assert [k for k, chapter in links if chapter] == ["dot_product"]
+    assert m["chapters"][0]["title"].endswith(PLACES["dot_product"][1])

@@ -21,6 +21,7 @@ from typing import Any
 from attncore.exercises import Choice, Exercise
 
 from ..outputs import write_atomic
+from .sheet import write_sheet
 
 GIFT_NAME = "quiz.gift"
 XML_NAME = "quiz.xml"
@@ -119,8 +120,6 @@ FILES = {"sheet": "exercises.pdf", "gift": GIFT_NAME, "moodle_xml": XML_NAME}
 
 def write_exercise_files(folder: Path, title: str, exercises: Sequence[Exercise], seed: int, decimals: int) -> dict[str, Any]:
     """Write exercises.pdf, quiz.gift and quiz.xml into ``folder`` (each atomically); their manifest entry."""
-    from .sheet import write_sheet
-
     write_sheet(folder / FILES["sheet"], title, exercises, seed, decimals)
     write_atomic(folder / GIFT_NAME, gift_text(title, exercises).encode())
     write_atomic(folder / XML_NAME, moodle_xml(title, exercises))
