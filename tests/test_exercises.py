@@ -423,7 +423,7 @@ def written(lesson_files: dict[str, str], tmp_path_factory: pytest.TempPathFacto
     """The folder ``attnvid exercises`` writes for the default and the 3-context lesson."""
     return {name: run_exercises(tmp_path_factory.mktemp(name), "--lesson", lesson_files[name], "--seed", "5",
                                 "--count", "12")
-            for name in ("default", "three-contexts")}
+            for name in ("default", "three-contexts", "one-decimal", "long-words")}
 
 
 def _plain(text: str) -> str:
@@ -435,7 +435,7 @@ def _lines(ex: Exercise) -> str:
     return " ".join(" ".join(w.text for w in ex.solution).split())
 
 
-@pytest.mark.parametrize("name", ["default", "three-contexts"])
+@pytest.mark.parametrize("name", ["default", "three-contexts", "one-decimal", "long-words"])
 def test_gift_read_back_by_a_gift_parser(name: str, written: dict[str, Path], lesson_files: dict[str, str]) -> None:
     from pygiftparser import parser
     from pygiftparser.utils import transformSpecials as unescape
@@ -461,7 +461,7 @@ def test_gift_read_back_by_a_gift_parser(name: str, written: dict[str, Path], le
                        for c in ex.choices]
 
 
-@pytest.mark.parametrize("name", ["default", "three-contexts"])
+@pytest.mark.parametrize("name", ["default", "three-contexts", "one-decimal", "long-words"])
 def test_moodle_xml_read_back(name: str, written: dict[str, Path], lesson_files: dict[str, str]) -> None:
     items = exercises_of(lesson_files[name], 5, 12)
     root = ET.parse(written[name] / "quiz.xml").getroot()
@@ -499,6 +499,30 @@ def test_same_seed_same_bytes_other_seed_other_questions(tmp_path: Path) -> None
     assert a.name == "seed-3" and c.name == "seed-4"
 
 
+def test_a_failed_write_leaves_the_previous_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C while the files are written: the folder of the last good run is left as it was,
+    and no temporary file stays behind."""
+    from click.testing import CliRunner
+
+    import attnvid.publish.quiz
+    from attnvid.commands.exercises import exercises
+
+    monkeypatch.chdir(tmp_path)
+    assert CliRunner().invoke(exercises, ["--seed", "2"]).exit_code == 0
+    folder = tmp_path / "media" / "exercises" / "seed-2"
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+
+    def interrupted(*args: Any) -> bytes:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(attnvid.publish.quiz, "moodle_xml", interrupted)
+    assert CliRunner().invoke(exercises, ["--seed", "2", "--count", "3"]).exit_code != 0
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
+    assert CliRunner().invoke(exercises, ["--seed", "9"]).exit_code != 0
+    assert not (tmp_path / "media" / "exercises" / "seed-9").exists()
+    assert not [p for p in (tmp_path / "media").rglob("*") if p.name.startswith(".") and p.name != ".attnvid.lock"]
+
+
 def test_bad_count_seed_or_lesson_writes_nothing(tmp_path: Path) -> None:
     for args in (["--count", "0"], ["--count", str(COUNT_LIMITS[1] + 1)], ["--seed", "-3"], ["--seed", "x"],
                  ["--lesson", "no-such-lesson"]):
@@ -512,7 +536,7 @@ def _pdf_text(pdf: Path) -> str:
     return subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
 
 
-@pytest.mark.parametrize("name", ["default", "three-contexts"])
+@pytest.mark.parametrize("name", ["default", "three-contexts", "one-decimal", "long-words"])
 def test_sheet_has_the_questions_then_the_key_inside_its_pages(name: str, written: dict[str, Path],
                                                               lesson_files: dict[str, str]) -> None:
     from attnvid.publish.handout import MARGIN, PAGE_H, PAGE_W
