@@ -30,6 +30,7 @@ import click  # noqa: E402  (after the signal handlers above, on purpose)
 
 from .commands.batch import batch  # noqa: E402
 from .commands.doctor import doctor  # noqa: E402
+from .commands.exercises import exercises  # noqa: E402
 from .commands.lecture import lecture  # noqa: E402
 from .commands.list_scenes import list_scenes  # noqa: E402
 from .commands.preview import preview  # noqa: E402
@@ -58,6 +59,7 @@ cli.add_command(storyboard)
 cli.add_command(doctor)
 cli.add_command(script)
 cli.add_command(workbook)
+cli.add_command(exercises)
 
 
 def main() -> None:

@@ -22,7 +22,7 @@ import click
 from .errors import UserError, storage_error, storage_message
 
 #: The folders of an output root that hold our outputs (others hold other lessons' roots).
-OUTPUT_FOLDERS = ("scenes", "lecture", "preview", "storyboard", "workbook", "script")
+OUTPUT_FOLDERS = ("scenes", "lecture", "preview", "storyboard", "workbook", "script", "exercises")
 LOCK_NAME = ".attnvid.lock"
 
 

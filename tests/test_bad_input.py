@@ -39,6 +39,7 @@ BASE = {
     "doctor": ["doctor"],
     "script": ["script"],
     "workbook": ["workbook"],
+    "exercises": ["exercises"],
     "batch": ["batch", "default", "--scene", "Softmax"],
 }
 
@@ -134,6 +135,10 @@ def bad_options(command: str) -> list[list[str]]:
         out.append(["--json=yes"])
     if takes(command, "section"):
         out.append(["--section", "no such section"])
+    if takes(command, "count"):
+        out += [["--count", "0"], ["--count", "41"], ["--count", "many"]]
+    if takes(command, "seed"):
+        out += [["--seed", "-1"], ["--seed", "4294967296"], ["--seed", "1.5"]]
     return out
 
 

@@ -1,6 +1,6 @@
 """Assembling the lecture folder: one MP4 with chapters, WebVTT chapters, posters, section
 clips, one MP4 per part (with its chapters and captions), the deck, the handout, the
-workbook, the manifest and the page.
+workbook, the exercises (sheet and Moodle quizzes), the manifest and the page.
 
 Joining uses PyAV's stream copy (packets are re-timed, never re-encoded): the scenes
 come from the same encoder settings, so their H.264 streams can follow each other.
@@ -28,6 +28,7 @@ from av.stream import Stream
 from av.video.stream import VideoStream
 
 from attncore import Lesson, trace_lesson
+from attncore.exercises import make_exercises
 
 from ..outputs import atomic_path, write_atomic
 from ..render.jobs import Job, Result
@@ -37,6 +38,8 @@ from .clips import SectionClip, last_frame, write_section_clips
 from .deck import DECK_NAME, DeckPart, write_deck
 from .handout import HANDOUT_NAME, write_handout
 from .page import lecture_page
+from .quiz import write_exercise_files
+from .selfcheck import self_check_section
 from .workbook import WORKBOOK_NAME, write_workbook
 
 
@@ -193,7 +196,7 @@ def write_manifest(folder: Path, manifest: dict[str, Any]) -> None:
 
 def lecture_manifest(lesson: Lesson, quality: str, duration: float, chapters: Sequence[Chapter], posters: list[str],
                      voice: str, sections: Sequence[SectionClip] = (),
-                     parts: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
+                     parts: Sequence[dict[str, Any]] = (), exercises: dict[str, Any] | None = None) -> dict[str, Any]:
     """The lecture folder's ``manifest.json`` (paths relative to the folder)."""
     return {
         "title": lesson.title,
@@ -212,6 +215,7 @@ def lecture_manifest(lesson: Lesson, quality: str, duration: float, chapters: Se
         "workbook": WORKBOOK_NAME,
         "slides": DECK_NAME,
         "handout": HANDOUT_NAME,
+        **({"exercises": exercises} if exercises else {}),  # exercises.pdf, quiz.gift, quiz.xml
         "sections": [s.manifest() for s in sections],
         "parts": list(parts),
         "voice": voice_engine(voice),
@@ -219,6 +223,8 @@ def lecture_manifest(lesson: Lesson, quality: str, duration: float, chapters: Se
 
 
 PARTS_DIR = "parts"
+#: The exercises the lecture folder and its page's self-check hold (seed 0; `attnvid exercises` makes others).
+LECTURE_EXERCISES = 10
 
 
 def _part_entry(folder: Path, n: int, title: str, jobs: Sequence[Job], results: Sequence[Result],
@@ -299,13 +305,17 @@ def assemble_lecture(folder: Path, lesson: Lesson, jobs: Sequence[Job], results:
     write_atomic(folder / "captions.srt", compose_srt(cues).encode())
     write_atomic(folder / "captions.vtt", compose_vtt(cues).encode())
     write_atomic(folder / "narration.md", narration_markdown(lesson.title, results, titles).encode())
-    write_workbook(folder / WORKBOOK_NAME, trace_lesson(lesson))  # the lecture's numbers as live formulas
+    trace = trace_lesson(lesson)
+    write_workbook(folder / WORKBOOK_NAME, trace)  # the lecture's numbers as live formulas
+    exercises = make_exercises(trace, LECTURE_EXERCISES, seed=0)
+    exercise_files = write_exercise_files(folder, lesson.title, exercises, 0, lesson.decimals)
     sections = write_section_clips(folder, jobs, results, titles)
     parts = write_parts(folder, lesson, jobs, results, titles)
     write_deck(folder / DECK_NAME, folder, lesson.title, sections, [DeckPart(p["title"], p["scenes"]) for p in parts])
     write_handout(folder / HANDOUT_NAME, folder, lesson, sections, duration)
-    manifest = lecture_manifest(lesson, quality, duration, chapters, posters, voice, sections, parts)
+    manifest = lecture_manifest(lesson, quality, duration, chapters, posters, voice, sections, parts, exercise_files)
     write_manifest(folder, manifest)
     page_cues = [{"start": c.start, "end": c.end, "text": c.text} for c in cues]
-    write_atomic(folder / "index.html", lecture_page(manifest, lesson.title, page_cues).encode())
+    check = self_check_section(exercises, manifest["chapters"], exercise_files)
+    write_atomic(folder / "index.html", lecture_page(manifest, lesson.title, page_cues, check).encode())
     return duration, len(chapters)

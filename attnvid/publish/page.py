@@ -78,6 +78,7 @@ _PAGE = """<!doctype html>
   <nav aria-label="Chapters"><ol id="chapters"></ol></nav>
 </main>
 __PARTS__
+__SELFCHECK__
 <script id="manifest" type="application/json">__MANIFEST__</script>
 <script>
 "use strict";
@@ -252,11 +253,13 @@ def _parts(manifest: dict[str, Any]) -> str:
             f'{len(parts)} part{"s" if len(parts) != 1 else ""}</h2><div class="parts">{cards}</div></section>')
 
 
-def lecture_page(manifest: dict[str, Any], title: str, cues: list[dict[str, Any]] | None = None) -> str:
+def lecture_page(manifest: dict[str, Any], title: str, cues: list[dict[str, Any]] | None = None,
+                 self_check: str = "") -> str:
     """The page for a lecture folder whose ``manifest`` is given (paths relative to it).
 
     Captions are embedded as cues and added with ``addTextTrack``: browsers refuse to load
     a ``<track>`` file from ``file://``, and the page must work when opened from disk.
+    ``self_check`` is the exercises' section (:func:`attnvid.publish.selfcheck.self_check_section`).
     """
     data = json.dumps({**manifest, "caption_cues": cues or []}, ensure_ascii=False).replace("</", "<\\/")
     posters = manifest.get("posters") or [""]
@@ -267,5 +270,6 @@ def lecture_page(manifest: dict[str, Any], title: str, cues: list[dict[str, Any]
         .replace("__TRACKS__", "")
         .replace("__LINKS__", _links(manifest))
         .replace("__PARTS__", _parts(manifest))
+        .replace("__SELFCHECK__", self_check)
         .replace("__MANIFEST__", data)
     )

@@ -1,0 +1,224 @@
+"""Exercises with worked answers, computed from the lesson's own numbers.
+
+Each :class:`Exercise` asks for one step of the lecture (a dot product, a scaled score,
+an exponential, a row's sum, an attention weight, an entry of the weighted sum, the sense
+the output leans to, what the causal mask hides, an entry of ``Q = X·W_Q``, a multi-head
+shape). Its answer is the trace's value shown as the lecture shows it (:func:`fmt`, half
+away from zero); a numerical answer is accepted within half a unit of its last decimal.
+A multiple-choice question's wrong options are the values a named mistake gives (forgot
+√d, divided by d, softmax over the column, used the wrong row, forgot the exponential,
+...), each different from the answer and from the others as shown.
+
+The worked solution is a list of :class:`Work` lines: every arithmetic claim in it
+(``expr = result``) uses only numbers shown before it, so a student with a calculator
+redoes it digit for digit; the numbers given get as many decimals as that needs.
+
+The same lesson and seed give the same exercises; another seed picks other words, rows
+and columns (:func:`make_exercises`). Pure Python and numpy: the kinds are built in
+:mod:`attncore.exercise_kinds`.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .display import fmt
+
+if TYPE_CHECKING:
+    from .trace import LessonTrace
+
+__all__ = ["COUNT_LIMITS", "Choice", "Exercise", "Work", "make_exercises", "plain", "pretty", "shown_value", "token"]
+
+#: How many exercises one sheet may hold (``attnvid exercises --count``).
+COUNT_LIMITS = (1, 40)
+MINUS = "\u2212"
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One option of a multiple-choice question: its text as shown, and the mistake that
+    gives it ("" for the right answer)."""
+
+    text: str
+    mistake: str = ""
+    value: float | None = None  # the exact number behind it, when it is a number
+
+    def to_json(self) -> dict[str, Any]:
+        return {"text": self.text, "mistake": self.mistake, "value": self.value}
+
+
+@dataclass(frozen=True)
+class Work:
+    """One line of a worked solution: a label, then arithmetic claims ``expr = result``.
+
+    ``expr`` is plain arithmetic on numbers shown before (``+ - * /``, parentheses,
+    ``sqrt(n)``, ``exp(x)``); ``result`` is its value as shown (:func:`fmt` at as many
+    decimals as ``result`` has). ``text`` is what a reader sees.
+    """
+
+    label: str
+    checks: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def text(self) -> str:
+        sums = "; ".join(f"{pretty(e)} = {r}" for e, r in self.checks)
+        return f"{self.label} {sums}".strip() if sums else self.label
+
+    def to_json(self) -> dict[str, Any]:
+        return {"text": self.text, "label": self.label, "checks": [list(c) for c in self.checks]}
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """One question, its answer and its worked solution."""
+
+    number: int  # from 1, in the sheet's order
+    kind: str  # one of attncore.exercise_kinds.KINDS
+    title: str  # what it practises, e.g. "A dot product, term by term"
+    scene: str  # the lecture scene that explains it (a class name, as `attnvid list` names it)
+    section: str  # the section of that scene (its title)
+    context: int  # the context it is about, from 0
+    where: dict[str, Any]  # what it is about: row, column, dimension... (positions from 0)
+    prompt: str
+    givens: tuple[str, ...]  # the numbers it gives, one line each
+    answer_text: str  # the answer as shown
+    answer: float | None  # the exact value behind it (None when it is not a number)
+    decimals: int  # of the answer as shown; the tolerance is half a unit of the last one
+    choices: tuple[Choice, ...] = ()  # () for a numerical question; else every option, the right one included
+    solution: tuple[Work, ...] = field(default=())
+
+    @property
+    def numerical(self) -> bool:
+        return not self.choices
+
+    @property
+    def tolerance(self) -> float:
+        """Half a unit in the last shown decimal (accepted either side of the answer as shown)."""
+        return 0.5 * 10.0 ** -self.decimals
+
+    @property
+    def tolerance_text(self) -> str:
+        return f"{self.tolerance:.{self.decimals + 1}f}"
+
+    @property
+    def answer_number(self) -> str:
+        """The answer as shown, with an ASCII minus (for importers and number fields)."""
+        return self.answer_text.replace(MINUS, "-")
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "number": self.number, "kind": self.kind, "title": self.title, "scene": self.scene,
+            "section": self.section, "context": self.context, "where": self.where, "prompt": self.prompt,
+            "givens": list(self.givens), "answer_text": self.answer_text, "answer": self.answer,
+            "decimals": self.decimals, "tolerance": self.tolerance, "numerical": self.numerical,
+            "choices": [c.to_json() for c in self.choices], "solution": [w.to_json() for w in self.solution],
+        }
+
+
+def token(x: float, decimals: int) -> str:
+    """``x`` as shown, written for an expression: ASCII minus, a negative in parentheses."""
+    s = fmt(x, decimals).replace(MINUS, "-")
+    return f"({s})" if s.startswith("-") else s
+
+
+def plain(x: float, decimals: int) -> str:
+    """``x`` as shown, with an ASCII minus and no parentheses (inside ``exp(...)``)."""
+    return fmt(x, decimals).replace(MINUS, "-")
+
+
+def shown_value(x: float, decimals: int) -> float:
+    """The number a reader sees: ``x`` rounded as :func:`fmt` shows it."""
+    return float(fmt(x, decimals).replace(MINUS, "-"))
+
+
+_SQRT = re.compile(r"sqrt\((\d+)\)")
+
+
+def pretty(expr: str) -> str:
+    """An expression as a reader sees it: × for ``*``, a real minus, √d.
+
+    >>> pretty("(-1.5) * 2 + sqrt(4)")
+    '(−1.5) × 2 + √4'
+    """
+    return _SQRT.sub(r"√\1", expr).replace("*", "×").replace("-", MINUS)
+
+
+#: A kind's builder: (trace, candidate, rng, number) -> an exercise, or None when this
+#: candidate cannot make one (its wrong options would coincide with the answer...).
+Builder = Callable[["LessonTrace", tuple[int, ...], random.Random, int], "Exercise | None"]
+#: A kind: (its name, its candidates in a lesson, its builder).
+Kind = tuple[str, Callable[["LessonTrace"], list[tuple[int, ...]]], Builder]
+
+
+def make_exercises(trace: LessonTrace, count: int = 10, seed: int = 0,
+                   kinds: Sequence[Kind] | None = None) -> tuple[Exercise, ...]:
+    """``count`` exercises on the lesson of ``trace`` (a :class:`~attncore.trace.LessonTrace`).
+
+    The kinds come in lecture order, round after round, each on a candidate (context,
+    words, columns...) drawn with ``random.Random(seed)``; a candidate already asked, or
+    one that cannot give a clean question, is passed over. Fewer than ``count`` only when
+    the lesson has no more distinct questions.
+    """
+    from .exercise_kinds import KINDS
+
+    lo, hi = COUNT_LIMITS
+    if not lo <= count <= hi:
+        raise ValueError(f"count must be between {lo} and {hi}, not {count}")
+    rng = random.Random(seed)
+    table = list(kinds if kinds is not None else KINDS)
+    pools = {name: _shuffled(candidates(trace), rng) for name, candidates, _ in table}
+    out: list[Exercise] = []
+    while len(out) < count:
+        made = 0
+        for name, _, build in table:
+            if len(out) == count:
+                break
+            ex = _next_of(pools[name], build, trace, rng, len(out) + 1)
+            if ex is not None:
+                out.append(ex)
+                made += 1
+        if made == 0:
+            break
+    return tuple(out)
+
+
+def _shuffled(items: list[tuple[int, ...]], rng: random.Random) -> list[tuple[int, ...]]:
+    items = list(items)
+    rng.shuffle(items)
+    return items
+
+
+def _next_of(pool: list[tuple[int, ...]], build: Builder, trace: LessonTrace, rng: random.Random,
+             number: int) -> Exercise | None:
+    """The first candidate of ``pool`` that makes an exercise (used candidates are removed)."""
+    while pool:
+        ex = build(trace, pool.pop(0), rng, number)
+        if ex is not None:
+            return ex
+    return None
+
+
+def choices(rng: random.Random, answer: Choice, mistakes: Sequence[Choice], wrong: int = 3) -> tuple[Choice, ...] | None:
+    """The right option and up to ``wrong`` mistakes, in a seeded order; None when fewer than
+    two mistakes differ, as shown, from the answer and from each other."""
+    seen = {answer.text}
+    picked: list[Choice] = []
+    pool = list(mistakes)
+    rng.shuffle(pool)
+    for m in pool:
+        if m.text in seen or (m.value is not None and not math.isfinite(m.value)):
+            continue
+        seen.add(m.text)
+        picked.append(m)
+        if len(picked) == wrong:
+            break
+    if len(picked) < 2:
+        return None
+    out = [answer, *picked]
+    rng.shuffle(out)
+    return tuple(out)

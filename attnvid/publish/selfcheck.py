@@ -1,0 +1,136 @@
+"""The page's self-check: the lecture's exercises, answered and checked in the browser.
+
+One card per exercise (:mod:`attncore.exercises`): the question and its numbers, a
+number field or the options, a Check button. A right answer is accepted (a number
+within the tolerance, half a unit of its last shown decimal; the right option); a
+wrong one is refused, naming the mistake a wrong option comes from, and the worked
+solution opens. Each card links the chapter of the lecture that explains it, which
+seeks the page's video there (``window.lecture.seekTo``). Plain JavaScript in the page:
+nothing is loaded, and it works from ``file://``.
+
+Kept out of :mod:`attnvid.publish.page`, which only places the section
+(``__SELFCHECK__``): the page's other panels change without touching this one.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from typing import Any
+
+from attncore.exercises import Exercise
+
+_STYLE = """<style>
+  #self-check { padding: 0 20px 24px; }
+  #self-check h2 { font-size: 18px; margin: 8px 0 4px; }
+  #self-check .exercises { display: grid; grid-template-columns: repeat(auto-fill, minmax(360px, 1fr)); gap: 16px;
+                           margin-top: 12px; }
+  #self-check .exercise { background: var(--panel); border-radius: 6px; padding: 12px; min-width: 0; }
+  #self-check h3 { font-size: 16px; margin: 0 0 6px; color: var(--accent); }
+  #self-check .givens { font: 13px/1.4 "DejaVu Sans Mono", monospace; white-space: pre-wrap; overflow-wrap: anywhere;
+                        background: #181a21; border-radius: 4px; padding: 6px 8px; margin: 8px 0; }
+  #self-check fieldset { border: 0; margin: 0; padding: 0; }
+  #self-check fieldset label { display: block; padding: 2px 0; overflow-wrap: anywhere; }
+  #self-check input[type=text] { background: #181a21; color: var(--text); border: 1px solid #4a4f5c; border-radius: 4px;
+                                 padding: 5px 8px; font: inherit; width: 9em; }
+  #self-check button.check { background: var(--panel); color: var(--text); border: 1px solid var(--accent);
+                             border-radius: 4px; padding: 5px 14px; font: inherit; cursor: pointer; margin: 8px 8px 0 0; }
+  #self-check .verdict { min-height: 1.4em; margin: 6px 0; }
+  #self-check .verdict.right { color: #8bd17c; }
+  #self-check .verdict.wrong { color: #f28b82; }
+  #self-check details.worked ol { margin: 6px 0; padding-left: 20px; font: 13px/1.45 "DejaVu Sans Mono", monospace;
+                                  overflow-wrap: anywhere; }
+  #self-check button.chapter, #self-check a { color: var(--accent); background: none; border: 0; padding: 0; font: inherit;
+                                              cursor: pointer; text-decoration: none; text-align: left; }
+  #self-check button.chapter:hover, #self-check a:hover { text-decoration: underline; }
+</style>"""
+
+_SCRIPT = """<script>
+(() => {
+  "use strict";
+  const number = s => Number(s.trim().replace(/\\u2212/g, "-").replace(",", "."));
+  document.querySelectorAll("#self-check .exercise").forEach(ex => {
+    const verdict = ex.querySelector(".verdict"), worked = ex.querySelector("details.worked");
+    ex.querySelector("button.check").addEventListener("click", () => {
+      let right, said;
+      if (ex.dataset.numerical === "1") {
+        const raw = ex.querySelector("input.answer").value, v = number(raw);
+        if (raw.trim() === "" || !Number.isFinite(v)) { verdict.textContent = "Type a number first."; return; }
+        // the tolerance, plus a hair for the binary representation of decimals (0.005 is not exact)
+        right = Math.abs(v - Number(ex.dataset.answer)) <= Number(ex.dataset.tolerance) + 1e-9;
+        said = right ? "Right: " + ex.dataset.shown + "." :
+          "Not quite: " + raw.trim() + " is not within \\u00b1" + ex.dataset.tolerance + " of the answer. See how it is worked:";
+      } else {
+        const picked = ex.querySelector("input[type=radio]:checked");
+        if (!picked) { verdict.textContent = "Choose an option first."; return; }
+        right = picked.dataset.right === "1";
+        said = right ? "Right: " + ex.dataset.shown + "." :
+          "Not quite: that is what you get if you " + picked.dataset.mistake + ". See how it is worked:";
+      }
+      verdict.textContent = said;
+      verdict.className = "verdict " + (right ? "right" : "wrong");
+      ex.dataset.result = right ? "right" : "wrong";
+      if (!right) worked.open = true;
+    });
+    const link = ex.querySelector("button.chapter");
+    if (link) link.addEventListener("click", () => {
+      if (!window.lecture) return;
+      window.lecture.seekTo(Number(link.dataset.chapter), true);
+      window.lecture.video.scrollIntoView({ behavior: "smooth", block: "start" });
+    });
+  });
+})();
+</script>"""
+
+
+def _e(text: str) -> str:
+    return html.escape(text, quote=True)
+
+
+def chapter_of(ex: Exercise, chapters: Sequence[dict[str, Any]]) -> int | None:
+    """The index of the lecture chapter that explains ``ex`` (its section), or None when the
+    lecture leaves that scene out."""
+    return next((k for k, c in enumerate(chapters) if c["title"].endswith(f" — {ex.section}")), None)
+
+
+def _answer_field(ex: Exercise) -> str:
+    if ex.numerical:
+        plural = "s" if ex.decimals != 1 else ""
+        return (f'<label>Your answer ({ex.decimals} decimal{plural}) <input type="text" class="answer" inputmode="decimal" '
+                f'autocomplete="off" aria-label="Your answer to question {ex.number}"></label>')
+    items = "".join(
+        f'<label><input type="radio" name="exercise-{ex.number}" value="{k}" data-right="{0 if c.mistake else 1}" '
+        f'data-mistake="{_e(c.mistake)}"> {_e(c.text)}</label>' for k, c in enumerate(ex.choices))
+    return f'<fieldset><legend class="muted">Choose one</legend>{items}</fieldset>'
+
+
+def _card(ex: Exercise, chapters: Sequence[dict[str, Any]]) -> str:
+    k = chapter_of(ex, chapters)
+    where = f"{ex.scene} — {ex.section}"
+    watch = (f'<button type="button" class="chapter" data-chapter="{k}">Watch how: {_e(chapters[k]["title"])}</button>'
+             if k is not None else f'<span class="muted">Explained in {_e(where)}</span>')
+    steps = "".join(f"<li>{_e(w.text)}</li>" for w in ex.solution)
+    data = (f'data-number="{ex.number}" data-kind="{ex.kind}" data-numerical="{1 if ex.numerical else 0}" '
+            f'data-shown="{_e(ex.answer_text)}" data-answer="{_e(ex.answer_number)}" data-tolerance="{ex.tolerance_text}"')
+    return (f'<article class="exercise" id="exercise-{ex.number}" {data}><h3>{ex.number}. {_e(ex.title)}</h3>'
+            f'<p>{_e(ex.prompt)}</p><div class="givens">{_e(chr(10).join(ex.givens))}</div>'
+            f'{_answer_field(ex)}<div><button type="button" class="check">Check</button></div>'
+            f'<p class="verdict" role="status" aria-live="polite"></p>'
+            f'<details class="worked"><summary>Worked solution</summary><ol>{steps}</ol>'
+            f'<p>Answer: {_e(ex.answer_text)}</p></details><p>{watch}</p></article>')
+
+
+def self_check_section(exercises: Sequence[Exercise], chapters: Sequence[dict[str, Any]],
+                       files: dict[str, Any] | None = None) -> str:
+    """The self-check section of the lecture page ("" without exercises)."""
+    if not exercises:
+        return ""
+    links = ""
+    if files:
+        links = (f' The same questions: <a href="{_e(files["sheet"])}">sheet and answer key (PDF)</a> · '
+                 f'<a href="{_e(files["gift"])}">Moodle GIFT</a> · <a href="{_e(files["moodle_xml"])}">Moodle XML</a>.')
+    cards = "".join(_card(ex, chapters) for ex in exercises)
+    return (f'<section id="self-check" aria-labelledby="self-check-title">{_STYLE}'
+            f'<h2 id="self-check-title">Check yourself: {len(exercises)} questions</h2>'
+            f'<p class="muted">Every answer is computed from the lecture\'s own numbers; a number is right within '
+            f'half a unit of its last decimal.{links}</p><div class="exercises">{cards}</div>{_SCRIPT}</section>')
