@@ -37,6 +37,7 @@ from .clips import SectionClip, last_frame, write_section_clips
 from .deck import DECK_NAME, DeckPart, write_deck
 from .handout import HANDOUT_NAME, write_handout
 from .page import lecture_page
+from .playground import PLAYGROUND_NAME, playground_page, playground_panel
 from .workbook import WORKBOOK_NAME, write_workbook
 
 
@@ -210,6 +211,7 @@ def lecture_manifest(lesson: Lesson, quality: str, duration: float, chapters: Se
         "workbook": WORKBOOK_NAME,
         "slides": DECK_NAME,
         "handout": HANDOUT_NAME,
+        "playground": PLAYGROUND_NAME,
         "sections": [s.manifest() for s in sections],
         "parts": list(parts),
         "voice": voice_engine(voice),
@@ -297,7 +299,8 @@ def assemble_lecture(folder: Path, lesson: Lesson, jobs: Sequence[Job], results:
     write_atomic(folder / "captions.srt", compose_srt(cues).encode())
     write_atomic(folder / "captions.vtt", compose_vtt(cues).encode())
     write_atomic(folder / "narration.md", narration_markdown(lesson.title, results, titles).encode())
-    write_workbook(folder / WORKBOOK_NAME, trace_lesson(lesson))  # the lecture's numbers as live formulas
+    trace = trace_lesson(lesson)
+    write_workbook(folder / WORKBOOK_NAME, trace)  # the lecture's numbers as live formulas
     sections = write_section_clips(folder, jobs, results, titles)
     parts = write_parts(folder, lesson, jobs, results, titles)
     write_deck(folder / DECK_NAME, folder, lesson.title, sections, [DeckPart(p["title"], p["scenes"]) for p in parts])
@@ -305,5 +308,7 @@ def assemble_lecture(folder: Path, lesson: Lesson, jobs: Sequence[Job], results:
     manifest = lecture_manifest(lesson, quality, duration, chapters, posters, voice, sections, parts)
     write_manifest(folder, manifest)
     page_cues = [{"start": c.start, "end": c.end, "text": c.text} for c in cues]
-    write_atomic(folder / "index.html", lecture_page(manifest, lesson.title, page_cues).encode())
+    write_atomic(folder / PLAYGROUND_NAME, playground_page(trace, manifest).encode())
+    panel = playground_panel(trace, manifest)  # the same panel in the page, its steps linked to the chapters
+    write_atomic(folder / "index.html", lecture_page(manifest, lesson.title, page_cues, panel).encode())
     return duration, len(chapters)
