@@ -215,7 +215,7 @@
         const shown = heads[state.head];
         Object.assign(r, shown);
         r.headOutput = shown.output;
-        r.concat = heads[0].output.map((_, i) => heads.flatMap(x => x[i]));
+        r.concat = heads[0].output.map((_, i) => heads.flatMap(x => x.output[i]));
         r.output = matmul(r.concat, W.W_O);
       }
     }
@@ -364,7 +364,7 @@
           matrixTable({ name: "K", M: r.k, rows: toks, cols: qkvCols, head: headIdx, caption: "K" }),
           matrixTable({ name: "V", M: r.v, rows: toks, cols: qkvCols, head: headIdx, caption: "V" }))));
     }
-    const qk = state.weights === "simple" ? "X·Xᵀ" : "Q·Kᵀ";
+    const qk = state.weights === "simple" ? "X·Xᵀ" : heads ? "Q_h·K_hᵀ (head " + (state.head + 1) + ")" : "Q·Kᵀ";
     out.push(step("scores", DATA.titles.scores, "S = " + qk,
       matrixTable({ name: "scores", M: r.scores, rows: toks, cols: toks, head: headIdx, focusRow: f })));
     out.push(step("scaled", DATA.titles.scaled, state.scaled ? qk + " / √" + r.dk : "not scaled",

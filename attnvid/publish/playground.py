@@ -136,7 +136,8 @@ def _controls(lesson: Lesson) -> str:
                     for h in range(lesson.heads))
     return (
         f'<div class="pg-controls">'
-        f'<div class="pg-field" role="group" aria-label="Sentence shown">{tabs}</div>'
+        f'<div class="pg-field" role="group" aria-labelledby="pg-context-label">'
+        f'<span id="pg-context-label">Context</span>{tabs}</div>'
         f'<label class="pg-field pg-wide">Sentence <input type="text" data-control="sentence" '
         f'autocomplete="off" spellcheck="false" aria-describedby="pg-words-label"></label>'
         f'<div class="pg-field pg-wide pg-words" role="group" aria-labelledby="pg-words-label">'
