@@ -412,6 +412,8 @@ def random_edit(p: Page, rng: random.Random, lesson: Lesson) -> str:
             toks = [rng.choice(words) for _ in range(rng.randint(2, 8))]
             if len(others | set(toks)) <= 15:
                 break
+        else:  # the other sentences leave no room for new words: reuse theirs
+            toks = [rng.choice(sorted(others)) for _ in range(rng.randint(2, 8))]
         box = p.control("sentence")
         box.fill(" ".join(toks))
         box.press("Enter")
@@ -523,6 +525,17 @@ def test_bad_edits_get_a_message_and_change_nothing(built: dict[str, Any], brows
         assert msg["error"] and says in msg["text"], (text, msg)
         assert p.state() == before and p.numbers() == numbers, f"{text!r} changed the panel"
     p.close()
+    # The largest lesson's sentences use 15 different words, as many as the lesson allows.
+    p = Page(browser, built["largest"]["dir"] / "playground.html")
+    used = {t for c in p.state()["contexts"] for t in c["tokens"]}
+    spare = next(w for w, _ in p.state()["vocabulary"] if w not in used)
+    first = p.state()["contexts"][0]["tokens"]
+    box = p.control("sentence")
+    box.fill(" ".join([spare] + first[1:]))
+    box.press("Enter")
+    msg = p.message()
+    assert msg["error"] and "at most 15" in msg["text"], msg
+    p.close()
 
 
 @pytest.mark.slow
@@ -531,7 +544,7 @@ def test_keyboard_only_and_the_chapter_links(built: dict[str, Any], browser: Any
     reacting; a step's link plays its chapter, a chapter's link shows its step."""
     p = Page(browser, built["default"]["dir"] / "index.html")
     page = p.page
-    page.evaluate("lecture.video.play = () => Promise.resolve()")  # no video file in this folder
+    page.evaluate("() => { window.plays = 0; lecture.video.play = () => { window.plays++; return Promise.resolve(); }; }")
     page.locator('#playground [data-control="reset"]').focus()
     for _ in range(12):  # back through the controls to the causal mask
         if page.evaluate("document.activeElement.dataset.control") == "causal":
@@ -540,19 +553,27 @@ def test_keyboard_only_and_the_chapter_links(built: dict[str, Any], browser: Any
     assert page.evaluate("document.activeElement.dataset.control") == "causal"
     page.keyboard.press("Space")
     assert p.state()["causal"] is True
-    assert page.evaluate("lecture.state().current") == 0, "space reached the presenter keys"
+    assert page.evaluate("window.plays") == 0, "space reached the presenter keys"
     page.keyboard.press("Tab")
     page.keyboard.press("Space")
     assert p.state()["positions"] is True
+    page.locator('#playground [data-control="context"][data-index="1"]').focus()
+    page.keyboard.press("Space")  # a button of the panel, not the presenter's "go on"
+    assert p.state()["context"] == 1 and page.evaluate("window.plays") == 0
+    page.locator('#playground [data-control="focus"]').focus()
+    page.keyboard.press("ArrowDown")  # the next focus word, not the next section
+    assert p.state()["contexts"][1]["focus"] != "mouse" and page.evaluate("lecture.state().current") == 0
     cell = page.locator('#playground input[data-matrix="embeddings"][data-row="0"][data-col="0"]')
     cell.focus()
     page.keyboard.press("Control+A")
     page.keyboard.type("1.5")
     page.keyboard.press("Enter")
-    assert p.state()["vocabulary"][0][1][0] == 1.5
+    state = p.state()
+    assert dict(state["vocabulary"])[state["contexts"][1]["tokens"][0]][0] == 1.5
     assert page.evaluate("document.activeElement.dataset.matrix") == "embeddings", "the focus stays on the cell"
     # A step's link plays its chapter; a chapter's link turns on what its step needs.
     page.locator("#pg-step-softmax .pg-video").click()
+    assert page.evaluate("window.plays") == 1
     softmax = SCENES.index("Softmax") * 2
     assert page.evaluate("lecture.state().current") == softmax
     page.locator("#chapters > li").nth(SCENES.index("MultiHead") * 2).locator(".pg-try").click()

@@ -265,7 +265,7 @@
 
   // A matrix as a table: rows named by words, columns by dimensions or numbers.
   function matrixTable(spec) {
-    const { name, M, rows, cols, colColours, heatMap, head, caption, focusRow } = spec;
+    const { name, M, rows, cols, colColours, heatMap, head, caption, captionColour, focusRow } = spec;
     const head_ = el("tr", {}, el("th", { scope: "col" }, ""),
       cols.map((c, j) => el("th", { scope: "col", style: colColours ? "color:" + colColours[j] : null, text: c })));
     const body = M.map((r, i) => el("tr", { class: i === focusRow ? "pg-focus" : null },
@@ -278,7 +278,8 @@
         return el("td", attrs, fmt(x));
       })));
     return el("div", { class: "pg-scroll" }, el("table", { class: "pg-matrix" },
-      caption ? el("caption", { text: caption }) : null, el("thead", {}, head_), el("tbody", {}, body)));
+      caption ? el("caption", { text: caption, style: captionColour ? "color:" + captionColour : null }) : null,
+      el("thead", {}, head_), el("tbody", {}, body)));
   }
 
   function videoLink(step) {
@@ -335,6 +336,7 @@
     const headIdx = heads ? state.head : null;
     const numbered = (p, m) => Array.from({ length: m }, (_, j) => p + (j + 1));
     const qkvCols = heads ? numbered("h" + (state.head + 1) + ".", r.dk) : numbered("", r.dk);
+    const headColours = heads ? qkvCols.map(() => DATA.head_colours[state.head]) : null;
     const out = [];
     root.dataset.weights = state.weights;
     root.dataset.head = heads ? String(state.head) : "";
@@ -360,9 +362,10 @@
         el("p", { class: "pg-note", text: DATA.provenance }),
         el("details", {}, el("summary", { text: "The weights" }), wTables),
         el("div", { class: "pg-row" },
-          matrixTable({ name: "Q", M: r.q, rows: toks, cols: qkvCols, head: headIdx, caption: "Q", focusRow: f }),
-          matrixTable({ name: "K", M: r.k, rows: toks, cols: qkvCols, head: headIdx, caption: "K" }),
-          matrixTable({ name: "V", M: r.v, rows: toks, cols: qkvCols, head: headIdx, caption: "V" }))));
+          ["Q", "K", "V"].map((nm, t) => matrixTable({
+            name: nm, M: [r.q, r.k, r.v][t], rows: toks, cols: qkvCols, colColours: headColours, head: headIdx,
+            caption: nm, captionColour: COLOURS[["query", "key", "value"][t]], focusRow: f,
+          })))));
     }
     const qk = state.weights === "simple" ? "X·Xᵀ" : heads ? "Q_h·K_hᵀ (head " + (state.head + 1) + ")" : "Q·Kᵀ";
     out.push(step("scores", DATA.titles.scores, "S = " + qk,
@@ -389,14 +392,15 @@
     const vCols = state.weights === "simple" ? dims : qkvCols;
     const mixing = [matrixTable({ name: "weighted", M: r.weighted, rows: toks.map((w, j) => fmt(r.attention[f][j]) + " × " + w), cols: vCols, head: headIdx, caption: "The weighted " + vName + " rows of “" + c.focus + "”" })];
     if (heads) {
-      mixing.push(matrixTable({ name: "output", M: r.headOutput, rows: toks, cols: qkvCols, head: headIdx, focusRow: f, caption: "Head " + (state.head + 1) + "'s output A·V" }));
+      mixing.push(matrixTable({ name: "output", M: r.headOutput, rows: toks, cols: qkvCols, colColours: headColours, head: headIdx, focusRow: f, caption: "Head " + (state.head + 1) + "'s output A·V" }));
     } else {
       mixing.push(matrixTable({ name: "output", M: r.output, rows: toks, cols: dims, colColours: dims.map((_, k) => dimColour(k)), focusRow: f, caption: "Output A·" + vName }));
     }
     out.push(step("mixing", DATA.titles.mixing, "Output = A·" + vName, el("div", { class: "pg-row" }, mixing)));
     if (heads) {
       out.push(step("heads", DATA.titles.heads, "concat(heads)·W_O",
-        matrixTable({ name: "concat", M: r.concat, rows: toks, cols: numbered("c", dims.length), caption: "The heads side by side" }),
+        matrixTable({ name: "concat", M: r.concat, rows: toks, cols: numbered("c", dims.length), caption: "The heads side by side",
+          colColours: dims.map((_, j) => DATA.head_colours[Math.floor(j / r.dk)]) }),
         el("details", {}, el("summary", { text: "W_O" }), matrixTable({ name: "W_O", M: DATA.weights.W_O, rows: dims, cols: dims })),
         matrixTable({ name: "output", M: r.output, rows: toks, cols: dims, colColours: dims.map((_, k) => dimColour(k)), focusRow: f, caption: "Output" })));
     }

@@ -132,7 +132,7 @@ def _controls(lesson: Lesson) -> str:
                    f"{e(c.name)}</button>" for k, c in enumerate(lesson.contexts))
     words = "".join(f'<button type="button" data-control="add-word" data-word="{e(w)}">{e(w)}</button>'
                     for w, _ in lesson.vocabulary)
-    heads = "".join(f'<option value="head:{h}">Trained, head {h + 1} of {lesson.heads} (then W_O)</option>'
+    heads = "".join(f'<option value="head:{h}">Lesson\'s weights, head {h + 1} of {lesson.heads}</option>'
                     for h in range(lesson.heads))
     return (
         f'<div class="pg-controls">'
@@ -145,7 +145,7 @@ def _controls(lesson: Lesson) -> str:
         f'<label class="pg-field">Focus word <select data-control="focus"></select></label>'
         f'<label class="pg-field">Weights <select data-control="weights">'
         f'<option value="simple">Simplified: Q = K = V = X</option>'
-        f'<option value="trained">Trained W_Q, W_K, W_V, one head</option>{heads}</select></label>'
+        f'<option value="trained">Lesson\'s weights, one head</option>{heads}</select></label>'
         f'<label class="pg-check"><input type="checkbox" data-control="scaled"> Divide by √d</label>'
         f'<label class="pg-check"><input type="checkbox" data-control="causal"> Causal mask</label>'
         f'<label class="pg-check"><input type="checkbox" data-control="positions"> Add positions</label>'
