@@ -78,43 +78,62 @@ def small_manifest() -> dict[str, Any]:
             "posters": [], "parts": [], "playground": "playground.html"}
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    """Per lesson: its file, lesson, trace, pages and its ``attnvid values --json`` (started at once,
-    read when first needed)."""
-    from test_lesson_scenes import bounds_toml
+class Built:
+    """The lessons' pages, built when a test first asks for one; ``attnvid values --json`` of
+    every lesson is started at once on the first request for one and read when needed."""
 
-    folder = tmp_path_factory.mktemp("playground")
-    out: dict[str, Any] = {}
-    for name in LESSONS:
-        spec = name
-        if name in ("largest", "three"):
-            path = folder / f"{name}.toml"
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.entries: dict[str, dict[str, Any]] = {}
+        self.procs: dict[str, subprocess.Popen[str]] = {}
+        self.values: dict[str, dict[str, Any]] = {}
+
+    def spec(self, name: str) -> str:
+        if name not in ("largest", "three"):
+            return name
+        path = self.folder / f"{name}.toml"
+        if not path.exists():
+            from test_lesson_scenes import bounds_toml
+
             path.write_text(bounds_toml("largest") if name == "largest" else three_context_toml(), encoding="utf-8")
-            spec = str(path)
-        proc = subprocess.Popen([sys.executable, "-m", "attnvid", "values", "--json", "--lesson", spec],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        lesson = find_lesson(spec) if name not in ("largest", "three") else load_lesson(spec)
-        trace = trace_lesson(lesson)
-        page = folder / name
-        page.mkdir()
-        manifest = small_manifest()
-        (page / "index.html").write_text(lecture_page(manifest, lesson.title, [], playground_panel(trace, manifest)),
-                                         encoding="utf-8")
-        (page / "playground.html").write_text(playground_page(trace, manifest), encoding="utf-8")
-        out[name] = {"spec": spec, "lesson": lesson, "trace": trace, "dir": page, "proc": proc}
-    yield out
-    for entry in out.values():
-        entry["proc"].kill()
-        entry["proc"].wait()
+        return str(path)
+
+    def __getitem__(self, name: str) -> dict[str, Any]:
+        if name not in self.entries:
+            spec = self.spec(name)
+            lesson = find_lesson(spec) if spec == name else load_lesson(spec)
+            trace = trace_lesson(lesson)
+            page = self.folder / name
+            page.mkdir()
+            manifest = small_manifest()
+            (page / "index.html").write_text(lecture_page(manifest, lesson.title, [], playground_panel(trace, manifest)),
+                                             encoding="utf-8")
+            (page / "playground.html").write_text(playground_page(trace, manifest), encoding="utf-8")
+            self.entries[name] = {"lesson": lesson, "trace": trace, "dir": page}
+        return self.entries[name]
+
+    def values_json(self, name: str) -> dict[str, Any]:
+        if not self.procs:
+            for n in LESSONS:
+                self.procs[n] = subprocess.Popen([sys.executable, "-m", "attnvid", "values", "--json", "--lesson",
+                                                  self.spec(n)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        if name not in self.values:
+            stdout, stderr = self.procs[name].communicate(timeout=180)
+            assert self.procs[name].returncode == 0, stderr
+            self.values[name] = json.loads(stdout)
+        return self.values[name]
+
+    def close(self) -> None:
+        for proc in self.procs.values():
+            proc.kill()
+            proc.wait()
 
 
-def values_json(entry: dict[str, Any]) -> dict[str, Any]:
-    if "values" not in entry:
-        stdout, stderr = entry["proc"].communicate(timeout=120)
-        assert entry["proc"].returncode == 0, stderr
-        entry["values"] = json.loads(stdout)
-    return entry["values"]
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Built]:
+    b = Built(tmp_path_factory.mktemp("playground"))
+    yield b
+    b.close()
 
 
 @pytest.fixture(scope="module")
@@ -321,16 +340,16 @@ def differences(p: Page, lesson: Lesson, state: dict[str, Any]) -> list[str]:
 # --- the tests ------------------------------------------------------------------------------------
 
 
-def test_pages_are_offline_and_steps_are_named_as_in_the_lecture(built: dict[str, Any]) -> None:
+def test_pages_are_offline_and_steps_are_named_as_in_the_lecture(built: Built) -> None:
     from scenes.lecture import LECTURE
 
     titles = {c.__name__: c.TITLE for c in LECTURE}
     for _, title, scene, _ in STEPS:
         assert titles[scene] == title, f"the step of {scene} is titled {title!r}, the scene {titles[scene]!r}"
     assert [c.__name__ for c in LECTURE] == SCENES
-    for entry in built.values():
+    for lesson in ("default", "largest"):
         for name in ("index.html", "playground.html"):
-            text = (entry["dir"] / name).read_text(encoding="utf-8")
+            text = (built[lesson]["dir"] / name).read_text(encoding="utf-8")
             assert not re.search(r"(src|href)=\"(https?:)?//", text), "the page must not load anything from the network"
             assert 'id="playground"' in text and "playground.html" in (text if name == "index.html" else "playground.html")
 
@@ -364,13 +383,13 @@ def json_value(c: dict[str, Any], setting: tuple[str, bool, bool, bool], key: Ke
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", LESSONS)
-def test_the_lessons_numbers_are_the_videos(built: dict[str, Any], browser: Any, name: str) -> None:
+def test_the_lessons_numbers_are_the_videos(built: Built, browser: Any, name: str) -> None:
     """Every number shown for the lesson's own inputs, in every setting and context, is what
     ``attnvid values --json`` has (where it has it) and what attncore's steps give."""
     entry = built[name]
     lesson, trace = entry["lesson"], entry["trace"]
     base = with_weights(lesson, trace)
-    values = values_json(entry)
+    values = built.values_json(name)
     p = Page(browser, entry["dir"] / ("index.html" if name == "default" else "playground.html"))
     settings = SETTINGS + [(f"head:{h}", True, False, False) for h in range(lesson.heads)]
     from_json = 0
@@ -436,7 +455,7 @@ def random_edit(p: Page, rng: random.Random, lesson: Lesson) -> str:
 
 
 @pytest.mark.slow
-def test_random_edits_equal_attncore_on_the_edited_lesson(built: dict[str, Any], browser: Any) -> None:
+def test_random_edits_equal_attncore_on_the_edited_lesson(built: Built, browser: Any) -> None:
     rng = random.Random(2027)
     report, edits = [], 0
     for name in LESSONS:
@@ -461,7 +480,7 @@ FMT_VALUES = [0.125, -0.125, 4.625, 2.675, 1.005, 0.5, 1.5, 2.5, -2.5, 0.05, 0.1
 
 
 @pytest.mark.slow
-def test_the_one_rounding_rule_is_attncores(built: dict[str, Any], browser: Any) -> None:
+def test_the_one_rounding_rule_is_attncores(built: Built, browser: Any) -> None:
     """``fmt`` in the page against ``attncore.fmt``: ties, binary ties, tiny, huge and negative zero."""
     rng = random.Random(5)
     values = list(FMT_VALUES)
@@ -478,7 +497,7 @@ def test_the_one_rounding_rule_is_attncores(built: dict[str, Any], browser: Any)
 
 
 @pytest.mark.slow
-def test_the_matrix_product_is_numpys_bit_for_bit(built: dict[str, Any], browser: Any) -> None:
+def test_the_matrix_product_is_numpys_bit_for_bit(built: Built, browser: Any) -> None:
     """The page's products against numpy's on the lesson's shapes (the BLAS order, FMAs included)."""
     rng = random.Random(9)
     cases = []
@@ -512,7 +531,7 @@ BAD_EDITS = [
 
 
 @pytest.mark.slow
-def test_bad_edits_get_a_message_and_change_nothing(built: dict[str, Any], browser: Any) -> None:
+def test_bad_edits_get_a_message_and_change_nothing(built: Built, browser: Any) -> None:
     p = Page(browser, built["default"]["dir"] / "index.html")
     before = p.state()
     numbers = p.numbers()
@@ -539,7 +558,7 @@ def test_bad_edits_get_a_message_and_change_nothing(built: dict[str, Any], brows
 
 
 @pytest.mark.slow
-def test_keyboard_only_and_the_chapter_links(built: dict[str, Any], browser: Any) -> None:
+def test_keyboard_only_and_the_chapter_links(built: Built, browser: Any) -> None:
     """Tab, space and Enter reach and drive the controls without the page's presenter keys
     reacting; a step's link plays its chapter, a chapter's link shows its step."""
     p = Page(browser, built["default"]["dir"] / "index.html")
@@ -583,7 +602,7 @@ def test_keyboard_only_and_the_chapter_links(built: dict[str, Any], browser: Any
 
 
 @pytest.mark.slow
-def test_phone_width_fits_and_screenshots(built: dict[str, Any], browser: Any, tmp_path: Path) -> None:
+def test_phone_width_fits_and_screenshots(built: Built, browser: Any, tmp_path: Path) -> None:
     """At 375 px nothing is wider than the window (matrices scroll in their own boxes)."""
     for name, width in (("largest", 375), ("default", 375), ("default", 1280)):
         p = Page(browser, built[name]["dir"] / "playground.html", width)

@@ -383,9 +383,12 @@
       el("tbody", {}, el("tr", { class: "pg-focus" }, el("th", { scope: "row", text: "exp" }),
         r.exps.map((x, j) => el("td", numberAttrs("exp", f, j, x, headIdx), fmt(x))),
         el("td", { ...numberAttrs("sum", f, null, r.sum, headIdx), class: "pg-sum" }, fmt(r.sum))))));
+    const unreadable = fmt(r.sum) === fmt(0) || !isFinite(r.sum);
     out.push(step("softmax", DATA.titles.softmax, "exp, then divide by the row's sum",
       el("p", { class: "pg-note", text: "The row of “" + c.focus + "”: each exponential divided by their sum is its attention weight." }),
-      expRow));
+      expRow,
+      unreadable ? el("p", { class: "pg-note", text: "These exponentials are too " + (isFinite(r.sum) ? "small" : "large") +
+        " to show at this precision; the softmax subtracts the row's largest score first, which gives the same weights." }) : null));
     out.push(step("attention", DATA.titles.attention, "A = softmax(…): row = query, column = key",
       matrixTable({ name: "attention", M: r.attention, rows: toks, cols: toks, heatMap: true, head: headIdx, focusRow: f })));
     const vName = state.weights === "simple" ? "X" : "V";
