@@ -347,6 +347,9 @@ def test_pages_are_offline_and_steps_are_named_as_in_the_lecture(built: Built) -
     for _, title, scene, _ in STEPS:
         assert titles[scene] == title, f"the step of {scene} is titled {title!r}, the scene {titles[scene]!r}"
     assert [c.__name__ for c in LECTURE] == SCENES
+    from attnvid.publish.assemble import lecture_manifest
+
+    assert lecture_manifest(built["default"]["lesson"], "low", 1.0, [], [], "none")["playground"] == "playground.html"
     for lesson in ("default", "largest"):
         for name in ("index.html", "playground.html"):
             text = (built[lesson]["dir"] / name).read_text(encoding="utf-8")
@@ -457,13 +460,14 @@ def random_edit(p: Page, rng: random.Random, lesson: Lesson) -> str:
 @pytest.mark.slow
 def test_random_edits_equal_attncore_on_the_edited_lesson(built: Built, browser: Any) -> None:
     rng = random.Random(2027)
-    report, edits = [], 0
+    report, edits, kinds = [], 0, set()
     for name in LESSONS:
         entry = built[name]
         base = with_weights(entry["lesson"], entry["trace"])
         p = Page(browser, entry["dir"] / "playground.html")
         for _ in range(EDITS_PER_LESSON):
             what = random_edit(p, rng, base)
+            kinds.add(what.split()[0] + (" head" if what.startswith("weights head") else ""))
             state = p.state()
             assert not p.message()["error"], f"{name}: {what}: {p.message()['text']}"
             bad = differences(p, edited(base, state), state)
@@ -471,6 +475,7 @@ def test_random_edits_equal_attncore_on_the_edited_lesson(built: Built, browser:
             edits += 1
         p.close()
     assert edits >= 50
+    assert kinds >= {"cell", "sentence", "focus", "toggle", "weights", "weights head", "context"}, kinds
     assert not report, f"{len(report)} differences: {report[:8]}"
 
 

@@ -269,7 +269,7 @@
     const head_ = el("tr", {}, el("th", { scope: "col" }, ""),
       cols.map((c, j) => el("th", { scope: "col", style: colColours ? "color:" + colColours[j] : null, text: c })));
     const body = M.map((r, i) => el("tr", { class: i === focusRow ? "pg-focus" : null },
-      el("th", { scope: "row", text: rows[i] }),
+      el("th", { scope: "row" }, rows[i]),
       r.map((x, j) => {
         const attrs = numberAttrs(name, i, j, x, head);
         if (heatMap) {
@@ -393,7 +393,7 @@
       matrixTable({ name: "attention", M: r.attention, rows: toks, cols: toks, heatMap: true, head: headIdx, focusRow: f })));
     const vName = state.weights === "simple" ? "X" : "V";
     const vCols = state.weights === "simple" ? dims : qkvCols;
-    const mixing = [matrixTable({ name: "weighted", M: r.weighted, rows: toks.map((w, j) => fmt(r.attention[f][j]) + " × " + w), cols: vCols, head: headIdx, caption: "The weighted " + vName + " rows of “" + c.focus + "”" })];
+    const mixing = [matrixTable({ name: "weighted", M: r.weighted, rows: toks.map((w, j) => [el("span", numberAttrs("attention", f, j, r.attention[f][j], headIdx), fmt(r.attention[f][j])), " × " + w]), cols: vCols, head: headIdx, caption: "The weighted " + vName + " rows of “" + c.focus + "”" })];
     if (heads) {
       mixing.push(matrixTable({ name: "output", M: r.headOutput, rows: toks, cols: qkvCols, colColours: headColours, head: headIdx, focusRow: f, caption: "Head " + (state.head + 1) + "'s output A·V" }));
     } else {
