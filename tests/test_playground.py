@@ -347,7 +347,11 @@ def test_pages_are_offline_and_steps_are_named_as_in_the_lecture(built: Built) -
     for _, title, scene, _ in STEPS:
         assert titles[scene] == title, f"the step of {scene} is titled {title!r}, the scene {titles[scene]!r}"
     assert [c.__name__ for c in LECTURE] == SCENES
+    from attnvid.publish import playground
     from attnvid.publish.assemble import lecture_manifest
+    from scenes.theme import MAP_DARK_INK_FROM
+
+    assert playground._DARK_INK_FROM == MAP_DARK_INK_FROM, "the heat map's dark text starts where the video's does"
 
     assert lecture_manifest(built["default"]["lesson"], "low", 1.0, [], [], "none")["playground"] == "playground.html"
     for lesson in ("default", "largest"):
