@@ -21,6 +21,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from dataclasses import replace
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,7 @@ import numpy as np
 import pytest
 
 from attncore import Lesson, fmt, trace_lesson
-from attncore.lesson import find_lesson, load_lesson
+from attncore.lesson import EXP_LIMIT, find_lesson, load_lesson
 from attncore.steps import (
     add_positions,
     causal_mask,
@@ -45,7 +46,7 @@ from attncore.steps import (
 )
 from attncore.trace import LessonTrace
 from attnvid.publish.page import lecture_page
-from attnvid.publish.playground import STEPS, playground_page, playground_panel
+from attnvid.publish.playground import SIGNIFICANT, STEPS, playground_page, playground_panel
 
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run"]
@@ -310,11 +311,32 @@ def _check_heads(ct: Any, heads: list[tuple[Any, ...]], output: Any, state: dict
         assert np.array_equal(output, ct.multi_head.output)
 
 
-def shown(x: float, decimals: int) -> str:
-    """A number as the panel's ``data-value`` carries it: ``fmt`` with an ASCII minus."""
+def shown(x: float, decimals: int, matrix: str = "") -> str:
+    """A number as the panel's ``data-value`` carries it: ``fmt`` with an ASCII minus; an
+    exponential from ``EXP_LIMIT`` on with ``SIGNIFICANT`` digits and its power of ten."""
     if math.isinf(x):
         return "inf" if x > 0 else "-inf"
+    if matrix in ("exp", "sum") and abs(x) >= EXP_LIMIT:
+        d = Decimal(repr(x))
+        power = d.adjusted()
+        one = Decimal(1).scaleb(1 - SIGNIFICANT)
+        mantissa = d.scaleb(-power).quantize(one, rounding=ROUND_HALF_UP)
+        if mantissa >= 10:
+            mantissa, power = (mantissa / 10).quantize(one, rounding=ROUND_HALF_UP), power + 1
+        return f"{mantissa}e{power}"
     return fmt(x, decimals).replace("\u2212", "-")
+
+
+SUPERSCRIPTS = str.maketrans("\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079", "0123456789")
+
+
+def text_value(text: str) -> str:
+    """What a number reads as on screen, written as its ``data-value`` is."""
+    text = text.replace("\u2212", "-").replace("\u221e", "inf")
+    if " \u00d7 10" in text:
+        mantissa, power = text.split(" \u00d7 10")
+        return f"{mantissa}e{power.translate(SUPERSCRIPTS)}"
+    return text
 
 
 def differences(p: Page, lesson: Lesson, state: dict[str, Any]) -> list[str]:
@@ -328,10 +350,9 @@ def differences(p: Page, lesson: Lesson, state: dict[str, Any]) -> list[str]:
                 f"causal {state['causal']}, positions {state['positions']})"
         if context != state["context"] or key not in want:
             bad.append(f"{where}: not expected in this setting")
-        elif value != shown(want[key], dec):
-            bad.append(f"{where}: shows {value}, attncore {shown(want[key], dec)} ({want[key]!r})")
-        elif text.replace("\u2212", "-").replace("\u221e", "inf") != value and not (
-                matrix == "embeddings" and float(text.replace("\u2212", "-")) == float(value)):
+        elif value != shown(want[key], dec, matrix):
+            bad.append(f"{where}: shows {value}, attncore {shown(want[key], dec, matrix)} ({want[key]!r})")
+        elif text_value(text) != value and not (matrix == "embeddings" and float(text_value(text)) == float(value)):
             bad.append(f"{where}: reads {text!r} but data-value is {value}")
     missing = sorted({k[0] for k in want} - {k[0] for k in seen})
     return bad + [f"not shown: {missing}"] * bool(missing)
@@ -499,10 +520,15 @@ def test_the_one_rounding_rule_is_attncores(built: Built, browser: Any) -> None:
     values += [math.exp(rng.uniform(-30, 12)) * rng.choice([-1, 1]) for _ in range(500)]
     p = Page(browser, built["default"]["dir"] / "playground.html")
     got = p.page.evaluate("vs => vs.map(v => [1, 2, 3].map(d => playground.fmt(v, d)))", values)
+    big = [v for v in values if abs(v) >= EXP_LIMIT] + [EXP_LIMIT, 999999.5, 9999995.0, 1.5e300, 123456.5]
+    big += [math.exp(rng.uniform(11.6, 709)) for _ in range(300)]  # exponentials the video never shows
+    got_big = p.page.evaluate("vs => vs.map(v => playground.expPlain(v))", big)
     p.close()
     bad = [(v, d, g[d - 1], fmt(v, d)) for v, g in zip(values, got, strict=True) for d in (1, 2, 3)
            if g[d - 1] != fmt(v, d)]
+    bad += [(v, g, shown(v, 2, "exp")) for v, g in zip(big, got_big, strict=True) if g != shown(v, 2, "exp")]
     assert not bad, bad[:10]
+    assert len(big) > 100
 
 
 @pytest.mark.slow

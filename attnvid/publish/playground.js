@@ -142,29 +142,57 @@
   // ---- the one rounding rule --------------------------------------------------------------
   // fmt(x) = attncore.display.fmt(x, DEC): the shortest decimal form of the float (Python's
   // repr, JavaScript's String: the same digits), rounded half away from zero; −0 shows as 0.
-  function fmtPlain(x, dec) {
-    if (x === Infinity) return "inf";
-    if (x === -Infinity) return "-inf";
-    const neg = x < 0;
+  // The digits of |x| as Python's repr and JavaScript's String write them, and how many
+  // come before the decimal point.
+  function decimalDigits(x) {
     const m = /^(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(String(Math.abs(x)));
     let digits = m[1] + (m[2] || "");
-    let point = m[1].length + (m[3] ? Number(m[3]) : 0);  // digits before the decimal point
+    let point = m[1].length + (m[3] ? Number(m[3]) : 0);
     if (point < 0) { digits = "0".repeat(-point) + digits; point = 0; }
-    const keep = point + dec;
+    return { digits, point };
+  }
+  // The first ``keep`` digits, the rest rounded half up (away from zero: digits are of |x|).
+  function roundDigits(digits, point, keep) {
     if (digits.length < keep + 1) digits += "0".repeat(keep + 1 - digits.length);
-    const up = digits.charCodeAt(keep) >= 53;  // the first dropped digit is 5 or more
-    let kept = digits.slice(0, keep) || "0";
-    if (up) {
+    let kept = digits.slice(0, keep);
+    if (digits.charCodeAt(keep) >= 53) {  // the first dropped digit is 5 or more
       const arr = kept.split("").map(Number);
       let t = arr.length - 1;
       while (t >= 0 && arr[t] === 9) { arr[t] = 0; t--; }
       if (t < 0) { arr.unshift(1); point++; } else arr[t]++;
       kept = arr.join("");
     }
+    return { kept, point };
+  }
+  function fmtPlain(x, dec) {
+    if (x === Infinity) return "inf";
+    if (x === -Infinity) return "-inf";
+    const d = decimalDigits(x);
+    let { kept, point } = roundDigits(d.digits, d.point, d.point + dec);
     if (kept.length < point + dec) kept = "0".repeat(point + dec - kept.length) + kept;
     const whole = kept.slice(0, kept.length - dec).replace(/^0+(?=\d)/, "") || "0";
-    const text = dec > 0 ? whole + "." + kept.slice(kept.length - dec) : whole;
-    return neg && /[1-9]/.test(text) ? "-" + text : text;
+    const text = whole + "." + kept.slice(kept.length - dec);
+    return x < 0 && /[1-9]/.test(text) ? "-" + text : text;
+  }
+  // An exponential the video would not show (EXP_LIMIT and above) as SIGNIFICANT digits and a
+  // power of ten, rounded by the same rule: at the lesson's decimals its last digits would
+  // depend on the last bit of exp, where the browser's and numpy's may differ.
+  function sciParts(x) {
+    const d = decimalDigits(x);  // x >= EXP_LIMIT: the first digit is not 0
+    const r = roundDigits(d.digits, d.point, DATA.significant);
+    return { mantissa: (x < 0 ? "-" : "") + r.kept[0] + "." + r.kept.slice(1, DATA.significant), exponent: r.point - 1 };
+  }
+  function large(x) { return isFinite(x) && Math.abs(x) >= DATA.exp_limit; }
+  function expPlain(x) {
+    if (!large(x)) return fmtPlain(x, DEC);
+    const p = sciParts(x);
+    return p.mantissa + "e" + p.exponent;
+  }
+  function expText(x) {
+    if (!large(x)) return fmt(x);
+    const p = sciParts(x);
+    const sup = String(p.exponent).split("").map(c => "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079"[Number(c)]).join("");
+    return p.mantissa.replace("-", MINUS) + " \u00d7 10" + sup;
   }
   function fmt(x, dec = DEC) {
     if (x === Infinity) return "\u221e";
@@ -381,14 +409,15 @@
     const expRow = el("div", { class: "pg-scroll" }, el("table", { class: "pg-matrix" },
       el("thead", {}, el("tr", {}, el("th", {}, ""), toks.map(w => el("th", { scope: "col", text: w })), el("th", { scope: "col", text: "sum" }))),
       el("tbody", {}, el("tr", { class: "pg-focus" }, el("th", { scope: "row", text: "exp" }),
-        r.exps.map((x, j) => el("td", numberAttrs("exp", f, j, x, headIdx), fmt(x))),
-        el("td", { ...numberAttrs("sum", f, null, r.sum, headIdx), class: "pg-sum" }, fmt(r.sum))))));
-    const unreadable = fmt(r.sum) === fmt(0) || !isFinite(r.sum);
+        r.exps.map((x, j) => el("td", { ...numberAttrs("exp", f, j, x, headIdx), "data-value": expPlain(x) }, expText(x))),
+        el("td", { ...numberAttrs("sum", f, null, r.sum, headIdx), "data-value": expPlain(r.sum), class: "pg-sum" }, expText(r.sum))))));
+    const unreadable = fmt(r.sum) === fmt(0) || large(r.sum) || !isFinite(r.sum);
     out.push(step("softmax", DATA.titles.softmax, "exp, then divide by the row's sum",
       el("p", { class: "pg-note", text: "The row of “" + c.focus + "”: each exponential divided by their sum is its attention weight." }),
       expRow,
-      unreadable ? el("p", { class: "pg-note", text: "These exponentials are too " + (isFinite(r.sum) ? "small" : "large") +
-        " to show at this precision; the softmax subtracts the row's largest score first, which gives the same weights." }) : null));
+      unreadable ? el("p", { class: "pg-note", text: "These exponentials are too " + (fmt(r.sum) === fmt(0) ? "small" : "large") +
+        " to read at this precision" + (fmt(r.sum) === fmt(0) ? "" : " (from " + DATA.exp_limit + " on: " + DATA.significant + " significant digits)") +
+        "; the softmax subtracts the row's largest score first, which gives the same weights." }) : null));
     out.push(step("attention", DATA.titles.attention, "A = softmax(…): row = query, column = key",
       matrixTable({ name: "attention", M: r.attention, rows: toks, cols: toks, heatMap: true, head: headIdx, focusRow: f })));
     const vName = state.weights === "simple" ? "X" : "V";
@@ -546,7 +575,7 @@
   syncControls();
   render();
   window.playground = {
-    fmt, fmtPlain, fma, matmul, softmax, rowSum, show,
+    fmt, fmtPlain, expPlain, fma, matmul, softmax, rowSum, show,
     state: () => ({
       context: state.ctx, scaled: state.scaled, causal: state.causal, positions: state.positions,
       weights: state.weights, head: state.head,

@@ -28,7 +28,7 @@ from importlib import resources
 from typing import Any
 
 from attncore import Lesson, LessonTrace
-from attncore.lesson import LIMITS, VALUE_LIMIT
+from attncore.lesson import EXP_LIMIT, LIMITS, VALUE_LIMIT
 from attncore.steps import sinusoidal_encoding
 
 from .workbook.style import theme_tables
@@ -57,6 +57,10 @@ _ALSO = {"SimplifiedAttention": ("scores", ""), "LearningTheWeights": ("projecti
          "ChangingDimension": ("projections", "trained")}
 #: Text on a heat-map cell turns dark from this weight on (``scenes.theme.MAP_DARK_INK_FROM``).
 _DARK_INK_FROM = 0.3025
+#: Exponentials from ``EXP_LIMIT`` on (which the video never shows) are written with this many
+#: significant digits: at the lesson's decimals their last digits would depend on the last bit
+#: of ``exp``, which a browser and numpy compute differently.
+SIGNIFICANT = 6
 
 
 def _asset(name: str) -> str:
@@ -117,6 +121,8 @@ def playground_data(trace: LessonTrace, manifest: dict[str, Any], in_lecture: bo
         "dimension_colours": dims,
         "head_colours": heads,
         "dark_ink_from": _DARK_INK_FROM,
+        "exp_limit": EXP_LIMIT,
+        "significant": SIGNIFICANT,
         "titles": {step: title for step, title, _, _ in STEPS},
         "chapters": chapters,
         "chapter_steps": links,
