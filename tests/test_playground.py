@@ -58,14 +58,15 @@ EDITS_PER_LESSON = 12  # 60 random edits in all
 
 
 def three_context_toml() -> str:
-    """Three sentences, one decimal, values in tenths: products land on ties at the shown decimals."""
+    """Three sentences, one decimal, values in tenths (products land on ties at the shown decimals),
+    four heads of one dimension each."""
     rng = random.Random(27)
     words = ["cat", "mouse", "keyboard", "and", "are", "friends", "useful", "small"]
     vocab = "\n".join(f"{w} = [{', '.join(str(rng.randint(-12, 15) / 10) for _ in range(4))}]" for w in words)
     sentences = ["cat and mouse are friends", "keyboard and mouse are useful", "small mouse"]
     ctxs = "".join(f'[[contexts]]\nsentence = "{s}"\nfocus = "mouse"\n' for s in sentences)
     return (f'title = "Three contexts"\ndimensions = ["animal", "tech", "grammar", "other"]\ndecimals = 1\n'
-            f"[vocabulary]\n{vocab}\n{ctxs}[heads]\ncount = 2\n")
+            f"[vocabulary]\n{vocab}\n{ctxs}[heads]\ncount = 4\n")  # heads of size 1: products with one column
 
 
 def small_manifest() -> dict[str, Any]:
