@@ -439,10 +439,16 @@ def test_the_lessons_numbers_are_the_videos(built: Built, browser: Any, name: st
     p.close()
 
 
-def random_edit(p: Page, rng: random.Random, lesson: Lesson) -> str:
-    """One random edit through the panel's controls; what it was."""
+#: The first two edits of each lesson, so that every toggle and weight setting is among the edits.
+FORCED = ["toggle scaled", "weights head:1", "toggle causal", "weights trained", "toggle positions", "weights head:0",
+          "sentence", "focus", "toggle scaled", "weights simple"]
+
+
+def random_edit(p: Page, rng: random.Random, lesson: Lesson, forced: str = "") -> str:
+    """One random edit through the panel's controls (or the ``forced`` one); what it was."""
     state = p.state()
-    kind = rng.choice(["cell", "cell", "cell", "sentence", "focus", "toggle", "weights", "context"])
+    kind = forced.split()[0] if forced else rng.choice(
+        ["cell", "cell", "cell", "sentence", "focus", "toggle", "weights", "context"])
     dec = lesson.decimals
     if kind == "cell":
         toks = state["contexts"][state["context"]]["tokens"]
@@ -471,11 +477,11 @@ def random_edit(p: Page, rng: random.Random, lesson: Lesson) -> str:
         p.control("focus").select_option(rng.choice(toks))
         return "focus"
     if kind == "toggle":
-        name = rng.choice(["scaled", "causal", "positions"])
+        name = forced.split()[1] if forced else rng.choice(["scaled", "causal", "positions"])
         p.control(name).click()
         return f"toggle {name}"
     if kind == "weights":
-        option = rng.choice(["simple", "trained"] + [f"head:{h}" for h in range(lesson.heads)])
+        option = forced.split()[1] if forced else rng.choice(["simple", "trained"] + [f"head:{h}" for h in range(lesson.heads)])
         p.control("weights").select_option(option)
         return f"weights {option}"
     c = rng.randrange(len(lesson.contexts))
@@ -487,13 +493,14 @@ def random_edit(p: Page, rng: random.Random, lesson: Lesson) -> str:
 def test_random_edits_equal_attncore_on_the_edited_lesson(built: Built, browser: Any) -> None:
     rng = random.Random(2027)
     report, edits, kinds = [], 0, set()
-    for name in LESSONS:
+    for k, name in enumerate(LESSONS):
         entry = built[name]
         base = with_weights(entry["lesson"], entry["trace"])
         p = Page(browser, entry["dir"] / "playground.html")
-        for _ in range(EDITS_PER_LESSON):
-            what = random_edit(p, rng, base)
-            kinds.add(what.split()[0] + (" head" if what.startswith("weights head") else ""))
+        for e in range(EDITS_PER_LESSON):
+            what = random_edit(p, rng, base, FORCED[2 * k + e] if e < 2 else "")
+            kinds.add(what.split()[0])
+            kinds.add(what if what.startswith(("toggle", "weights")) else what.split()[0])
             state = p.state()
             assert not p.message()["error"], f"{name}: {what}: {p.message()['text']}"
             bad = differences(p, edited(base, state), state)
@@ -501,7 +508,8 @@ def test_random_edits_equal_attncore_on_the_edited_lesson(built: Built, browser:
             edits += 1
         p.close()
     assert edits >= 50
-    assert kinds >= {"cell", "sentence", "focus", "toggle", "weights", "weights head", "context"}, kinds
+    assert kinds >= {"cell", "sentence", "focus", "context", "toggle scaled", "toggle causal", "toggle positions",
+                     "weights simple", "weights trained", "weights head:0", "weights head:1"}, kinds
     assert not report, f"{len(report)} differences: {report[:8]}"
 
 
