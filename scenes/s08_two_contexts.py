@@ -420,7 +420,10 @@ def outline(inside: VGroup, colour: str, pitch: float) -> SurroundingRectangle:
     """An outline inside its column when it can; around a number wider than the column (many
     dimensions in a narrow panel) still clear of the digits."""
     buff = max(CLEARANCE / 2, min(CLEARANCE, (pitch - inside.width) / 2 - SLACK / 2))
-    return SurroundingRectangle(inside, color=colour, buff=buff, corner_radius=CLEARANCE, stroke_width=4)
+    rect = SurroundingRectangle(inside, color=colour, buff=buff, corner_radius=CLEARANCE, stroke_width=4)
+    # above, always a clear gap: the number on top must not sit on the outline's edge (below
+    # stands the dimension's name, which keeps its own gap)
+    return rect.stretch_to_fit_height(rect.height + max(0.0, 1.5 * CLEARANCE - buff), about_edge=DOWN)
 
 
 def shown_numbers(bars: VectorBars, k: int) -> list[Num]:
