@@ -231,8 +231,13 @@ def label_width(texts: Sequence[str], size: str = "body") -> float:
 
 # -- column labels ---------------------------------------------------------------------------
 def _column_levels(texts: Sequence[str], cell_w: float, size: str) -> int:
-    """Lines that staggered labels need: 1 when each word fits its column, k when each fits k."""
-    return stagger_levels([label_width(texts, size)], (), 0.08, most=None, pitch=cell_w, fill=0.96)
+    """Lines that staggered labels need: the fewest k such that any two labels k columns apart
+    keep a gap, each judged by its own width. One line when neighbours fit side by side: a long
+    word next to short ones ("on deposit") no longer sends every label up a staircase, as
+    counting every label as wide as the widest did (issue 24)."""
+    widths = [float(label(t, size).width) for t in texts]
+    # neighbours keep twice a word space between them, so that two labels never read as one phrase
+    return stagger_levels(widths, [k * cell_w for k in range(len(texts))], 0.2, most=None)
 
 
 def column_labels_height(texts: Sequence[str], cell_w: float, size: str = "small") -> float:
