@@ -99,3 +99,16 @@ def test_fit_numbers_gives_up_numbers_in_order() -> None:
     assert [c.numbers for c in fit.cells] == [False, False] or [c.numbers for c in fit.cells] == [True, False]
     roomy = fit_numbers([(np.ones((2, 2)), 1)], [2], room=13.0, fixed=0.5, give_up=[0])
     assert roomy.size == "cell" and roomy.numbers
+
+
+def test_column_headers_take_one_line_when_neighbours_fit() -> None:
+    """No staircase next to one long word (issue 24): labels go up a line only when two
+    neighbours would come within twice a word space of each other."""
+    from scenes.components.grids import _column_levels, label_width
+
+    words = ["river", "bank", "café", "the", "über", "sat", "on", "deposit"]
+    pitch = max(label_width([a], "small") + label_width([b], "small") for a, b in zip(words, words[1:])) / 2 + 0.21
+    assert label_width(words, "small") > pitch - 0.2, "the widest word alone would not fit a column with a gap"
+    assert _column_levels(words, pitch, "small") == 1
+    tight = (label_width(["keyboard"], "small") + label_width(["and"], "small")) / 2 + 0.1
+    assert _column_levels(["keyboard", "and", "mouse"], tight, "small") == 2
