@@ -40,7 +40,7 @@ ROLE: dict[str, str] = {
     "text": "#ece8e1",
     "muted": "#8d93a1",
     "panel": "#20232c",
-    "grid": "#4a4f5c",
+    "grid": "#6a7080",  # lines that carry meaning: 3:1 on the background and the panel (WCAG 1.4.11)
     "accent": "#f2c14e",  # the cell or term being worked on now
     "query": "#f2a65a",
     "key": "#5ab1f2",
@@ -61,7 +61,7 @@ ROLE: dict[str, str] = {
 DIM_PALETTE = ["#f08a5d", "#4fa3e0", "#a9b4c0", "#a57f9e", "#8bd17c", "#e5c07b", "#56b6c2", "#e06c75"]
 #: One colour per attention head (the third and fourth told apart from the first two under
 #: every simulated deficiency).
-HEAD_PALETTE = ["#56b6c2", "#e5c07b", "#e77487", "#7474e7"]
+HEAD_PALETTE = ["#56b6c2", "#e5c07b", "#e46585", "#93931a"]
 
 #: The light style, for projectors and print: designed for a light background, not the
 #: dark colours inverted. Colours that are text (every role but background, panel, grid
@@ -86,11 +86,11 @@ LIGHT_ROLE: dict[str, str] = {
     "other": "#117654",
     "heat_low": "#f2f0ea",
     "heat_high": "#e0a526",
-    "positive": "#2e7d32",
+    "positive": "#276b2b",
     "negative": "#b3261e",
 }
-LIGHT_DIM_PALETTE = ["#a3520a", "#2f5fd0", "#575d66", "#117654", "#7a3da0", "#6b6b0f", "#0f7c8a", "#b3261e"]
-LIGHT_HEAD_PALETTE = ["#0f7c8a", "#8a5a00", "#3d59e3", "#c01b89"]
+LIGHT_DIM_PALETTE = ["#a3520a", "#2f5fd0", "#575d66", "#117654", "#7a3da0", "#6b6b0f", "#0d7575", "#b3261e"]
+LIGHT_HEAD_PALETTE = ["#0d7575", "#81640e", "#5353ec", "#c8166f"]
 
 #: The styles by name: (role colours, dimension palette, head palette).
 STYLES: dict[str, tuple[dict[str, str], list[str], list[str]]] = {
