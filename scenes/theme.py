@@ -244,13 +244,23 @@ def must_differ(theme: Theme, dimensions: Sequence[str], heads: int,
     return groups
 
 
+#: Roles whose colour is never text (grounds, lines and the heat ramp, which adapts its ink).
+NOT_TEXT = ("background", "panel", "grid", "heat_low", "heat_high")
+
+
 def lesson_colour_warnings(lesson: Lesson) -> list[str]:
-    """One line per pair of colours, one of them the lesson's own ``[theme]`` colour, that
-    simulated colour-blind viewers could not tell apart (in either style)."""
+    """One line per colour of the lesson's own ``[theme]`` that breaks a rule, in the style
+    the lesson asks for (dark unless it says): a text colour under 4.5:1 on the background
+    or the panel, or a pair that simulated colour-blind viewers could not tell apart."""
     own = {role for role, _ in lesson.theme}
     out: list[str] = []
-    for style in STYLES:
+    for style in (lesson.style or "dark",):
         theme = Theme(lesson.theme, lesson.dimensions, style)
+        for role in sorted(own - set(NOT_TEXT)):
+            worst = min(contrast_ratio(theme[role], theme[g]) for g in ("background", "panel"))
+            if worst < AA_TEXT:
+                out.append(f"{lesson.source}: theme.{role}: {theme[role]} has only {worst:.1f}:1 on the {style} "
+                           f"background or panel, under 4.5:1; choose a {'lighter' if style == 'dark' else 'darker'} colour")
         groups = must_differ(theme, lesson.dimensions, lesson.heads, [c.leans for c in lesson.contexts])
         for group, colours in groups.items():
             if group == "contexts":

@@ -35,6 +35,7 @@ from scenes.palette_checks import (
 from scenes.theme import STYLES, Theme, lesson_colour_warnings, must_differ
 
 BUILT_IN = ("default", "bank", "souris")
+ROOT = Path(__file__).resolve().parents[1]
 STYLE_NAMES = tuple(STYLES)
 
 
@@ -140,12 +141,25 @@ def test_a_lesson_whose_colours_colour_blind_viewers_confuse_is_warned(tmp_path:
     path = tmp_path / "confused.toml"
     path.write_text(CONFUSED, encoding="utf-8")
     warnings = lesson_colour_warnings(find_lesson(path))
-    assert warnings and all("dimensions: animal and tech look alike under" in w for w in warnings)
+    assert [w for w in warnings if "look alike" in w] == [
+        w for w in warnings if "theme: dimensions: animal and tech look alike under" in w and "dark style" in w]
+    assert any("look alike" in w for w in warnings)
     r = subprocess.run([ATTNVID, "list", "--lesson", str(path)], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert "attnvid: warning: " in r.stderr and "animal and tech look alike under" in r.stderr
     # The built-in lessons' colours draw no warning (they are the palette's, which the test above checks).
     assert not any(lesson_colour_warnings(find_lesson(name)) for name in BUILT_IN)
+
+
+def test_a_lesson_colour_without_contrast_in_its_style_is_warned(tmp_path: Path) -> None:
+    """The dark style's orange is fine on dark, 2.2:1 on the light background."""
+    text = (ROOT / "attncore" / "lessons" / "default.toml").read_text(encoding="utf-8")
+    for style, expected in (("dark", []), ("light", ["theme.query: #f2a65a has only"])):
+        path = tmp_path / f"{style}.toml"
+        path.write_text(text + f'\n[theme]\nstyle = "{style}"\nquery = "#f2a65a"\n', encoding="utf-8")
+        warnings = lesson_colour_warnings(find_lesson(path))
+        assert [e for e in expected if any(e in w and "light background" in w for w in warnings)] == expected
+        assert len(warnings) == len(expected), warnings
 
 
 # -- the option and the lesson's style ---------------------------------------------------
@@ -162,7 +176,7 @@ def test_a_lesson_chooses_its_style_and_the_styles_are_kept_apart(tmp_path: Path
     from attnvid.lessons import lesson_style, output_root
     from attnvid.render.jobs import plan
 
-    text = (Path(__file__).parents[1] / "attncore" / "lessons" / "bank.toml").read_text(encoding="utf-8")
+    text = (ROOT / "attncore" / "lessons" / "bank.toml").read_text(encoding="utf-8")
     path = tmp_path / "bank.toml"
     path.write_text(text + '\n[theme]\nstyle = "light"\n', encoding="utf-8")
     light = find_lesson(path)
@@ -226,7 +240,7 @@ def test_every_text_keeps_its_contrast(style: str, lesson: str, cls: type, large
 
 def test_the_walk_sees_a_low_contrast_colour(tmp_path: Path) -> None:
     """A lesson that sets the text colour near the background fails the walk's check."""
-    text = (Path(__file__).parents[1] / "attncore" / "lessons" / "default.toml").read_text(encoding="utf-8")
+    text = (ROOT / "attncore" / "lessons" / "default.toml").read_text(encoding="utf-8")
     path = tmp_path / "dim.toml"
     path.write_text(text + '\n[theme]\ntext = "#3a3d46"\n', encoding="utf-8")  # 1.7:1 on the dark background
     problems = low_contrast(built_scene(LECTURE[0], str(path)))

@@ -26,6 +26,7 @@ from ..options import (
 )
 from ..outputs import claim_output
 from ..publish.assemble import assemble_lecture
+from ..publish.handout import print_frames
 from ..render.cluster import LessonText
 from ..render.engine import Backend, render_locally, render_many
 from ..render.jobs import Job, Result, default_jobs, plan
@@ -161,7 +162,8 @@ def batch(lessons: tuple[str, ...], quality: str, voice: str, rate: int | None, 
             if len(b.results) == len(b.jobs):
                 results = [b.results[j] for j in b.jobs]
                 titles = [resolve_scene(j.scene).TITLE for j in b.jobs]
-                assemble_lecture(b.folder, b.lesson, b.jobs, results, titles, quality, voice)
+                prints = print_frames(b.jobs, jobs or default_jobs())  # the handout's light frames
+                assemble_lecture(b.folder, b.lesson, b.jobs, results, titles, quality, voice, prints)
                 click.echo(str(b.folder))
 
         results = render_many(all_jobs, jobs or default_jobs(), on_start=progress.start, on_done=lesson_done,

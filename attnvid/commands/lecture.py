@@ -20,6 +20,7 @@ from ..options import (
 )
 from ..outputs import claim_output
 from ..publish.assemble import assemble_lecture
+from ..publish.handout import print_frames
 from ..render.engine import run_jobs
 from ..render.jobs import default_jobs, plan
 
@@ -57,7 +58,8 @@ def lecture(quality: str, jobs: int | None, lesson_path: Path | None, voice: str
     folder = root / "lecture" / quality
     with claim_output(root):
         results = run_jobs(job_list, jobs or default_jobs())
+        prints = print_frames(job_list, jobs or default_jobs())  # the handout's light frames
         titles = [resolve_scene(j.scene).TITLE for j in job_list]
-        duration, n_chapters = assemble_lecture(folder, lesson, job_list, results, titles, quality, voice)
+        duration, n_chapters = assemble_lecture(folder, lesson, job_list, results, titles, quality, voice, prints)
     click.echo(f"lecture: {duration:.1f} s, {n_chapters} chapters, {len(job_list)} scenes", err=True)
     click.echo(str(folder))

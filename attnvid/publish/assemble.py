@@ -14,7 +14,7 @@ too), which the deck (:mod:`attnvid.publish.deck`) plays and whose last frame th
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -291,7 +291,8 @@ def _posters(folder: Path, jobs: Sequence[Job], results: Sequence[Result]) -> li
 
 
 def assemble_lecture(folder: Path, lesson: Lesson, jobs: Sequence[Job], results: Sequence[Result],
-                     titles: Sequence[str], quality: str, voice: str) -> tuple[float, int]:
+                     titles: Sequence[str], quality: str, voice: str,
+                     prints: Mapping[tuple[str, str], Path] | None = None) -> tuple[float, int]:
     """Write the lecture folder from the rendered scenes: the duration and the number of chapters.
 
     Every file goes through a ``.part`` name, so a reader sees whole files only.
@@ -312,7 +313,7 @@ def assemble_lecture(folder: Path, lesson: Lesson, jobs: Sequence[Job], results:
     sections = write_section_clips(folder, jobs, results, titles)
     parts = write_parts(folder, lesson, jobs, results, titles)
     write_deck(folder / DECK_NAME, folder, lesson.title, sections, [DeckPart(p["title"], p["scenes"]) for p in parts])
-    write_handout(folder / HANDOUT_NAME, folder, lesson, sections, duration)
+    write_handout(folder / HANDOUT_NAME, folder, lesson, sections, duration, prints)  # light frames (print_frames)
     manifest = lecture_manifest(lesson, quality, duration, chapters, posters, voice, sections, parts, exercise_files)
     write_manifest(folder, manifest)
     page_cues = [{"start": c.start, "end": c.end, "text": c.text} for c in cues]
