@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +30,7 @@ from PIL import Image
 
 from attncore import Lesson
 
+from ..env import TEXT_CACHE_ENV
 from ..outputs import atomic_path, write_atomic
 from ..render.jobs import Job
 from .clips import SectionClip
@@ -280,11 +282,20 @@ def print_frames(jobs: Sequence[Job], n_jobs: int) -> dict[tuple[str, str], Path
             todo.append((job, folder, key))
         else:
             out.update({(job.scene, t): p for t, p in found.items()})
-    calls = [(j.scene, PRINT_QUALITY, j.lesson_spec, str(Path(j.root) / ".work" / "prints" / j.scene), None, PRINT_STYLE)
-             for j, _, _ in todo]
+    calls = [(j.scene, PRINT_QUALITY, j.lesson_spec, str(Path(j.root) / ".work" / "prints" / j.scene), None, PRINT_STYLE,
+              False) for j, _, _ in todo]
     if calls:
-        with Workers(max(1, min(n_jobs, len(calls)))) as workers:
-            drawn = [f.result() for f in workers.submit_all(section_frames, calls)]
+        # One folder of parsed texts for every scene's frames (the header and labels recur):
+        # the workers inherit it from here, unless a caller (the test suite) set one.
+        ours = TEXT_CACHE_ENV not in os.environ
+        if ours:
+            os.environ[TEXT_CACHE_ENV] = str(Path(todo[0][0].root) / ".work" / "prints" / "texts")
+        try:
+            with Workers(max(1, min(n_jobs, len(calls)))) as workers:
+                drawn = [f.result() for f in workers.submit_all(section_frames, calls)]
+        finally:
+            if ours:
+                del os.environ[TEXT_CACHE_ENV]
         for (job, folder, key), frames in zip(todo, drawn, strict=True):
             out.update({(job.scene, t): p for t, p in _store_prints(folder, key, frames).items()})
     return out
