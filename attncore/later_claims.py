@@ -337,7 +337,7 @@ def _finds(trace: LessonTrace) -> list[Claim]:
                              + (" each" if len(tied) > 1 else "")))
         else:
             out.append(Claim("CausalMask", sec, "largest", at, {"weight": float(row[j])},
-                             f"the words before {_q(ctx.focus)} get little: the most, {fmt(row[j], dec)}, "
+                             f"the words before {_q(ctx.focus)} get little: the most, {said(float(row[j]), dec)}, "
                              f"goes to {_quoted(tied)}"))
     found = [x for x in out if "finds" in x.args.get("words", {})]
     if out and len(found) == m:  # every sentence's focus word finds a word before it

@@ -203,6 +203,24 @@ def leaving_frame(cp: Checkpoint, texts: list[Shown] | None = None) -> list[str]
             if not (left <= s.left and s.right <= right and bottom <= s.bottom and s.top <= top)]
 
 
+#: How far every text keeps from the frame's edges: 24 px at 480p (854 px across 14.22 units),
+#: clear of a projector's or a player's cropped border.
+EDGE_PX = 24
+
+
+def near_edge(cp: Checkpoint, texts: list[Shown] | None = None, px: float = EDGE_PX) -> list[tuple[str, float]]:
+    """The texts on screen at ``cp`` that come within ``px`` pixels (at 480p) of an edge of
+    the frame, with how near they come (pixels)."""
+    left, right, bottom, top = frame_box()
+    unit = config.frame_width / 854
+    out = []
+    for s in visible_texts(cp) if texts is None else texts:
+        gap = min(s.left - left, right - s.right, s.bottom - bottom, top - s.top) / unit
+        if gap < px - 1e-6:
+            out.append((s.mob.text, round(float(gap), 1)))
+    return out
+
+
 #: The smallest number worth showing: a digit 0.17 scene units high is 11 px at 480p.
 MIN_DIGIT_HEIGHT = 0.17
 

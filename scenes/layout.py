@@ -44,12 +44,13 @@ DRIFT = ITEM_BUFF
 #: Half the width every output quality shows at least: Manim's frame is 8 units high and
 #: 14.22 (16:9) to 14.23 (854×480) wide, so x = ±7 is inside it at every quality.
 FRAME_X = 7.0
-#: Content keeps this far from x = ±FRAME_X.
-FRAME_MARGIN = 0.15
+#: Content keeps this far from x = ±FRAME_X: with the 0.11 the frame has beyond ±FRAME_X,
+#: 24 px at 480p, the least gap any text keeps from an edge (scenes.inspect.EDGE_PX).
+FRAME_MARGIN = 0.3
 
 # -- the header (set by LessonScene.add_header) ------------------------------------------
-#: The pipeline marker's distance from the top edge.
-PIPELINE_BUFF = 0.22
+#: The pipeline marker's distance from the top edge (its text 24 px below it at 480p).
+PIPELINE_BUFF = 0.4
 #: The title's and the formula's distance from the top corners ...
 HEADER_BUFF = 0.4
 #: ... and how far the title then drops, to clear the pipeline marker.
@@ -58,12 +59,12 @@ TITLE_DROP = MED_LARGE_BUFF
 HEADER_BOTTOM = 2.5
 
 # -- the caption (set by LessonScene.caption) --------------------------------------------
-#: The caption's distance from the bottom edge ...
-CAPTION_BUFF = 0.3
+#: The caption's distance from the bottom edge (24 px at 480p, as every text keeps) ...
+CAPTION_BUFF = 0.4
 #: ... and from the left and right edges (a longer caption is scaled down).
 CAPTION_MARGIN = 0.4
-#: The highest point of a caption: one line of body text on y = -3.7.
-CAPTION_TOP = -3.35
+#: The highest point of a caption: one line of body text on y = -3.6.
+CAPTION_TOP = -3.25
 
 
 def _snap(x: float) -> float:

@@ -31,7 +31,7 @@ from manim import (
 from attncore import LessonTrace, decimals_needed
 from scenes.base import LessonScene
 from scenes.components import NumberGrid, Source, TokenRow, arrow
-from scenes.layout import DRIFT, FRAME_X, SMALL_BUFF, Box
+from scenes.layout import DRIFT, FRAME_MARGIN, FRAME_X, Box
 from scenes.theme import LAG, TIME, Theme
 
 # -- the table of word vectors (scene units) -----------------------------------------------
@@ -137,7 +137,7 @@ def shared_vector(trace: LessonTrace, table: NumberGrid, r: int, theme: Theme) -
     sentences = VGroup(
         *(TokenRow(c.tokens, theme, focus=c.focus_index, size="label") for c in trace.contexts)
     ).arrange(DOWN, buff=SENTENCE_GAP, aligned_edge=LEFT)
-    frame_left = -(FRAME_X - SMALL_BUFF)  # the sentences may reach this close to the frame's edge
+    frame_left = -(FRAME_X - FRAME_MARGIN)  # the sentences may reach this close to the frame's edge
     room = table.get_left()[0] - ARROW_ROOM - frame_left
     if sentences.width > room:
         sentences.scale_to_fit_width(room)
@@ -149,7 +149,7 @@ def shared_vector(trace: LessonTrace, table: NumberGrid, r: int, theme: Theme) -
 def fits_beside(trace: LessonTrace, table: NumberGrid) -> bool:
     """Whether the sentences fit left of ``table`` moved right at MIN_SENTENCE_SCALE or more."""
     widest = max(TokenRow(c.tokens, Theme(), size="label").width for c in trace.contexts)
-    room = (FRAME_X - MOVED_BUFF - table.width) - ARROW_ROOM + (FRAME_X - SMALL_BUFF)  # table left - arrows - frame left
+    room = (FRAME_X - MOVED_BUFF - table.width) - ARROW_ROOM + (FRAME_X - FRAME_MARGIN)  # table left - arrows - frame left
     return room >= MIN_SENTENCE_SCALE * widest
 
 

@@ -32,7 +32,7 @@ from manim import (
 from attncore import ContextTrace, decimals_needed
 from scenes.base import LessonScene
 from scenes.components import NumberGrid, Source, TokenRow, arrow, column_labels, label
-from scenes.layout import DRIFT, FRAME_X, GROUP_BUFF, ITEM_BUFF, MED_SMALL_BUFF, SMALL_BUFF
+from scenes.layout import CONTENT, DRIFT, FRAME_X, GROUP_BUFF, ITEM_BUFF, MED_SMALL_BUFF, SMALL_BUFF
 from scenes.theme import LAG, STROKE, TIME, Theme
 
 # -- the arcs ------------------------------------------------------------------------------
@@ -102,6 +102,9 @@ def x_and_roles(ctx: ContextTrace, dims: list[str], row: TokenRow, theme: Theme,
     x_name = label("X", "formula", theme["text"], weight="BOLD")
     grid.next_to(row, DOWN, buff=ROW_GAP).to_edge(LEFT, buff=X_LEFT)
     x_name.next_to(grid.body(), DOWN, buff=ITEM_BUFF)
+    low = CONTENT.bottom - float(x_name.get_bottom()[1])
+    if low > 0:  # a tall X (eight words) rises into the gap under the sentence, clear of the caption
+        VGroup(grid, x_name).shift(UP * min(low, ROW_GAP - ITEM_BUFF))
     roles: list[Role] = []
     for role, letter, meaning in (
         ("query", "Q", "query: what a word looks for"),

@@ -48,9 +48,9 @@ from scenes.components import (
     token_matrix,
 )
 from scenes.layout import (
+    GROUP_BUFF,
     ITEM_BUFF,
     LABEL_ROOM,
-    MED_LARGE_BUFF,
     MED_SMALL_BUFF,
     SMALL_BUFF,
     TINY_BUFF,
@@ -64,7 +64,7 @@ AREA = WORD_MATRIX_AREA
 # -- the worked example (scene units) ------------------------------------------------------
 #: A cell of the worked example: wide enough for a signed number in body type. The score
 #: matrix beside it has cells no wider, so that the sum moves into a cell of its own size.
-CELL_W = 1.1
+CELL_W = 1.0
 #: The tallest row of the worked example, and the height its rows leave to the column
 #: heads above them and to the rule and the sum below them.
 CELL_H_MAX, HEADS_AND_SUM_H = 0.6, 1.6
@@ -201,7 +201,7 @@ def _outline(grid: NumberGrid, pair: Pair, theme: Theme) -> SurroundingRectangle
 
 def matrix_beside(worked: WorkedExample, ctx: ContextTrace, pair: Pair, theme: Theme, dec: int) -> ScoreMatrix:
     """The (still empty) score matrix in the room right of the worked example, at the content's right edge."""
-    room_w = AREA.right - (worked.group.get_right()[0] + MED_LARGE_BUFF) - label_width(ctx.tokens) - ITEM_BUFF
+    room_w = AREA.right - (worked.group.get_right()[0] + GROUP_BUFF) - label_width(ctx.tokens) - ITEM_BUFF
     cw, ch = fit_cells(ctx.n, ctx.n, room_w, AREA.height - LABEL_ROOM, max_w=CELL_W)
     grid, axes = _score_grid(ctx, theme, dec, cw, ch)
     block = VGroup(grid, axes)

@@ -136,6 +136,7 @@ def division(ctx: ContextTrace, dims: list[str], theme: Theme, dec: int) -> Divi
     S = token_matrix(ctx.scores, op_dec, lambda r, c: Source(0, "scores", (r, c)), theme, ctx.tokens, cell_w=cw, cell_h=ch)
     axes = axis_titles(S, theme)
     VGroup(S, axes).move_to(((CONTENT.left + PANEL_LEFT - MED_LARGE_BUFF) / 2, AREA.centre_y, 0))
+    CONTENT.keep_inside(VGroup(S, axes))  # "query ↓" may reach further left than short row labels
 
     # d: the number of named dimensions; √d: the divisor.
     d_line = VGroup(

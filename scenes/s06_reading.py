@@ -216,7 +216,9 @@ def row_bars(ctx: ContextTrace, w: np.ndarray, grid: NumberGrid, theme: Theme, d
     left = grid.get_right()[0] + BARS_BUFF
     names = VGroup(*(label(t, "label", theme["key"]) for t in ctx.tokens))
     x0 = left + max(m.width for m in names) + ITEM_BUFF
-    length = BARS_RIGHT - NUMBER_ROOM - x0  # room for the number after the longest bar
+    # room for the number after the longest bar: NUMBER_ROOM, or more for a wider number (three decimals)
+    widest = max(Num(w[j], dec, weight_source(fi, j), size="cell").width for j in range(n)) + LABEL_BUFF
+    length = BARS_RIGHT - max(NUMBER_ROOM, widest) - x0
     pitch = min(MAX_PITCH, BARS_H / n)
     top = grid.body().get_center()[1] + pitch * (n - 1) / 2
     wmax = float(np.max(w))  # the weights add up to 1: the largest is at least 1/n

@@ -60,6 +60,7 @@ from scenes.components import (
 )
 from scenes.layout import (
     DRIFT,
+    FRAME_MARGIN,
     FRAME_X,
     GROUP_BUFF,
     ITEM_BUFF,
@@ -76,8 +77,9 @@ from scenes.theme import LAG, STROKE, TIME, Theme
 #: The least slack: the panels reach this close to x = ±FRAME_X (the bars' numbers need the
 #: room); the legend and the names keep this much spare, an outline half of it in its column.
 SLACK = 0.02
-#: All the panels together, side by side.
-PANELS_SPAN = 2 * (FRAME_X - SLACK)
+#: All the panels together, side by side: FRAME_MARGIN in from x = ±FRAME_X, like every
+#: scene's content (the bars' numbers at the panels' edges keep 24 px from the frame at 480p).
+PANELS_SPAN = 2 * (FRAME_X - FRAME_MARGIN)
 #: One panel alone is no wider: its bars would drift too far apart to compare.
 PANEL_W_MAX = 6.75
 #: Between two panels: MED_LARGE_BUFF, a TINY_BUFF less when there are three.

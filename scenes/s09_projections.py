@@ -104,7 +104,7 @@ DIAGRAM_W, DIAGRAM_H, DIAGRAM_TILE, A_TILE_W = 1.3, 1.2, (0.28, 0.22), 0.24
 #: Its plan: the learned projections in the column at LEARNED_X, left of the dashed divider
 #: at DIVIDER_X; the fixed mechanism right of it, its heading at FIXED_X, in the columns
 #: COMPARE_X, A_X and OUT_X; everything on two lines, TOP_Y and BOTTOM_Y.
-LEARNED_X, DIVIDER_X, FIXED_X = -5, -2.75, 1.5
+LEARNED_X, DIVIDER_X, FIXED_X = -4.85, -2.75, 1.5
 COMPARE_X, A_X, OUT_X = -0.75, 2.35, 5.35
 TOP_Y, BOTTOM_Y = 0.75, -1.75
 #: The divider stops DIVIDER_FOOT above the content box's bottom (clear of the caption).
@@ -383,6 +383,8 @@ def maps_layout(trace: LessonTrace, theme: Theme, box: Box, dec: int) -> Maps:
     dy = (box.top - (box.height - group_h) / 2) - maps_top
     dx = -(maps.get_left()[0] + maps.get_right()[0]) / 2
     maps.shift((dx, dy, 0))
+    if maps.width > box.width:  # the words over the last columns reach past them: keep them in the box
+        maps.scale(box.width / maps.width, about_point=maps.get_center())
     cap_y += dy
     centre_on_baseline(title_big, (big.body().get_center()[0], cap_y, 0))
     centre_on_baseline(title_small, (small.body().get_center()[0], cap_y, 0))

@@ -447,7 +447,14 @@ class CausalMask(LessonScene):
         self.add(*(b.grid.row(1) for b in self.blocks))
         self.play(*(FadeIn(VGroup(b.grid.col_labels, b.grid.row_labels[1], b.grid.row_entries(1))) for b in self.blocks),
                   *(Create(b.edge) for b in self.blocks), self.light_formula(None), run_time=TIME.write)
-        self.play(*(Create(b.senses[1]) for b in self.blocks), run_time=TIME.fade)
+        # the cells the narration names ("still finds “fish”, 0.13"), when no sense outline marks them already
+        named_cells = []
+        for cl in found:
+            c, b = cl.args["context"], self.blocks[cl.args["context"]]
+            cols = cl.args.get("words", {}).get("finds", {}).get("columns", [cl.args["column"]])
+            named_cells += [cell_outline(b.grid, 1, j, self.theme["accent"]) for j in cols
+                            if j not in ctxs[c].causal.mask_cost.sense_positions]
+        self.play(*(Create(b.senses[1]) for b in self.blocks), *(Create(o) for o in named_cells), run_time=TIME.fade)
         still = self.claims("largest", "caption")
         self.note = self.say(still[0].text if still else "The mask hides only what comes later.")
 

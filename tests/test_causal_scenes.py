@@ -157,3 +157,30 @@ def test_the_mask_cost_is_shown_when_the_sense_words_come_after(lessons: dict[st
     # and in the built-in lesson, where "cat" and "keyboard" come first, "mouse" still finds them
     found = build(CausalMask, lessons["default"]).narrations[3].text
     assert "still finds “cat”" in found and "still finds “keyboard”" in found
+
+
+@pytest.mark.parametrize("name", LESSONS)
+def test_every_cell_the_narration_names_under_the_mask_is_marked(lessons: dict[str, str], name: str) -> None:
+    """"“crane” still finds “fish”, 0.13": at the end of that section an outline stands on the
+    cell of “fish” in the masked row, as on the sense words' cells (issue 24)."""
+    from manim import SurroundingRectangle
+
+    from attncore.lecture_claims import section_claims
+
+    section = "Both contexts under the mask"
+    scene = build(CausalMask, lessons[name])
+    cp = next(cp for cp in scene.checkpoints if cp.section == section)
+    outlines = [m for top in cp.mobjects for m in top.get_family() if isinstance(m, SurroundingRectangle)]
+    nums = shown_nums(scene, section)
+    named = 0
+    for cl in section_claims(scene.trace, "CausalMask", section, "largest"):
+        c, f = cl.args["context"], scene.trace.contexts[cl.args["context"]].focus_index
+        cols = cl.args.get("words", {}).get("finds", {}).get("columns", [cl.args["column"]])
+        for j in cols:
+            cell = [m for m, src in nums if src.context == c and src.name == "causal.attention" and tuple(src.index) == (f, j)]
+            assert cell, f"{name}: the weight of column {j} in context {c} is not on screen"
+            x, y = cell[0].get_center()[:2]
+            assert any(o.get_left()[0] < x < o.get_right()[0] and o.get_bottom()[1] < y < o.get_top()[1]
+                       and o.width < 3 * cell[0].width + 1 for o in outlines), f"{name}: {cl.text!r} names a cell no outline marks"
+            named += 1
+    assert named or all(ctx.focus_index == 0 for ctx in scene.trace.contexts)

@@ -25,11 +25,12 @@ from scenes.theme import Theme
 
 
 def test_content_box_is_the_one_the_scenes_used() -> None:
-    assert Box(-6.85, 6.85, -3.1, 2.45) == CONTENT
-    assert (CONTENT.width, CONTENT.centre_y) == (13.7, (2.45 + -3.1) / 2)
-    # The per-use insets give exactly the floats once typed in the scenes.
-    assert (WORD_MATRIX_AREA.top, WORD_MATRIX_AREA.bottom) == (2.35, -3.2)
-    assert (PANEL_AREA.top, PANEL_AREA.bottom) == (2.38, -3.12)
+    # 24 px from the sides at 480p, between the header and a caption 24 px from the bottom
+    assert Box(-6.7, 6.7, -3.0, 2.45) == CONTENT
+    assert (CONTENT.width, CONTENT.centre_y) == (13.4, (2.45 + -3.0) / 2)
+    # The per-use insets give exactly the floats they name.
+    assert (WORD_MATRIX_AREA.top, WORD_MATRIX_AREA.bottom) == (2.35, -3.1)
+    assert (PANEL_AREA.top, PANEL_AREA.bottom) == (2.38, -3.02)
 
 
 def test_header_and_caption_stay_out_of_the_content_box() -> None:

@@ -17,8 +17,10 @@ from conftest import built_scene
 from attncore.lesson import LIMITS
 from scenes.components import Num
 from scenes.inspect import (
+    EDGE_PX,
     expected_text,
     leaving_frame,
+    near_edge,
     overlapping_texts,
     unreadable_numbers,
     visible_texts,
@@ -59,6 +61,7 @@ def check_scene(scene: Any, name: str) -> int:
         where = f"{name}: {type(scene).__name__} / {cp.section}"
         texts = visible_texts(cp)
         assert not leaving_frame(cp, texts), f"{where}: {leaving_frame(cp, texts)} leave the frame"
+        assert not near_edge(cp, texts), f"{where}: within {EDGE_PX} px of the frame's edge: {near_edge(cp, texts)}"
         assert not overlapping_texts(cp, texts=texts), f"{where}: these texts overlap: {overlapping_texts(cp, texts=texts)}"
         assert not unreadable_numbers(cp, texts), f"{where}: too small at 480p: {unreadable_numbers(cp, texts)}"
         for s in texts:

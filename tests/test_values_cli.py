@@ -112,6 +112,12 @@ def test_values_prints_the_causal_mask_and_positions(tmp_path: Path, trace: Less
         assert plain == [fmt(v, dec) for v in c.output[c.focus_index]]
         assert row_cells(part, "no positions, shuffled", table) == plain
         assert row_cells(part, "with positions, shuffled", table) != row_cells(part, "with positions, original", table)
+        # the encoding: rows by position and word, columns by wave (positions are not senses, issue 24)
+        pe = next(i for i, x in enumerate(part) if x.startswith("Positional encoding PE"))
+        head = next(x for x in part[pe:] if "┃" in x)
+        assert [h.strip() for h in head.split("┃")[1:]] == [f"{'sin' if k % 2 == 0 else 'cos'} {k // 2}" for k in range(c.d)]
+        assert not set(c.dimensions) & {h.strip() for h in head.split("┃")}
+        assert row_cells(part, f"{c.n - 1} {c.tokens[-1]}", pe) == [fmt(v, dec) for v in c.positional.encoding[c.n - 1]]
     assert sum(line.count("−∞") for line in lines if "│" in line) == sum(c.n * (c.n - 1) // 2 for c in trace.contexts)
 
 

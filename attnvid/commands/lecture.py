@@ -44,10 +44,10 @@ def lecture(quality: str, jobs: int | None, lesson_path: Path | None, voice: str
     PNG per scene, every section as its own MP4 (sections/), lecture.pptx (a title slide
     per part, then one slide per section, its video playing by itself, the narration in
     the notes), handout.pdf (each section's last frame and narration), index.html (offline
-    player with chapters, presenter mode, the parts and a self-check of the exercises),
-    workbook.xlsx (every number as a live formula), exercises.pdf, quiz.gift and quiz.xml
-    (ten exercises with worked answers, seed 0) and manifest.json. Its path is the last
-    line printed.
+    player with chapters, presenter mode, the parts, a self-check of the exercises and the
+    Try it panel), playground.html (the panel on its own), workbook.xlsx (every number as a
+    live formula), exercises.pdf, quiz.gift and quiz.xml (ten exercises with worked answers,
+    seed 0) and manifest.json. Its path is the last line printed.
     """
     voice = spoken_voice(voice, rate)
     lesson = get_lesson(lesson_path)

@@ -127,8 +127,11 @@ def print_positional(c: ContextTrace, console: Console, dec: int) -> None:
     """Positions added to the words, and the shuffled sentence without and with them."""
     toks, dims, p, f = list(c.tokens), list(c.dimensions), c.positional, c.focus_index
     console.rule(f"positions, {c.context.name!r}: the same words in another order", style="dim")
+    # Positions are not senses: rows by position (with the word there), columns by the sine or
+    # cosine of pair i (PE[p, 2i] = sin(p/10000^(2i/d)), PE[p, 2i+1] = cos(...)).
+    waves = [f"{'sin' if k % 2 == 0 else 'cos'} {k // 2}" for k in range(c.d)]
     console.print(_table("Positional encoding PE (row p, from 0: sin and cos of p/10000^(2i/d))", p.encoding,
-                         toks, dims, dec))
+                         [f"{r} {t}" for r, t in enumerate(toks)], waves, dec))
     console.print(_table(f"Attention softmax((X+PE)·(X+PE)ᵀ/√{c.d})", p.attention, toks, toks, dec))
     console.print(_table("Output A·(X+PE)", p.output, toks, dims, dec))
     console.print(f"\nShuffled: [bold]{escape(' '.join(p.shuffled_tokens))}[/] (the same words, {escape(c.focus)} moved)")

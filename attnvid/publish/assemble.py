@@ -38,6 +38,7 @@ from .clips import SectionClip, last_frame, write_section_clips
 from .deck import DECK_NAME, DeckPart, write_deck
 from .handout import HANDOUT_NAME, write_handout
 from .page import lecture_page
+from .playground import PLAYGROUND_NAME, playground_page, playground_panel
 from .quiz import write_exercise_files
 from .selfcheck import self_check_section
 from .workbook import WORKBOOK_NAME, write_workbook
@@ -216,6 +217,7 @@ def lecture_manifest(lesson: Lesson, quality: str, duration: float, chapters: Se
         "slides": DECK_NAME,
         "handout": HANDOUT_NAME,
         **({"exercises": exercises} if exercises else {}),  # exercises.pdf, quiz.gift, quiz.xml
+        "playground": PLAYGROUND_NAME,
         "sections": [s.manifest() for s in sections],
         "parts": list(parts),
         "voice": voice_engine(voice),
@@ -317,6 +319,8 @@ def assemble_lecture(folder: Path, lesson: Lesson, jobs: Sequence[Job], results:
     manifest = lecture_manifest(lesson, quality, duration, chapters, posters, voice, sections, parts, exercise_files)
     write_manifest(folder, manifest)
     page_cues = [{"start": c.start, "end": c.end, "text": c.text} for c in cues]
+    write_atomic(folder / PLAYGROUND_NAME, playground_page(trace, manifest).encode())
+    panel = playground_panel(trace, manifest)  # the same panel in the page, its steps linked to the chapters
     check = self_check_section(exercises, manifest["chapters"], exercise_files)
-    write_atomic(folder / "index.html", lecture_page(manifest, lesson.title, page_cues, check).encode())
+    write_atomic(folder / "index.html", lecture_page(manifest, lesson.title, page_cues, check, panel).encode())
     return duration, len(chapters)

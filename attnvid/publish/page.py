@@ -204,6 +204,7 @@ document.addEventListener("keydown", e => {
 window.lecture = { video, chapters, seekTo, goOn, stepBack, setPresenter(on) { if (presenter !== on) presenterButton.click(); }, state: () => ({ presenter, holdAt, current }) };
 mark();
 </script>
+__PANEL__
 </body>
 </html>
 """
@@ -214,6 +215,7 @@ LINKS = (
     ("slides", "Slides", "one slide per section, its video playing by itself (PowerPoint, LibreOffice Impress)"),
     ("handout", "Handout", "one page per section: its last frame and its narration (PDF)"),
     ("workbook", "Workbook", "every number of the lecture as a live spreadsheet formula"),
+    ("playground", "Try it", "every step recomputed in the page as you change the words, vectors and settings"),
 )
 
 
@@ -254,8 +256,9 @@ def _parts(manifest: dict[str, Any]) -> str:
 
 
 def lecture_page(manifest: dict[str, Any], title: str, cues: list[dict[str, Any]] | None = None,
-                 self_check: str = "") -> str:
-    """The page for a lecture folder whose ``manifest`` is given (paths relative to it).
+                 self_check: str = "", panel: str = "") -> str:
+    """The page for a lecture folder whose ``manifest`` is given (paths relative to it);
+    ``panel``, HTML placed after the player's script (the "Try it" panel, :mod:`.playground`).
 
     Captions are embedded as cues and added with ``addTextTrack``: browsers refuse to load
     a ``<track>`` file from ``file://``, and the page must work when opened from disk.
@@ -272,4 +275,5 @@ def lecture_page(manifest: dict[str, Any], title: str, cues: list[dict[str, Any]
         .replace("__PARTS__", _parts(manifest))
         .replace("__SELFCHECK__", self_check)
         .replace("__MANIFEST__", data)
+        .replace("__PANEL__", panel)
     )

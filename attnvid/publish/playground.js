@@ -1,0 +1,587 @@
+// The "Try it" panel: self-attention recomputed in the page, with the video's numbers.
+//
+// Every number is computed here in float64 by the same operations, in the same order, as
+// numpy computes attncore's (see the README, "The Try it panel"): a matrix product is
+// what numpy's OpenBLAS does for these sizes (fused multiply-adds, in its kernels'
+// order, emulated exactly by fma() below), a row sum is numpy's pairwise sum, the softmax
+// subtracts the row's largest score first. One rounding function, fmt(), shows every
+// number: half away from zero on the shortest decimal form of the float, as attncore's
+// display.fmt does. Inputs (the lesson, its trained weights, the positional encoding)
+// come from attncore as JSON embedded in the page.
+"use strict";
+(function () {
+  const DATA = JSON.parse(document.getElementById("playground-data").textContent);
+  const DEC = DATA.decimals;
+  const MINUS = "\u2212";
+
+  // ---- exact float64 arithmetic -------------------------------------------------------
+  const view = new DataView(new ArrayBuffer(8));
+
+  // x = m * 2^e with m a BigInt (signed), for finite x.
+  function split(x) {
+    view.setFloat64(0, x);
+    const hi = view.getUint32(0), lo = view.getUint32(4);
+    const biased = (hi >>> 20) & 0x7ff;
+    let m = (BigInt(hi & 0xfffff) << 32n) | BigInt(lo);
+    let e = -1074;
+    if (biased !== 0) { m |= 1n << 52n; e = biased - 1075; }
+    return [hi >>> 31 ? -m : m, e];
+  }
+
+  // 2^e exactly, for -1074 <= e <= 1023.
+  function pow2(e) {
+    if (e >= -1022) { view.setUint32(0, (e + 1023) << 20); view.setUint32(4, 0); }
+    else {
+      const bit = e + 1074;  // a subnormal: one bit of the fraction
+      view.setUint32(0, bit >= 32 ? 1 << (bit - 32) : 0);
+      view.setUint32(4, bit < 32 ? (2 ** bit) >>> 0 : 0);
+    }
+    return view.getFloat64(0);
+  }
+
+  // The product a*b split into its rounded value and the exact error (Dekker), or null
+  // when the split could overflow.
+  function twoProduct(a, b) {
+    const p = a * b;
+    if (!isFinite(p) || Math.abs(a) > 1e150 || Math.abs(b) > 1e150) return null;
+    const s = 134217729;
+    const ca = s * a, ah = ca - (ca - a), al = a - ah;
+    const cb = s * b, bh = cb - (cb - b), bl = b - bh;
+    return [p, ((ah * bh - p) + ah * bl + al * bh) + al * bl];
+  }
+
+  // fma(a, b, c) = a*b + c rounded once (to nearest, ties to even), as the FMA instruction.
+  function fma(a, b, c) {
+    if (!isFinite(a) || !isFinite(b) || !isFinite(c)) return a * b + c;
+    const tp = twoProduct(a, b);
+    if (tp !== null && tp[1] === 0) return tp[0] + c;  // the product is exact: one rounding
+    if (a === 0 || b === 0 || c === 0) return a * b + c;
+    const [ma, ea] = split(a), [mb, eb] = split(b), [mc, ec] = split(c);
+    const ep = ea + eb, e0 = Math.min(ep, ec);
+    const total = ((ma * mb) << BigInt(ep - e0)) + (mc << BigInt(ec - e0));
+    if (total === 0n) return 0;
+    const neg = total < 0n;
+    let mag = neg ? -total : total, e = e0;
+    const shift = Math.max(mag.toString(2).length - 53, -1074 - e);
+    if (shift > 0) {
+      const big = BigInt(shift);
+      let q = mag >> big;
+      const r = mag - (q << big), half = 1n << (big - 1n);
+      if (r > half || (r === half && (q & 1n) === 1n)) q += 1n;
+      mag = q; e += shift;
+    }
+    const v = Number(mag) * pow2(e);
+    return neg ? -v : v;
+  }
+
+  // One entry of A·B as numpy's OpenBLAS computes it for these sizes (n, m, k <= 8).
+  // Matrix · matrix (dgemm): a chain of FMAs over k, except that with k = 8 the last row of
+  // an odd number of rows, in the columns that come in blocks of 4, sums four lanes.
+  function gemmEntry(a, b, n, i, m, j) {
+    const k = a.length;
+    if (k === 8 && n % 2 === 1 && i === n - 1 && j < Math.floor(m / 4) * 4) {
+      const s = [0, 1, 2, 3].map(l => fma(a[l + 4], b[l + 4], a[l] * b[l]));
+      return (s[0] + s[1]) + (s[2] + s[3]);
+    }
+    let s = a[0] * b[0];
+    for (let t = 1; t < k; t++) s = fma(a[t], b[t], s);
+    return s;
+  }
+  // Matrix · column (dgemv): blocks of 4 along k in 4-, 2- or 1-row kernels, then the rest of k.
+  function gemvEntry(a, b, n, i) {
+    const k = a.length, q = k - k % 4;
+    let y = 0;
+    if (q) {
+      const p = [];
+      for (let t = 0; t < q; t++) p.push(a[t] * b[t]);
+      const four = Math.floor(n / 4) * 4;
+      if (i < four) {
+        const s = p.slice(0, 4);
+        for (let t = 4; t < q; t++) s[t % 4] = fma(a[t], b[t], s[t % 4]);
+        y = (s[0] + s[2]) + (s[1] + s[3]);
+      } else if (n % 4 >= 2 && i < four + 2) {
+        let s0 = p[0], s1 = p[1];
+        for (let t = 2; t < q; t += 2) { s0 = s0 + p[t]; s1 = s1 + p[t + 1]; }
+        y = s0 + s1;
+      } else {
+        const u = p.slice(0, 4);
+        for (let t = 4; t < q; t++) u[t % 4] = u[t % 4] + p[t];
+        y = (u[0] + u[2]) + (u[1] + u[3]);
+      }
+    }
+    const rest = k % 4;
+    if (rest === 1) y = fma(a[q], b[q], y);
+    else if (rest === 2) y = y + fma(a[q], b[q], a[q + 1] * b[q + 1]);
+    else if (rest === 3) y = y + fma(a[q + 2], b[q + 2], fma(a[q], b[q], a[q + 1] * b[q + 1]));
+    return y;
+  }
+  function matmul(A, B) {  // (n, k) · (k, m) -> (n, m), rows of numbers
+    const n = A.length, m = B[0].length;
+    const cols = [];
+    for (let j = 0; j < m; j++) cols.push(B.map(r => r[j]));
+    return A.map((a, i) => cols.map((b, j) => (m === 1 ? gemvEntry(a, b, n, i) : gemmEntry(a, b, n, i, m, j))));
+  }
+  function transpose(M) { return M[0].map((_, j) => M.map(r => r[j])); }
+  // numpy's sum of a row: in order under 8 terms, pairwise for 8.
+  function rowSum(r) {
+    if (r.length < 8) { let s = 0; for (const v of r) s += v; return s; }
+    let s = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+    for (let t = 8; t < r.length; t++) s += r[t];
+    return s;
+  }
+  // Row-wise softmax, the row's largest score subtracted first; −∞ (masked) gives exactly 0.
+  function softmax(S) {
+    return S.map(r => {
+      const top = Math.max(...r);
+      const e = r.map(v => Math.exp(v - top));
+      const s = rowSum(e);
+      return e.map(v => v / s);
+    });
+  }
+
+  // ---- the one rounding rule --------------------------------------------------------------
+  // fmt(x) = attncore.display.fmt(x, DEC): the shortest decimal form of the float (Python's
+  // repr, JavaScript's String: the same digits), rounded half away from zero; −0 shows as 0.
+  // The digits of |x| as Python's repr and JavaScript's String write them, and how many
+  // come before the decimal point.
+  function decimalDigits(x) {
+    const m = /^(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(String(Math.abs(x)));
+    let digits = m[1] + (m[2] || "");
+    let point = m[1].length + (m[3] ? Number(m[3]) : 0);
+    if (point < 0) { digits = "0".repeat(-point) + digits; point = 0; }
+    return { digits, point };
+  }
+  // The first ``keep`` digits, the rest rounded half up (away from zero: digits are of |x|).
+  function roundDigits(digits, point, keep) {
+    if (digits.length < keep + 1) digits += "0".repeat(keep + 1 - digits.length);
+    let kept = digits.slice(0, keep);
+    if (digits.charCodeAt(keep) >= 53) {  // the first dropped digit is 5 or more
+      const arr = kept.split("").map(Number);
+      let t = arr.length - 1;
+      while (t >= 0 && arr[t] === 9) { arr[t] = 0; t--; }
+      if (t < 0) { arr.unshift(1); point++; } else arr[t]++;
+      kept = arr.join("");
+    }
+    return { kept, point };
+  }
+  function fmtPlain(x, dec) {
+    if (x === Infinity) return "inf";
+    if (x === -Infinity) return "-inf";
+    const d = decimalDigits(x);
+    let { kept, point } = roundDigits(d.digits, d.point, d.point + dec);
+    if (kept.length < point + dec) kept = "0".repeat(point + dec - kept.length) + kept;
+    const whole = kept.slice(0, kept.length - dec).replace(/^0+(?=\d)/, "") || "0";
+    const text = whole + "." + kept.slice(kept.length - dec);
+    return x < 0 && /[1-9]/.test(text) ? "-" + text : text;
+  }
+  // An exponential the video would not show (EXP_LIMIT and above) as SIGNIFICANT digits and a
+  // power of ten, rounded by the same rule: at the lesson's decimals its last digits would
+  // depend on the last bit of exp, where the browser's and numpy's may differ.
+  function sciParts(x) {
+    const d = decimalDigits(x);  // x >= EXP_LIMIT: the first digit is not 0
+    const r = roundDigits(d.digits, d.point, DATA.significant);
+    return { mantissa: (x < 0 ? "-" : "") + r.kept[0] + "." + r.kept.slice(1, DATA.significant), exponent: r.point - 1 };
+  }
+  function large(x) { return isFinite(x) && Math.abs(x) >= DATA.exp_limit; }
+  function expPlain(x) {
+    if (!large(x)) return fmtPlain(x, DEC);
+    const p = sciParts(x);
+    return p.mantissa + "e" + p.exponent;
+  }
+  function expText(x) {
+    if (!large(x)) return fmt(x);
+    const p = sciParts(x);
+    const sup = String(p.exponent).split("").map(c => "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079"[Number(c)]).join("");
+    return p.mantissa.replace("-", MINUS) + " \u00d7 10" + sup;
+  }
+  function fmt(x, dec = DEC) {
+    if (x === Infinity) return "\u221e";
+    if (x === -Infinity) return MINUS + "\u221e";
+    return fmtPlain(x, dec).replace("-", MINUS);
+  }
+
+  // ---- the lesson, as the student has edited it ----------------------------------------------
+  const LIMIT = DATA.limits;
+  function freshState() {
+    return {
+      vocab: new Map(DATA.vocabulary.map(([w, v]) => [w, v.slice()])),
+      contexts: DATA.contexts.map(c => ({ tokens: c.tokens.slice(), focus: c.focus })),
+      ctx: 0, scaled: true, causal: false, positions: false, weights: "simple", head: 0,
+    };
+  }
+  let state = freshState();
+
+  function attend(q, k, v) {  // one head: what attncore.steps computes, in its order
+    const scores = matmul(q, transpose(k));
+    const dk = q[0].length;
+    const root = Math.sqrt(dk);
+    const scaled = state.scaled ? scores.map(r => r.map(x => x / root)) : scores;
+    const masked = state.causal ? scaled.map((r, i) => r.map((x, j) => (j <= i ? x : -Infinity))) : scaled;
+    const attention = softmax(masked);
+    return { q, k, v, dk, scores, scaled, masked, attention, output: matmul(attention, v) };
+  }
+  function blockOf(M, h, dh) { return M.map(r => r.slice(h * dh, (h + 1) * dh)); }
+
+  function compute() {
+    const c = state.contexts[state.ctx];
+    const n = c.tokens.length, d = DATA.dimensions.length;
+    const X = c.tokens.map(w => state.vocab.get(w).slice());
+    const encoding = DATA.encodings[String(n)];
+    const inputs = state.positions ? X.map((r, p) => r.map((x, k) => x + encoding[p][k])) : X;
+    const r = { n, d, X, encoding, inputs, focus: c.tokens.indexOf(c.focus), named: true };
+    if (state.weights === "simple") {
+      Object.assign(r, attend(inputs, inputs, inputs));
+    } else {
+      const W = DATA.weights;
+      const Q = matmul(inputs, W.W_Q), K = matmul(inputs, W.W_K), V = matmul(inputs, W.W_V);
+      r.full = { Q, K, V };
+      if (state.weights === "trained") Object.assign(r, attend(Q, K, V));
+      else {
+        const h = DATA.heads, dh = d / h;
+        const heads = [];
+        for (let t = 0; t < h; t++) heads.push(attend(blockOf(Q, t, dh), blockOf(K, t, dh), blockOf(V, t, dh)));
+        const shown = heads[state.head];
+        Object.assign(r, shown);
+        r.headOutput = shown.output;
+        r.concat = heads[0].output.map((_, i) => heads.flatMap(x => x.output[i]));
+        r.output = matmul(r.concat, W.W_O);
+      }
+    }
+    const f = r.focus;
+    r.exps = r.masked[f].map(x => Math.exp(x));
+    r.sum = rowSum(r.exps);
+    r.weighted = r.attention[f].map((a, j) => r.v[j].map(x => a * x));
+    const out = r.output[f];
+    let best = 0;
+    for (let k = 1; k < out.length; k++) if (out[k] > out[best]) best = k;
+    let second = -Infinity;
+    out.forEach((x, k) => { if (k !== best && x > second) second = x; });
+    r.lean = { k: best, margin: out[best] - second };
+    return r;
+  }
+
+  // ---- drawing ---------------------------------------------------------------------------
+  const root = document.getElementById("playground");
+  const stepsBox = root.querySelector(".pg-steps");
+  const message = root.querySelector(".pg-message");
+  const COLOURS = DATA.colours;
+
+  function el(tag, attrs, ...kids) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k === "text") e.textContent = v;
+      else if (k === "style") e.style.cssText = v;
+      else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+      else e.setAttribute(k, v === true ? "" : v);
+    }
+    for (const kid of kids.flat()) if (kid !== null && kid !== undefined) e.append(kid);
+    return e;
+  }
+  function numberAttrs(matrix, row, col, value, head) {
+    const a = { "data-matrix": matrix, "data-context": state.ctx, "data-row": row, "data-value": fmtPlain(value, DEC) };
+    if (col !== null) a["data-col"] = col;
+    if (head !== null && head !== undefined) a["data-head"] = head;
+    return a;
+  }
+  function hex(c) { return [1, 3, 5].map(i => parseInt(c.slice(i, i + 2), 16)); }
+  function heat(t) {  // the video's heat ramp: a square root from heat_low to heat_high
+    const lo = hex(COLOURS.heat_low), hi = hex(COLOURS.heat_high), s = Math.sqrt(Math.min(1, Math.max(0, t)));
+    return "rgb(" + lo.map((x, i) => Math.round(x + (hi[i] - x) * s)).join(",") + ")";
+  }
+  function dimColour(k) { return DATA.dimension_colours[k]; }
+
+  // A matrix as a table: rows named by words, columns by dimensions or numbers.
+  function matrixTable(spec) {
+    const { name, M, rows, cols, colColours, heatMap, head, caption, captionColour, focusRow } = spec;
+    const head_ = el("tr", {}, el("th", { scope: "col" }, ""),
+      cols.map((c, j) => el("th", { scope: "col", style: colColours ? "color:" + colColours[j] : null, text: c })));
+    const body = M.map((r, i) => el("tr", { class: i === focusRow ? "pg-focus" : null },
+      el("th", { scope: "row" }, rows[i]),
+      r.map((x, j) => {
+        const attrs = numberAttrs(name, i, j, x, head);
+        if (heatMap) {
+          attrs.style = "background:" + heat(x) + ";color:" + (x >= DATA.dark_ink_from ? COLOURS.background : COLOURS.text);
+        }
+        return el("td", attrs, fmt(x));
+      })));
+    return el("div", { class: "pg-scroll" }, el("table", { class: "pg-matrix" },
+      caption ? el("caption", { text: caption, style: captionColour ? "color:" + captionColour : null }) : null,
+      el("thead", {}, head_), el("tbody", {}, body)));
+  }
+
+  function videoLink(step) {
+    const ch = DATA.chapters[step];
+    if (!ch) return null;
+    if (DATA.in_lecture) {
+      return el("button", { type: "button", class: "pg-video", title: "Play this step's chapter in the lecture video",
+        onclick: () => { window.lecture.seekTo(ch.index, true); window.lecture.video.scrollIntoView({ block: "start" }); } },
+      "\u25b6 In the video");
+    }
+    return el("a", { class: "pg-video", href: DATA.video + "#t=" + ch.start_s, text: "\u25b6 In the video" });
+  }
+  function step(id, title, formula, ...body) {
+    return el("section", { class: "pg-step", id: "pg-step-" + id, "aria-labelledby": "pg-title-" + id },
+      el("div", { class: "pg-step-head" },
+        el("h3", { id: "pg-title-" + id, tabindex: "-1", text: title }),
+        formula ? el("span", { class: "pg-formula", text: formula }) : null,
+        videoLink(id)),
+      body);
+  }
+
+  function embeddingsTable(r) {
+    const c = state.contexts[state.ctx];
+    const head_ = el("tr", {}, el("th", { scope: "col" }, ""),
+      DATA.dimensions.map((nm, k) => el("th", { scope: "col", style: "color:" + dimColour(k), text: nm })));
+    const body = r.X.map((row, i) => el("tr", { class: i === r.focus ? "pg-focus" : null },
+      el("th", { scope: "row", text: c.tokens[i] }),
+      row.map((x, k) => el("td", {}, el("input", {
+        ...numberAttrs("embeddings", i, k, x, null), type: "text", inputmode: "decimal", value: plainInput(x),
+        "aria-label": c.tokens[i] + ", " + DATA.dimensions[k], onchange: e => editCell(e.target, c.tokens[i], k),
+      })))));
+    return el("div", { class: "pg-scroll" }, el("table", { class: "pg-matrix pg-edit" }, el("thead", {}, head_), el("tbody", {}, body)));
+  }
+  function plainInput(x) { return String(x).replace("-", MINUS); }
+
+  function bars(r) {
+    const out = r.output[r.focus];
+    const top = Math.max(1e-9, ...out.map(Math.abs));
+    return el("div", { class: "pg-bars", role: "list" }, out.map((x, k) => el("div", { class: "pg-bar", role: "listitem" },
+      el("span", { class: "pg-bar-name", style: "color:" + dimColour(k), text: DATA.dimensions[k] }),
+      el("span", { class: "pg-bar-track" }, el("span", {
+        class: "pg-bar-fill" + (x < 0 ? " pg-neg" : ""),
+        style: "width:" + (50 * Math.abs(x) / top).toFixed(2) + "%;background:" + dimColour(k) + ";" +
+          (x < 0 ? "right:50%" : "left:50%"),
+      })),
+      el("span", numberAttrs("output", r.focus, k, x, null), fmt(x)))));
+  }
+
+  function render() {
+    const r = compute();
+    const c = state.contexts[state.ctx];
+    const toks = c.tokens, dims = DATA.dimensions, f = r.focus;
+    const heads = state.weights === "heads";
+    const headIdx = heads ? state.head : null;
+    const numbered = (p, m) => Array.from({ length: m }, (_, j) => p + (j + 1));
+    const qkvCols = heads ? numbered("h" + (state.head + 1) + ".", r.dk) : numbered("", r.dk);
+    const headColours = heads ? qkvCols.map(() => DATA.head_colours[state.head]) : null;
+    const out = [];
+    root.dataset.weights = state.weights;
+    root.dataset.head = heads ? String(state.head) : "";
+    root.dataset.scaled = String(state.scaled);
+    root.dataset.causal = String(state.causal);
+    root.dataset.positions = String(state.positions);
+    root.dataset.context = String(state.ctx);
+    root.dataset.stage = stageName();
+
+    out.push(step("embeddings", DATA.titles.embeddings, "X: one row per word",
+      el("p", { class: "pg-note", text: "Each word has one vector: editing a cell changes that word wherever it appears." }),
+      embeddingsTable(r)));
+    if (state.positions) {
+      out.push(step("positions", DATA.titles.positions, "X + PE",
+        matrixTable({ name: "encoding", M: r.encoding, rows: toks.map((w, p) => p + " " + w), cols: dims, colColours: dims.map((_, k) => dimColour(k)), caption: "PE, the sinusoidal encoding of each position" }),
+        matrixTable({ name: "inputs", M: r.inputs, rows: toks, cols: dims, colColours: dims.map((_, k) => dimColour(k)), focusRow: f, caption: "X + PE" })));
+    }
+    if (state.weights !== "simple") {
+      const W = DATA.weights;
+      const block = M => (heads ? blockOf(M, state.head, r.dk) : M);
+      const wTables = ["W_Q", "W_K", "W_V"].map(nm => matrixTable({ name: nm, M: block(W[nm]), rows: dims, cols: qkvCols, head: headIdx, caption: nm + (heads ? " (head " + (state.head + 1) + "'s columns)" : "") }));
+      out.push(step("projections", heads ? DATA.titles.heads : DATA.titles.projections, "Q = X·W_Q, K = X·W_K, V = X·W_V",
+        el("p", { class: "pg-note", text: DATA.provenance }),
+        el("details", {}, el("summary", { text: "The weights" }), wTables),
+        el("div", { class: "pg-row" },
+          ["Q", "K", "V"].map((nm, t) => matrixTable({
+            name: nm, M: [r.q, r.k, r.v][t], rows: toks, cols: qkvCols, colColours: headColours, head: headIdx,
+            caption: nm, captionColour: COLOURS[["query", "key", "value"][t]], focusRow: f,
+          })))));
+    }
+    const qk = state.weights === "simple" ? "X·Xᵀ" : heads ? "Q_h·K_hᵀ (head " + (state.head + 1) + ")" : "Q·Kᵀ";
+    out.push(step("scores", DATA.titles.scores, "S = " + qk,
+      matrixTable({ name: "scores", M: r.scores, rows: toks, cols: toks, head: headIdx, focusRow: f })));
+    out.push(step("scaled", DATA.titles.scaled, state.scaled ? qk + " / √" + r.dk : "not scaled",
+      state.scaled ? matrixTable({ name: "scaled", M: r.scaled, rows: toks, cols: toks, head: headIdx, focusRow: f })
+        : el("p", { class: "pg-note", text: "Scaling is off: the softmax gets the scores as they are (turn “Divide by √d” on to compare)." })));
+    if (state.causal) {
+      out.push(step("masked", DATA.titles.masked, "−∞ above the diagonal",
+        el("p", { class: "pg-note", text: "Each word sees itself and the words before it." }),
+        matrixTable({ name: "masked", M: r.masked, rows: toks, cols: toks, head: headIdx, focusRow: f })));
+    }
+    const expRow = el("div", { class: "pg-scroll" }, el("table", { class: "pg-matrix" },
+      el("thead", {}, el("tr", {}, el("th", {}, ""), toks.map(w => el("th", { scope: "col", text: w })), el("th", { scope: "col", text: "sum" }))),
+      el("tbody", {}, el("tr", { class: "pg-focus" }, el("th", { scope: "row", text: "exp" }),
+        r.exps.map((x, j) => el("td", { ...numberAttrs("exp", f, j, x, headIdx), "data-value": expPlain(x) }, expText(x))),
+        el("td", { ...numberAttrs("sum", f, null, r.sum, headIdx), "data-value": expPlain(r.sum), class: "pg-sum" }, expText(r.sum))))));
+    const unreadable = fmt(r.sum) === fmt(0) || large(r.sum) || !isFinite(r.sum);
+    out.push(step("softmax", DATA.titles.softmax, "exp, then divide by the row's sum",
+      el("p", { class: "pg-note", text: "The row of “" + c.focus + "”: each exponential divided by their sum is its attention weight." }),
+      expRow,
+      unreadable ? el("p", { class: "pg-note", text: "These exponentials are too " + (fmt(r.sum) === fmt(0) ? "small" : "large") +
+        " to read at this precision" + (fmt(r.sum) === fmt(0) ? "" : " (from " + DATA.exp_limit + " on: " + DATA.significant + " significant digits)") +
+        "; the softmax subtracts the row's largest score first, which gives the same weights." }) : null));
+    out.push(step("attention", DATA.titles.attention, "A = softmax(…): row = query, column = key",
+      matrixTable({ name: "attention", M: r.attention, rows: toks, cols: toks, heatMap: true, head: headIdx, focusRow: f })));
+    const vName = state.weights === "simple" ? "X" : "V";
+    const vCols = state.weights === "simple" ? dims : qkvCols;
+    const mixing = [matrixTable({ name: "weighted", M: r.weighted, rows: toks.map((w, j) => [el("span", numberAttrs("attention", f, j, r.attention[f][j], headIdx), fmt(r.attention[f][j])), " × " + w]), cols: vCols, head: headIdx, caption: "The weighted " + vName + " rows of “" + c.focus + "”" })];
+    if (heads) {
+      mixing.push(matrixTable({ name: "output", M: r.headOutput, rows: toks, cols: qkvCols, colColours: headColours, head: headIdx, focusRow: f, caption: "Head " + (state.head + 1) + "'s output A·V" }));
+    } else {
+      mixing.push(matrixTable({ name: "output", M: r.output, rows: toks, cols: dims, colColours: dims.map((_, k) => dimColour(k)), focusRow: f, caption: "Output A·" + vName }));
+    }
+    out.push(step("mixing", DATA.titles.mixing, "Output = A·" + vName, el("div", { class: "pg-row" }, mixing)));
+    if (heads) {
+      out.push(step("heads", DATA.titles.heads, "concat(heads)·W_O",
+        matrixTable({ name: "concat", M: r.concat, rows: toks, cols: numbered("c", dims.length), caption: "The heads side by side",
+          colColours: dims.map((_, j) => DATA.head_colours[Math.floor(j / r.dk)]) }),
+        el("details", {}, el("summary", { text: "W_O" }), matrixTable({ name: "W_O", M: DATA.weights.W_O, rows: dims, cols: dims })),
+        matrixTable({ name: "output", M: r.output, rows: toks, cols: dims, colColours: dims.map((_, k) => dimColour(k)), focusRow: f, caption: "Output" })));
+    }
+    const k = r.lean.k, m = r.lean.margin;
+    const tie = fmt(m) === fmt(0);
+    const lean = el("p", { class: "pg-lean" }, "“" + c.focus + "” leans ",
+      el("strong", { style: "color:" + dimColour(k), text: dims[k] }), ", by ",
+      el("span", numberAttrs("lean", f, k, m, null), fmt(m)),
+      tie ? " (no clear lean at this precision)" : "");
+    out.push(step("lean", DATA.titles.lean, "the output of “" + c.focus + "” by named dimension", bars(r), lean));
+    stepsBox.replaceChildren(...out);
+  }
+
+  function stageName() {  // the attncore stage these numbers are, when there is one
+    if (state.causal && state.positions) return "";
+    if (state.weights === "simple") {
+      if (state.causal) return state.scaled ? "causal" : "";
+      if (state.positions) return state.scaled ? "positional" : "";
+      return state.scaled ? "simple" : "unscaled";
+    }
+    if (state.causal || state.positions || !state.scaled) return "";
+    return state.weights === "trained" ? "projected" : "head:" + state.head;
+  }
+
+  // ---- edits -------------------------------------------------------------------------------
+  function say(text, kind) {
+    message.textContent = text;
+    message.className = "pg-message" + (kind ? " pg-" + kind : "");
+  }
+  function editCell(input, word, k) {
+    const raw = input.value.trim().replace(/\u2212/g, "-").replace(",", ".");
+    const old = state.vocab.get(word)[k];
+    const back = () => { input.value = plainInput(old); };
+    if (!/^[+-]?(\d+\.?\d*|\.\d+)$/.test(raw)) {
+      back(); return say("“" + input.value + "” is not a number: write a number such as 1 or 0.5 (" + word + ", " + DATA.dimensions[k] + " stays " + fmt(old) + ").", "error");
+    }
+    const x = Number(raw);
+    if (Math.abs(x) > LIMIT.value) {
+      back(); return say(raw + " is outside the lesson's range, −" + LIMIT.value + " to " + LIMIT.value + ".", "error");
+    }
+    const frac = (raw.split(".")[1] || "").replace(/0+$/, "");
+    if (frac.length > DEC) {
+      back(); return say(raw + " needs " + frac.length + " decimals; this lesson shows " + DEC + " (write " + fmt(x) + ").", "error");
+    }
+    state.vocab.get(word)[k] = x === 0 ? 0 : x;
+    say("“" + word + "”, " + DATA.dimensions[k] + " = " + fmt(x) + ": every step recomputed.", "");
+    render();
+    refocus('input[data-matrix="embeddings"][data-row="' + input.dataset.row + '"][data-col="' + k + '"]');
+  }
+  function refocus(selector) {
+    const e = stepsBox.querySelector(selector);
+    if (e) e.focus();
+  }
+  function editSentence(text) {
+    const c = state.contexts[state.ctx];
+    const toks = text.trim().split(/\s+/).filter(Boolean);
+    const [lo, hi] = LIMIT.tokens;
+    if (toks.length < lo || toks.length > hi) {
+      return fail("The sentence has " + toks.length + " word" + (toks.length === 1 ? "" : "s") + "; the lesson allows " + lo + " to " + hi + ".");
+    }
+    const unknown = toks.find(w => !state.vocab.has(w));
+    if (unknown !== undefined) {
+      const same = [...state.vocab.keys()].find(w => w.toLocaleLowerCase() === unknown.toLocaleLowerCase());
+      return fail("“" + unknown + "” is not in the vocabulary" + (same ? "; did you mean “" + same + "”?" : "; use one of: " + [...state.vocab.keys()].join(", ") + "."));
+    }
+    const others = state.contexts.filter((_, i) => i !== state.ctx).flatMap(x => x.tokens);
+    const distinct = new Set([...others, ...toks]).size;
+    if (distinct > LIMIT.sentence_words) {
+      return fail("The sentences would use " + distinct + " different words; the lesson allows at most " + LIMIT.sentence_words + ".");
+    }
+    c.tokens = toks;
+    let note = "";
+    if (!toks.includes(c.focus)) { note = " “" + c.focus + "” is no longer in it: the focus is now “" + toks[0] + "”."; c.focus = toks[0]; }
+    say("Sentence: “" + toks.join(" ") + "”." + note, "");
+    syncControls(); render();
+    return true;
+  }
+  function fail(text) { say(text, "error"); syncControls(); return false; }
+
+  // ---- controls ------------------------------------------------------------------------------
+  const ctl = name => root.querySelector('[data-control="' + name + '"]');
+  function syncControls() {
+    const c = state.contexts[state.ctx];
+    root.querySelectorAll('[data-control="context"]').forEach(b => b.setAttribute("aria-pressed", String(Number(b.dataset.index) === state.ctx)));
+    ctl("sentence").value = c.tokens.join(" ");
+    const focus = ctl("focus");
+    focus.replaceChildren(...[...new Set(c.tokens)].map(w => el("option", { value: w, text: w })));
+    focus.value = c.focus;
+    ctl("scaled").checked = state.scaled;
+    ctl("causal").checked = state.causal;
+    ctl("positions").checked = state.positions;
+    ctl("weights").value = state.weights === "heads" ? "head:" + state.head : state.weights;
+  }
+  function wire() {
+    root.addEventListener("keydown", e => e.stopPropagation());  // the page's presenter keys stay outside
+    root.querySelectorAll('[data-control="context"]').forEach(b => b.addEventListener("click", () => {
+      state.ctx = Number(b.dataset.index); say("", ""); syncControls(); render();
+    }));
+    ctl("sentence").addEventListener("change", e => editSentence(e.target.value));
+    ctl("focus").addEventListener("change", e => {
+      state.contexts[state.ctx].focus = e.target.value; say("Focus: “" + e.target.value + "”.", ""); render();
+    });
+    for (const name of ["scaled", "causal", "positions"]) {
+      ctl(name).addEventListener("change", e => { state[name] = e.target.checked; render(); });
+    }
+    ctl("weights").addEventListener("change", e => {
+      const v = e.target.value;
+      if (v.startsWith("head:")) { state.weights = "heads"; state.head = Number(v.slice(5)); } else state.weights = v;
+      render();
+    });
+    root.querySelectorAll('[data-control="add-word"]').forEach(b => b.addEventListener("click", () => {
+      const c = state.contexts[state.ctx];
+      editSentence(c.tokens.concat([b.dataset.word]).join(" "));
+    }));
+    ctl("reset").addEventListener("click", () => { state = freshState(); say("Back to the lesson's own inputs.", ""); syncControls(); render(); });
+    linkChapters();
+  }
+  // Each chapter of the lecture page gets a link to its step of the panel.
+  function linkChapters() {
+    if (!DATA.in_lecture) return;
+    const items = document.querySelectorAll("#chapters > li");
+    for (const [index, stepId, mode] of DATA.chapter_steps) {
+      const li = items[index];
+      if (!li) continue;
+      li.append(el("a", { class: "pg-try", href: "#pg-step-" + stepId, title: "Try this step yourself", text: "Try it",
+        onclick: e => { e.preventDefault(); show(stepId, mode); } }));
+    }
+  }
+  function show(stepId, mode) {
+    if (mode === "trained" || mode === "heads") { state.weights = mode; state.head = 0; }
+    if (mode === "causal") state.causal = true;
+    if (mode === "positions") state.positions = true;
+    if (mode === "scaled") state.scaled = true;
+    syncControls(); render();
+    const h = document.getElementById("pg-title-" + stepId);
+    if (h) { h.scrollIntoView({ block: "start" }); h.focus({ preventScroll: true }); }
+  }
+
+  wire();
+  syncControls();
+  render();
+  window.playground = {
+    fmt, fmtPlain, expPlain, fma, matmul, softmax, rowSum, show,
+    state: () => ({
+      context: state.ctx, scaled: state.scaled, causal: state.causal, positions: state.positions,
+      weights: state.weights, head: state.head,
+      contexts: state.contexts.map(c => ({ tokens: c.tokens.slice(), focus: c.focus })),
+      vocabulary: [...state.vocab.entries()].map(([w, v]) => [w, v.slice()]),
+    }),
+    message: () => ({ text: message.textContent, error: message.classList.contains("pg-error") }),
+  };
+})();

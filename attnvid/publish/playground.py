@@ -1,0 +1,212 @@
+"""The "Try it" panel: the lecture page recomputes attention live, with the video's numbers.
+
+A student changes a cell of the embedding table, the sentence, the focus word, turns √d
+scaling, the causal mask or positions on or off, or switches from the simplified step
+(Q = K = V = X) to the lesson's trained weights (one head, or each head), and every step
+is recomputed in the page, in the lecture's order, names and colours. The panel is plain
+JavaScript (``playground.js``, beside this module) with the lesson's inputs embedded as
+JSON from attncore, so it works offline from ``file://``. It goes into ``index.html``
+(:func:`playground_panel`, each step linked to its chapter and each chapter to its step)
+and stands alone as ``playground.html`` (:func:`playground_page`) for a course site.
+
+Same numbers: the script computes in float64 what attncore computes, operation for
+operation (its matrix products as numpy's OpenBLAS forms them, fused multiply-adds
+included), and shows every number through one rounding function equal to
+:func:`attncore.display.fmt`. The trained weights are the lesson's, held fixed while the
+student edits (training stays in Python, as in the workbook).
+
+The contract a test reads (the README's "The Try it panel"): every number carries
+``data-matrix``, ``data-context``, ``data-row``, ``data-col`` and ``data-value``; every
+editable cell is an ``<input>`` with the same attributes, applied on ``change``.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from importlib import resources
+from typing import Any
+
+from attncore import Lesson, LessonTrace
+from attncore.lesson import EXP_LIMIT, LIMITS, VALUE_LIMIT
+from attncore.steps import sinusoidal_encoding
+
+from .workbook.style import theme_tables
+
+__all__ = ["PLAYGROUND_NAME", "STEPS", "playground_data", "playground_page", "playground_panel"]
+
+PLAYGROUND_NAME = "playground.html"
+
+#: The panel's steps in the order it shows them: (id, title as the lecture names it, the
+#: scene whose first chapter it links to, the setting a chapter's link turns on to show it).
+STEPS: tuple[tuple[str, str, str, str], ...] = (
+    ("embeddings", "1 · Embeddings", "Embeddings", ""),
+    ("positions", "14 · Word order", "WordOrder", "positions"),
+    ("projections", "10 · Learned projections", "LearnedProjections", "trained"),
+    ("scores", "3 · Dot products", "DotProducts", ""),
+    ("scaled", "4 · Scaling", "Scaling", "scaled"),
+    ("masked", "13 · The causal mask", "CausalMask", "causal"),
+    ("softmax", "5 · Softmax", "Softmax", ""),
+    ("attention", "6 · Reading the matrix", "ReadingAttention", ""),
+    ("mixing", "7 · Mixing the values", "MixingValues", ""),
+    ("heads", "12 · Multi-head attention", "MultiHead", "heads"),
+    ("lean", "8 · Side by side", "TwoContexts", ""),
+)
+#: Chapters of scenes without a step of their own, linked to the step that shows their numbers.
+_ALSO = {"SimplifiedAttention": ("scores", ""), "LearningTheWeights": ("projections", "trained"),
+         "ChangingDimension": ("projections", "trained")}
+#: Text on a heat-map cell turns dark from this weight on (``scenes.theme.MAP_DARK_INK_FROM``).
+_DARK_INK_FROM = 0.3025
+#: Exponentials from ``EXP_LIMIT`` on (which the video never shows) are written with this many
+#: significant digits: at the lesson's decimals their last digits would depend on the last bit
+#: of ``exp``, which a browser and numpy compute differently.
+SIGNIFICANT = 6
+
+
+def _asset(name: str) -> str:
+    return resources.files("attnvid.publish").joinpath(name).read_text(encoding="utf-8")
+
+
+def _colours(lesson: Lesson) -> tuple[dict[str, str], list[str], list[str]]:
+    """Role colours (the theme with the lesson's ``[theme]``), one per dimension and one per head,
+    as the video picks them (``scenes.theme.Theme.dim`` and ``.head``)."""
+    tables = theme_tables()
+    role, dim_palette, head_palette = tables["ROLE"], tables["DIM_PALETTE"], tables["HEAD_PALETTE"]
+    assert isinstance(role, dict) and isinstance(dim_palette, list) and isinstance(head_palette, list)
+    colours = {str(k): str(v) for k, v in role.items()} | dict(lesson.theme)
+    dims = [colours.get(name, str(dim_palette[i % len(dim_palette)])) for i, name in enumerate(lesson.dimensions)]
+    heads = [colours.get(f"head{i + 1}", str(head_palette[i % len(head_palette)])) for i in range(lesson.heads)]
+    return colours, dims, heads
+
+
+def _chapters(manifest: dict[str, Any]) -> tuple[dict[str, dict[str, Any]], list[tuple[int, str, str]]]:
+    """Each step's chapter (the first of its scene: index and start) and each chapter's step."""
+    sections = manifest.get("sections") or []
+    steps: dict[str, dict[str, Any]] = {}
+    links: list[tuple[int, str, str]] = []
+    by_scene = {scene: (step, mode) for step, _, scene, mode in STEPS} | _ALSO
+    for index, s in enumerate(sections):
+        for step, _, scene, _ in STEPS:
+            if s["scene"] == scene and step not in steps:
+                steps[step] = {"index": index, "start_s": s["start_s"]}
+        if s["scene"] in by_scene:
+            step, mode = by_scene[s["scene"]]
+            links.append((index, step, mode))
+    return steps, links
+
+
+def playground_data(trace: LessonTrace, manifest: dict[str, Any], in_lecture: bool) -> dict[str, Any]:
+    """What the panel embeds: the lesson's inputs from attncore, its bounds, colours and chapters."""
+    lesson, w = trace.lesson, trace.weights
+    colours, dims, heads = _colours(lesson)
+    chapters, links = _chapters(manifest)
+    lo, hi = LIMITS["tokens"]
+
+    def rows(m: Any) -> list[list[float]]:
+        return [[float(v) for v in row] for row in m]
+
+    return {
+        "title": lesson.title,
+        "decimals": lesson.decimals,
+        "dimensions": list(lesson.dimensions),
+        "vocabulary": [[word, list(vec)] for word, vec in lesson.vocabulary],
+        "contexts": [{"name": c.name, "tokens": list(c.tokens), "focus": c.focus} for c in lesson.contexts],
+        "limits": {"tokens": [lo, hi], "value": VALUE_LIMIT, "sentence_words": LIMITS["sentence_words"][1]},
+        "heads": lesson.heads,
+        "weights": {"W_Q": rows(w.W_Q), "W_K": rows(w.W_K), "W_V": rows(w.W_V), "W_O": rows(w.W_O)},
+        "provenance": w.provenance + " They stay as they are while you edit.",
+        # one matrix per sentence length: numpy's sine of a longer array could differ in a last bit
+        "encodings": {str(n): rows(sinusoidal_encoding(n, lesson.d)) for n in range(lo, hi + 1)},
+        "colours": colours,
+        "dimension_colours": dims,
+        "head_colours": heads,
+        "dark_ink_from": _DARK_INK_FROM,
+        "exp_limit": EXP_LIMIT,
+        "significant": SIGNIFICANT,
+        "titles": {step: title for step, title, _, _ in STEPS},
+        "chapters": chapters,
+        "chapter_steps": links,
+        "in_lecture": in_lecture,
+        "video": manifest.get("video", ""),
+    }
+
+
+def _controls(lesson: Lesson) -> str:
+    """The panel's controls: context, sentence, words to add, focus, settings, reset."""
+    e = html.escape
+    tabs = "".join(f'<button type="button" data-control="context" data-index="{k}" aria-pressed="false">'
+                   f"{e(c.name)}</button>" for k, c in enumerate(lesson.contexts))
+    words = "".join(f'<button type="button" data-control="add-word" data-word="{e(w)}">{e(w)}</button>'
+                    for w, _ in lesson.vocabulary)
+    heads = "".join(f'<option value="head:{h}">Lesson\'s weights, head {h + 1} of {lesson.heads}</option>'
+                    for h in range(lesson.heads))
+    return (
+        f'<div class="pg-controls">'
+        f'<div class="pg-field" role="group" aria-labelledby="pg-context-label">'
+        f'<span id="pg-context-label">Context</span>{tabs}</div>'
+        f'<label class="pg-field pg-wide">Sentence <input type="text" data-control="sentence" '
+        f'autocomplete="off" spellcheck="false" aria-describedby="pg-words-label"></label>'
+        f'<div class="pg-field pg-wide pg-words" role="group" aria-labelledby="pg-words-label">'
+        f'<span id="pg-words-label" class="pg-muted">Add a word of the vocabulary:</span>{words}</div>'
+        f'<label class="pg-field">Focus word <select data-control="focus"></select></label>'
+        f'<label class="pg-field">Weights <select data-control="weights">'
+        f'<option value="simple">Simplified: Q = K = V = X</option>'
+        f'<option value="trained">Lesson\'s weights, one head</option>{heads}</select></label>'
+        f'<label class="pg-check"><input type="checkbox" data-control="scaled"> Divide by √d</label>'
+        f'<label class="pg-check"><input type="checkbox" data-control="causal"> Causal mask</label>'
+        f'<label class="pg-check"><input type="checkbox" data-control="positions"> Add positions</label>'
+        f'<button type="button" data-control="reset" class="pg-reset">Reset</button>'
+        f"</div>"
+    )
+
+
+def playground_panel(trace: LessonTrace, manifest: dict[str, Any], *, in_lecture: bool = True) -> str:
+    """The panel as an HTML fragment (its section, style, data and script) for a page whose
+    ``manifest`` is given; ``in_lecture``: the page also has the lecture's video and chapters."""
+    data = json.dumps(playground_data(trace, manifest, in_lecture), ensure_ascii=False).replace("</", "<\\/")
+    lesson = trace.lesson
+    return (
+        f"<style>{_asset('playground.css')}</style>"
+        f'<section id="playground" class="pg" aria-labelledby="pg-heading">'
+        f'<h2 id="pg-heading">Try it yourself</h2>'
+        f'<p class="pg-muted">Change the words, their vectors or the settings: every step of the lecture is '
+        f"recomputed here with the video's numbers ({lesson.decimals} decimals, halves rounded away from zero).</p>"
+        f"{_controls(lesson)}"
+        f'<p class="pg-message" role="status" aria-live="polite"></p>'
+        f'<div class="pg-steps"></div></section>'
+        f'<script id="playground-data" type="application/json">{data}</script>'
+        f"<script>{_asset('playground.js')}</script>"
+    )
+
+
+_PAGE = """<!doctype html>
+<html lang="__LANG__">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Try it: __TITLE__</title>
+<style>
+  :root { color-scheme: dark; --bg: #14161c; --panel: #20232c; --text: #ece8e1; --muted: #8d93a1; --accent: #f2c14e; }
+  * { box-sizing: border-box; }
+  body { margin: 0; background: var(--bg); color: var(--text); font: 16px/1.4 "DejaVu Sans", system-ui, sans-serif; }
+  .pg-page-head { padding: 12px 20px 0; }
+  .pg-page-head h1 { font-size: 20px; margin: 0; }
+  .pg-page-head a { color: var(--accent); }
+</style>
+</head>
+<body>
+<div class="pg-page-head"><h1>__TITLE__</h1>__VIDEO__</div>
+__PANEL__
+</body>
+</html>
+"""
+
+
+def playground_page(trace: LessonTrace, manifest: dict[str, Any]) -> str:
+    """``playground.html``: the panel on a page of its own (steps link to the lecture's video file)."""
+    video = manifest.get("video")
+    link = f'<p><a href="{html.escape(video)}">The lecture video</a></p>' if video else ""
+    return (_PAGE.replace("__LANG__", html.escape(trace.lesson.language))
+            .replace("__TITLE__", html.escape(trace.lesson.title))
+            .replace("__VIDEO__", link)
+            .replace("__PANEL__", playground_panel(trace, manifest, in_lecture=False)))
