@@ -142,6 +142,8 @@ class Lesson:
     projections: ProjectionSpec = field(default_factory=ProjectionSpec)
     heads: int = 2
     theme: tuple[tuple[str, str], ...] = ()
+    #: ``[theme] style``: "light" or "dark" ("" when the lesson does not say: dark, unless ``--theme`` says)
+    style: str = ""
     source: str = "built-in"
     language: str = "en"  # of the narration voice (an espeak-ng language code)
     training: TrainingSpec = field(default_factory=TrainingSpec)

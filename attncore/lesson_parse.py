@@ -110,6 +110,7 @@ def parse_lesson(data: dict[str, Any], source: str = "built-in") -> Lesson:
         projections=_projections(src, data.get("projections", {}), len(top.dimensions)),
         heads=_heads(src, data.get("heads", {}), len(top.dimensions)),
         theme=_theme(src, data.get("theme", {})),
+        style=_style(src, data.get("theme", {})),
         source=source,
         language=top.language,
         training=_training(src, data.get("training", {}), top.dimensions, vocab_words),
@@ -275,14 +276,27 @@ def _heads(src: str, heads_raw: Any, d: int) -> int:
     return heads
 
 
+#: ``[theme] style``: the backgrounds a lesson may ask for (``--theme`` overrides it).
+STYLES = ("dark", "light")
+
+
 def _theme(src: str, theme_raw: Any) -> tuple[tuple[str, str], ...]:
-    """``[theme]``: colours by role, as ``"#rrggbb"``."""
+    """``[theme]``: colours by role, as ``"#rrggbb"`` (and ``style``, read by :func:`_style`)."""
     if not isinstance(theme_raw, dict) or not all(isinstance(v, str) for v in theme_raw.values()):
         raise error_at(src, "theme", "must be a table of role = \"#rrggbb\"", 'write e.g. animal = "#e07a5f"')
+    theme_raw = {k: v for k, v in theme_raw.items() if k != "style"}
     for role, colour in theme_raw.items():
         if not re.fullmatch(r"#[0-9A-Fa-f]{6}", colour):
             raise error_at(src, f"theme.{role}", f"{colour!r} is not a colour", 'write a hex colour such as "#e07a5f"')
     return tuple(theme_raw.items())
+
+
+def _style(src: str, theme_raw: Any) -> str:
+    """``[theme] style = "light"`` or ``"dark"``; "" when not given."""
+    style = theme_raw.get("style", "") if isinstance(theme_raw, dict) else ""
+    if style and style not in STYLES:
+        raise error_at(src, "theme.style", f"{style!r} is not a style", 'write style = "light" or style = "dark"')
+    return str(style)
 
 
 def _training(src: str, raw: Any, dims: tuple[str, ...], vocab_words: set[str]) -> TrainingSpec:

@@ -22,6 +22,13 @@ def lesson_spec(lesson_path: Path | None) -> str:
     return str(lesson_path.resolve()) if lesson_path.exists() else str(lesson_path)
 
 
-def output_root(lesson: Lesson, media: Path) -> Path:
-    """The built-in lesson's outputs go under media/; other lessons under media/<slug>/."""
-    return media if lesson.slug == "default" else media / lesson.slug
+def output_root(lesson: Lesson, media: Path, style: str = "dark") -> Path:
+    """The built-in lesson's outputs go under media/; other lessons under media/<slug>/; in
+    the light style under ``light/`` there, so that the two styles are kept (and cached) apart."""
+    root = media if lesson.slug == "default" else media / lesson.slug
+    return root / "light" if style == "light" else root
+
+
+def lesson_style(theme: str | None, lesson: Lesson) -> str:
+    """The style a command draws in: ``--theme`` when given, else the lesson's ``[theme] style``, else dark."""
+    return theme or lesson.style or "dark"

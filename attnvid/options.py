@@ -35,7 +35,12 @@ def _checked_lesson(ctx: click.Context, param: click.Parameter, value: Path | No
     lesson = find_lesson(value)
     check_narration(lesson)
     check_lecture(lesson)
-    for warning in lesson_warnings(lesson):
+    warnings = lesson_warnings(lesson)
+    if lesson.theme:  # the lesson's own colours: told apart under simulated colour blindness?
+        from scenes.theme import lesson_colour_warnings
+
+        warnings += lesson_colour_warnings(lesson)
+    for warning in warnings:
         click.echo(f"attnvid: warning: {warning}", err=True)
     return value
 
@@ -103,6 +108,12 @@ def no_media_option(why: str) -> Callable[[F], F]:
 
     return click.option("--media", type=click.Path(path_type=Path), default=None, expose_value=False,
                         callback=refuse, help=f"Not taken: {why}.")
+
+
+def theme_option(f: F) -> F:
+    return click.option("--theme", type=click.Choice(["dark", "light"]), default=None,
+                        help="Dark or light slides (light: for projectors and print) [default: the lesson's "
+                             "[theme] style, else dark].")(f)
 
 
 def quality_option(f: F) -> F:

@@ -33,13 +33,13 @@ from attncore import ContextTrace, LessonTrace, find_lesson, trace_lesson
 from attncore.claims import Claim
 from attncore.lecture_claims import section_claims
 from attncore.narration import narration_override
-from attnvid.env import LESSON_ENV, VOICE_ENV
+from attnvid.env import LESSON_ENV, THEME_ENV, VOICE_ENV
 from attnvid.speech.captions import Cue, reading_seconds, timed_cues
 from attnvid.speech.voices import Voice, voice_from_spec, wav_seconds
 
 from .components import Formula, LightText, PipelineMarker, label, text_baseline
 from .layout import CAPTION_BUFF, CAPTION_MARGIN, CONTENT, HEADER_BUFF, PIPELINE_BUFF, TITLE_DROP, Box
-from .theme import FONT, SIZE, TIME, Theme
+from .theme import FONT, SIZE, TIME, Theme, activate
 
 # Set here rather than in a manim.cfg so that plain `manim render scenes/x.py` and
 # `attnvid` behave the same: no network call after a render, fixed randomness.
@@ -55,6 +55,11 @@ def current_trace() -> LessonTrace:
     if path not in _TRACE_CACHE:
         _TRACE_CACHE[path] = trace_lesson(find_lesson(path))
     return _TRACE_CACHE[path]
+
+
+def current_style(lesson_style: str = "") -> str:
+    """The style to draw in: ``$ATTNVID_THEME`` (``--theme``), else the lesson's ``[theme] style``, else dark."""
+    return os.environ.get(THEME_ENV, "") or lesson_style or "dark"
 
 
 class StepTitle(LightText):
@@ -115,7 +120,8 @@ class LessonScene(Scene):
         super().__init__(*args, **kwargs)
         self.trace = current_trace()
         self.lesson = self.trace.lesson
-        self.theme = Theme(self.lesson.theme, self.lesson.dimensions)
+        self.theme = Theme(self.lesson.theme, self.lesson.dimensions, current_style(self.lesson.style))
+        activate(self.theme)  # components that make their own colours follow this scene's style
         self.dec = self.lesson.decimals
         #: The room between the header and the caption (see :mod:`scenes.layout`).
         self.content: Box = CONTENT

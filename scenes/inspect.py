@@ -244,4 +244,88 @@ def overlapping_texts(cp: Checkpoint, tolerance: float = 0.02, texts: list[Shown
     return out
 
 
-__all__ = ["SHOWN_TEXTS", "LayoutRenderer", "DryRenderer", "build", "resolve", "expected_text", "visible_texts", "leaving_frame", "overlapping_texts", "unreadable_numbers", "frame_box", "Num", "ShapeLabel", "ContextTrace", "Mobject"]
+#: WCAG 2.1 §1.4.3's large text, 18 pt (14 pt bold), taken at a 480p frame shown pixel for pixel
+#: (one frame pixel, one CSS pixel, 4/3 of them to a point): an em of 24 px (18.7 px bold).
+#: At 480p a scene unit is 60 px and DejaVu Sans' em is ``font_size`` / 72 units (measured:
+#: font_size 48 gives capitals 29 px high, 0.73 em), so large means font_size >= 28.8 (22.4 bold).
+LARGE_FONT_SIZE, LARGE_BOLD_FONT_SIZE = 18 * 4 / 3 / 60 * 72, 14 * 4 / 3 / 60 * 72
+
+
+#: The opacity of a text dimmed on purpose (ReadingAttention's other rows are drawn at 0.6).
+DIMMED = 0.6
+
+
+@dataclass(frozen=True)
+class TextContrast:
+    """One text's colour against the colour behind it on a rasterised frame."""
+
+    text: str
+    colour: str  # as drawn (its fill blended over what is behind it when translucent)
+    behind: str
+    ratio: float
+    least: float  # what WCAG asks of it: 4.5, or 3 for large text
+
+    @property
+    def passes(self) -> bool:
+        return self.ratio >= self.least
+
+
+def _hex(rgb: Any) -> str:
+    return "#{:02x}{:02x}{:02x}".format(*(int(round(float(c))) for c in rgb[:3]))
+
+
+def _behind(pixels: Any, ink: Any) -> Any:
+    """The most common colour of ``pixels`` (n, 3) that is not the text's ink (a glyph's
+    anti-aliased edge is a blend, each shade too rare to be the most common); the ink itself
+    when nothing else is there."""
+    import numpy as np
+
+    other = pixels[np.abs(pixels - ink).max(axis=1) > 3].astype(np.int64)
+    if len(other) == 0:
+        return ink
+    packed, counts = np.unique((other[:, 0] << 16) | (other[:, 1] << 8) | other[:, 2], return_counts=True)
+    top = int(packed[counts.argmax()])
+    return np.array([top >> 16, (top >> 8) & 255, top & 255])
+
+
+def text_contrasts(cp: Checkpoint, image: Any, texts: list[Shown] | None = None) -> list[TextContrast]:
+    """The contrast of every text on screen at ``cp`` against what is behind its centre, read
+    from ``image`` (the checkpoint's frame, rasterised): behind it is the most common colour
+    of the pixels of its box (a pixel on each side more) that are not its own glyphs.
+
+    Texts drawn at :data:`DIMMED` opacity or under are left out: they are dimmed on
+    purpose, the rows a section is *not* about (WCAG's "incidental" text).
+    """
+    import numpy as np
+
+    from .palette_checks import AA_LARGE, AA_TEXT, contrast_ratio
+
+    frame = np.asarray(image.convert("RGB"), dtype=np.int16)
+    height, width = frame.shape[:2]
+    ppu = width / config.frame_width
+    out = []
+    for s in visible_texts(cp) if texts is None else texts:
+        inked = [g for g in s.mob.family_members_with_points() if g.get_fill_opacity() > DIMMED]
+        if not inked:
+            continue
+        x0, x1 = int((s.left + config.frame_width / 2) * ppu) - 1, int((s.right + config.frame_width / 2) * ppu) + 2
+        y0, y1 = int((config.frame_height / 2 - s.top) * ppu) - 1, int((config.frame_height / 2 - s.bottom) * ppu) + 2
+        box = frame[max(0, y0):min(height, y1), max(0, x0):min(width, x1)].reshape(-1, 3)
+        size = float(getattr(s.mob, "font_size", 0) or 0)
+        bold = str(getattr(s.mob, "weight", "")).upper() == "BOLD"
+        least = AA_LARGE if size >= (LARGE_BOLD_FONT_SIZE if bold else LARGE_FONT_SIZE) else AA_TEXT
+        opacity: dict[str, float] = {}
+        for g in inked:
+            c = g.get_fill_color().to_hex().lower()
+            opacity[c] = max(opacity.get(c, 0.0), float(g.get_fill_opacity()))
+        for fill, alpha in opacity.items():
+            pure = np.array([int(fill[k:k + 2], 16) for k in (1, 3, 5)], dtype=np.float64)
+            behind = _behind(box, np.round(pure).astype(np.int16))
+            drawn = _hex(alpha * pure + (1 - alpha) * behind)  # a translucent text is a blend
+            if drawn != fill:
+                behind = _behind(box, np.array([int(drawn[k:k + 2], 16) for k in (1, 3, 5)], dtype=np.int16))
+            out.append(TextContrast(s.mob.text, drawn, _hex(behind), contrast_ratio(drawn, _hex(behind)), least))
+    return out
+
+
+__all__ = ["SHOWN_TEXTS", "TextContrast", "text_contrasts", "LARGE_FONT_SIZE", "LARGE_BOLD_FONT_SIZE", "LayoutRenderer", "DryRenderer", "build", "resolve", "expected_text", "visible_texts", "leaving_frame", "overlapping_texts", "unreadable_numbers", "frame_box", "Num", "ShapeLabel", "ContextTrace", "Mobject"]

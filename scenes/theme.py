@@ -7,14 +7,20 @@ lesson's ``[theme]`` table can override a role's colour.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from manim import ManimColor, interpolate_color
 
+from .palette_checks import AA_TEXT, close_pairs, contrast_ratio
+
+if TYPE_CHECKING:
+    from attncore import Lesson
+
 __all__ = [
-    "FONT", "MONO", "MATH_FONT", "ROLE", "SIZE", "TIME", "LAG", "STROKE", "DIM_PALETTE", "HEAD_PALETTE", "Theme", "heat_colour", "DARK_INK_FROM",
-    "MAP_DARK_INK_FROM", "on_bright_heat",
+    "FONT", "MONO", "MATH_FONT", "ROLE", "SIZE", "TIME", "LAG", "STROKE", "DIM_PALETTE", "HEAD_PALETTE", "Theme", "heat_colour", "LIGHT_ROLE", "LIGHT_DIM_PALETTE", "LIGHT_HEAD_PALETTE", "STYLES",
+    "activate", "active_theme", "must_differ", "lesson_colour_warnings",
 ]
 
 # Fonts shipped by Debian's fonts-dejavu-core (installed by .ci/setup): nothing is
@@ -25,24 +31,26 @@ MONO = "DejaVu Sans Mono"
 #: (Debian's fonts-dejavu-extra, also installed by .ci/setup): see scenes.components.typeset.
 MATH_FONT = "DejaVu Math TeX Gyre"
 
-#: Colours by role. Chosen for contrast on the dark background and for colour-blind
-#: safety between the pairs that must be told apart (animal/tech, query/key/value).
+#: Colours by role, on the dark background (the default style). Every text colour meets
+#: WCAG 2.1's 4.5:1 on the background and on the panel, and the pairs that must be told
+#: apart stay apart under simulated colour-vision deficiencies (:mod:`scenes.palette_checks`,
+#: tests/test_theme.py).
 ROLE: dict[str, str] = {
     "background": "#14161c",
     "text": "#ece8e1",
     "muted": "#8d93a1",
     "panel": "#20232c",
-    "grid": "#4a4f5c",
+    "grid": "#6a7080",  # lines that carry meaning: 3:1 on the background and the panel (WCAG 1.4.11)
     "accent": "#f2c14e",  # the cell or term being worked on now
     "query": "#f2a65a",
     "key": "#5ab1f2",
-    "value": "#8bd17c",
+    "value": "#a8e6cf",  # mint, not green: green and the query's orange merge under deuteranopia
     "output": "#e5e5e5",
     "weight": "#c792ea",
     "animal": "#f08a5d",
     "tech": "#4fa3e0",
-    "grammar": "#9aa5b1",
-    "other": "#b48ead",
+    "grammar": "#a9b4c0",  # a little lighter, "other" a little darker: under deuteranopia the two
+    "other": "#a57f9e",  # differed only in a lightness the eye could not see (CIEDE2000 2.4)
     "heat_low": "#1d2733",
     "heat_high": "#f2c14e",
     "positive": "#8bd17c",
@@ -50,9 +58,45 @@ ROLE: dict[str, str] = {
 }
 
 #: Colours for dimensions without a role of their own, in order.
-DIM_PALETTE = ["#f08a5d", "#4fa3e0", "#9aa5b1", "#b48ead", "#8bd17c", "#e5c07b", "#56b6c2", "#e06c75"]
-#: One colour per attention head.
-HEAD_PALETTE = ["#56b6c2", "#e5c07b", "#c678dd", "#98c379"]
+DIM_PALETTE = ["#f08a5d", "#4fa3e0", "#a9b4c0", "#a57f9e", "#8bd17c", "#e5c07b", "#56b6c2", "#e06c75"]
+#: One colour per attention head (the third and fourth told apart from the first two under
+#: every simulated deficiency).
+HEAD_PALETTE = ["#56b6c2", "#e5c07b", "#e46585", "#93931a"]
+
+#: The light style, for projectors and print: designed for a light background, not the
+#: dark colours inverted. Colours that are text (every role but background, panel, grid
+#: and the heat ramp) are dark enough for 4.5:1 on the panel; the senses and query/key/value
+#: are told apart by hue *and* lightness, so that they survive protanopia, deuteranopia and
+#: tritanopia (checked by tests/test_theme.py).
+LIGHT_ROLE: dict[str, str] = {
+    "background": "#fbfaf6",
+    "text": "#1c1e24",
+    "muted": "#5b606b",
+    "panel": "#f0eee8",
+    "grid": "#7d838e",
+    "accent": "#955800",
+    "query": "#886113",
+    "key": "#1f66b8",
+    "value": "#c41c70",
+    "output": "#3b3f49",
+    "weight": "#7a3da0",
+    "animal": "#a3520a",
+    "tech": "#2f5fd0",
+    "grammar": "#575d66",
+    "other": "#117654",
+    "heat_low": "#f2f0ea",
+    "heat_high": "#e0a526",
+    "positive": "#276b2b",
+    "negative": "#b3261e",
+}
+LIGHT_DIM_PALETTE = ["#a3520a", "#2f5fd0", "#575d66", "#117654", "#7a3da0", "#6b6b0f", "#0d7575", "#b3261e"]
+LIGHT_HEAD_PALETTE = ["#0d7575", "#81640e", "#5353ec", "#c8166f"]
+
+#: The styles by name: (role colours, dimension palette, head palette).
+STYLES: dict[str, tuple[dict[str, str], list[str], list[str]]] = {
+    "dark": (ROLE, DIM_PALETTE, HEAD_PALETTE),
+    "light": (LIGHT_ROLE, LIGHT_DIM_PALETTE, LIGHT_HEAD_PALETTE),
+}
 
 #: Font sizes (Manim units of ``font_size``). The smallest, ``small``, still reads at
 #: 480p: about 13 px high, checked on rendered frames.
@@ -116,20 +160,18 @@ class Strokes:
 STROKE = Strokes()
 
 
-#: The weight from which text on the heat ramp turns dark (the ramp is a square root:
-#: about two thirds bright). Used on attention rows and tinted words.
-DARK_INK_FROM = 0.45
-#: The same for the numbers of a heat map (:func:`~scenes.components.heat_grid`), which
-#: turn dark earlier: where the ramp is 0.55 bright (0.55² = 0.3025). Kept apart from
-#: DARK_INK_FROM so that no picture changed when the rules were merged.
-MAP_DARK_INK_FROM = 0.3025
-
-
 class Theme:
-    """The role colours of one lesson: the defaults plus the lesson's ``[theme]`` overrides."""
+    """The role colours of one lesson: the style's colours plus the lesson's ``[theme]`` overrides.
 
-    def __init__(self, overrides: Iterable[tuple[str, str]] = (), dimensions: Iterable[str] = ()) -> None:
-        self.colours = dict(ROLE)
+    ``style`` is "dark" or "light"; None takes the style of the scene being built
+    (:func:`activate`), so that a component making a theme of its own draws in the same style.
+    """
+
+    def __init__(self, overrides: Iterable[tuple[str, str]] = (), dimensions: Iterable[str] = (),
+                 style: str | None = None) -> None:
+        self.style: str = style if style is not None else _ACTIVE[0].style
+        roles, self.dim_palette, self.head_palette = STYLES[self.style]
+        self.colours = dict(roles)
         self.colours.update(dict(overrides))
         self.dimensions = list(dimensions)
 
@@ -141,29 +183,90 @@ class Theme:
         if name in self.colours:
             return self.colours[name]
         i = self.dimensions.index(name) if name in self.dimensions else 0
-        return DIM_PALETTE[i % len(DIM_PALETTE)]
+        return self.dim_palette[i % len(self.dim_palette)]
 
     def head(self, i: int) -> str:
-        return self.colours.get(f"head{i + 1}", HEAD_PALETTE[i % len(HEAD_PALETTE)])
+        return self.colours.get(f"head{i + 1}", self.head_palette[i % len(self.head_palette)])
 
     def heat(self, t: float) -> ManimColor:
         return heat_colour(t, self.colours["heat_low"], self.colours["heat_high"])
 
-    def heat_ink(self, t: float, dark_from: float = DARK_INK_FROM) -> str:
-        """The colour of text on a heat-coloured cell or box of weight ``t``.
+    def heat_ink(self, t: float) -> str:
+        """The colour of text on a heat-coloured cell or box of weight ``t``: of the text and
+        background colours, the one of the higher WCAG contrast against the cell.
 
-        The heat ramp ends in the accent yellow, on which the light text colour is hard to
-        read: from weight ``dark_from`` on, text takes the background colour instead.
+        On the middle of a ramp from dark to bright neither may reach 4.5:1 (the dark
+        style's text and background meet at 3.8:1 there): the number then takes black or
+        white, whichever contrasts more (at least 4.58:1 on any colour).
         """
-        return self.colours["background"] if on_bright_heat(t, dark_from) else self.colours["text"]
+        cell = self.heat(t).to_hex()
+        inks = sorted((self.colours["text"], self.colours["background"]), key=lambda c: -contrast_ratio(c, cell))
+        if contrast_ratio(inks[0], cell) >= AA_TEXT:
+            return inks[0]
+        return max(("#000000", "#ffffff"), key=lambda c: contrast_ratio(c, cell))
 
 
-def on_bright_heat(t: float, dark_from: float = DARK_INK_FROM) -> bool:
-    """Whether weight ``t`` (clipped to [0, 1]) is at or past ``dark_from`` on the heat ramp."""
-    return min(1.0, max(0.0, float(t))) >= dark_from
+#: The theme of the scene being built (one per process: Manim builds one scene at a time).
+_ACTIVE: list[Theme] = []
+
+
+def activate(theme: Theme) -> None:
+    """Make ``theme`` the one components use when not given colours (called by every scene)."""
+    _ACTIVE[:] = [theme]
+
+
+def active_theme() -> Theme:
+    """The theme of the scene being built (the dark default before any)."""
+    return _ACTIVE[0]
 
 
 def heat_colour(t: float, low: str = ROLE["heat_low"], high: str = ROLE["heat_high"]) -> ManimColor:
     """Colour for a weight ``t`` in [0, 1]; a square-root ramp so small weights still show."""
     t = min(1.0, max(0.0, float(t)))
     return interpolate_color(ManimColor(low), ManimColor(high), t**0.5)
+
+
+_ACTIVE.append(Theme(style="dark"))
+
+
+def must_differ(theme: Theme, dimensions: Sequence[str], heads: int,
+                leans: Sequence[str | None] = ()) -> dict[str, dict[str, str]]:
+    """The groups of colours a viewer must tell apart, by group: the lesson's dimensions,
+    query/key/value, the contexts (by the dimension each leans to) and the heads."""
+    groups = {
+        "dimensions": {d: theme.dim(d) for d in dimensions},
+        "query/key/value": {r: theme[r] for r in ("query", "key", "value")},
+        "heads": {f"head{k + 1}": theme.head(k) for k in range(heads)},
+    }
+    named = [d for d in leans if d is not None]
+    if len(named) == len(leans) and len(set(named)) > 1:
+        groups["contexts"] = {d: theme.dim(d) for d in dict.fromkeys(named)}
+    return groups
+
+
+#: Roles whose colour is never text (grounds, lines and the heat ramp, which adapts its ink).
+NOT_TEXT = ("background", "panel", "grid", "heat_low", "heat_high")
+
+
+def lesson_colour_warnings(lesson: Lesson) -> list[str]:
+    """One line per colour of the lesson's own ``[theme]`` that breaks a rule, in the style
+    the lesson asks for (dark unless it says): a text colour under 4.5:1 on the background
+    or the panel, or a pair that simulated colour-blind viewers could not tell apart."""
+    own = {role for role, _ in lesson.theme}
+    out: list[str] = []
+    for style in (lesson.style or "dark",):
+        theme = Theme(lesson.theme, lesson.dimensions, style)
+        for role in sorted(own - set(NOT_TEXT)):
+            worst = min(contrast_ratio(theme[role], theme[g]) for g in ("background", "panel"))
+            if worst < AA_TEXT:
+                out.append(f"{lesson.source}: theme.{role}: {theme[role]} has only {worst:.1f}:1 on the {style} "
+                           f"background or panel, under 4.5:1; choose a {'lighter' if style == 'dark' else 'darker'} colour")
+        groups = must_differ(theme, lesson.dimensions, lesson.heads, [c.leans for c in lesson.contexts])
+        for group, colours in groups.items():
+            if group == "contexts":
+                continue  # the same colours as their dimensions
+            for p in close_pairs(group, colours):
+                if {p.first, p.second} & own:
+                    out.append(f"{lesson.source}: theme: {p} in the {style} style; choose colours that differ "
+                               "in lightness as well as hue")
+    return out

@@ -25,7 +25,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 ATTNVID = str(Path(sys.executable).parent / "attnvid")
 
-_BUILT: dict[tuple[str, str], Any] = {}
+_BUILT: dict[tuple[str, ...], Any] = {}
 #: The run's folder shared by every xdist worker (set by the session fixture below).
 _SHARED: list[Path] = []
 #: A built scene's attributes that belong to Manim's machinery, not to what was built.
@@ -53,40 +53,43 @@ def _lesson_key(lesson: str) -> str:
     return hashlib.sha256(data).hexdigest()[:16]
 
 
-def _build(cls: type, lesson: str) -> Any:
-    from attnvid.env import LESSON_ENV
+def _build(cls: type, lesson: str, style: str = "") -> Any:
+    from attnvid.env import LESSON_ENV, THEME_ENV
     from scenes.inspect import build
 
-    old = os.environ.get(LESSON_ENV)
+    old = {name: os.environ.get(name) for name in (LESSON_ENV, THEME_ENV)}
     os.environ[LESSON_ENV] = lesson
+    os.environ[THEME_ENV] = style
     try:
         return built_copy(build(cls))
     finally:
-        if old is None:
-            os.environ.pop(LESSON_ENV, None)
-        else:
-            os.environ[LESSON_ENV] = old
+        for name, value in old.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
-def built_scene(cls: type, lesson: str = "") -> Any:
-    """``cls`` built for ``lesson`` (a path or built-in name; "" the default), animations played
-    straight to their end (:class:`scenes.inspect.LayoutRenderer`), with checkpoints at every
-    section end: built once per run, whichever test or worker asks first."""
-    key = (cls.__name__, _lesson_key(lesson))
+def built_scene(cls: type, lesson: str = "", style: str = "") -> Any:
+    """``cls`` built for ``lesson`` (a path or built-in name; "" the default) in ``style`` ("": the
+    lesson's own, dark unless it says), animations played straight to their end
+    (:class:`scenes.inspect.LayoutRenderer`), with checkpoints at every section end: built once
+    per run, whichever test or worker asks first."""
+    key: tuple[str, ...] = (cls.__name__, _lesson_key(lesson)) + ((style,) if style else ())
     if key in _BUILT:
         return _BUILT[key]
     if not _SHARED:
-        _BUILT[key] = _build(cls, lesson)
+        _BUILT[key] = _build(cls, lesson, style)
         return _BUILT[key]
     folder = _SHARED[0] / "built"
     folder.mkdir(exist_ok=True)
-    stored = folder / f"{key[0]}-{key[1]}.pickle"
+    stored = folder / ("-".join(key) + ".pickle")
     with open(stored.with_suffix(".lock"), "w", encoding="utf-8") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if stored.is_file():
             _BUILT[key] = pickle.loads(stored.read_bytes())
         else:
-            _BUILT[key] = _build(cls, lesson)
+            _BUILT[key] = _build(cls, lesson, style)
             part = stored.with_suffix(".part")
             part.write_bytes(pickle.dumps(_BUILT[key], protocol=pickle.HIGHEST_PROTOCOL))
             part.replace(stored)

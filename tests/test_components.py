@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 
 import numpy as np
+import pytest
 from conftest import built_scene
 
 from scenes.components import (
@@ -19,7 +20,8 @@ from scenes.components import (
 )
 from scenes.inspect import expected_text
 from scenes.layout import CONTENT, PANEL_AREA, WORD_MATRIX_AREA, Box
-from scenes.theme import DARK_INK_FROM, MAP_DARK_INK_FROM, Theme
+from scenes.palette_checks import AA_TEXT, contrast_ratio
+from scenes.theme import Theme
 
 
 def test_content_box_is_the_one_the_scenes_used() -> None:
@@ -65,12 +67,17 @@ def test_one_baseline_rule() -> None:
     assert text_baseline(word) == glyphs(word)[0].get_bottom()[1]
 
 
-def test_one_heat_ink_rule() -> None:
-    theme = Theme()
-    assert theme.heat_ink(DARK_INK_FROM) == theme["background"]
-    assert theme.heat_ink(DARK_INK_FROM - 0.01) == theme["text"]
-    assert theme.heat_ink(0.31, MAP_DARK_INK_FROM) == theme["background"]
-    assert theme.heat_ink(2.0) == theme["background"] and theme.heat_ink(-1.0) == theme["text"]
+@pytest.mark.parametrize("style", ["dark", "light"])
+def test_one_heat_ink_rule(style: str) -> None:
+    """A number on a heat cell keeps 4.5:1 at every weight: the theme's text or background
+    colour where one of them reaches it, black or white on the middle of the ramp."""
+    theme = Theme(style=style)
+    for k in range(201):
+        t = k / 200
+        ink, cell = theme.heat_ink(t), theme.heat(t).to_hex()
+        assert contrast_ratio(ink, cell) >= AA_TEXT, f"{style}: weight {t}: {ink} on {cell}"
+    assert theme.heat_ink(-1.0) == theme["text"]
+    assert theme.heat_ink(2.0) == (theme["background"] if style == "dark" else theme["text"])
 
 
 def test_trace_grid_numbers_come_from_their_path() -> None:

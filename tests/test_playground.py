@@ -371,9 +371,8 @@ def test_pages_are_offline_and_steps_are_named_as_in_the_lecture(built: Built) -
     assert [c.__name__ for c in LECTURE] == SCENES
     from attnvid.publish import playground
     from attnvid.publish.assemble import lecture_manifest
-    from scenes.theme import MAP_DARK_INK_FROM
-
-    assert playground._DARK_INK_FROM == MAP_DARK_INK_FROM, "the heat map's dark text starts where the video's does"
+    js = (Path(playground.__file__).parent / "playground.js").read_text(encoding="utf-8")
+    assert "heatInk(x)" in js and "contrast(hex(inks[0]), cell) >= 4.5" in js, "the heat map's ink follows the video's rule"
 
     assert lecture_manifest(built["default"]["lesson"], "low", 1.0, [], [], "none")["playground"] == "playground.html"
     for lesson in ("default", "largest"):

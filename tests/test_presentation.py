@@ -231,19 +231,39 @@ def pdf_text(pdf: Path, first: int | None = None, last: int | None = None) -> st
 
 
 @pytest.mark.render
-def test_the_handout_has_a_readable_page_per_section(lecture_dir: Path) -> None:
+def test_the_handout_prints_two_sections_to_a_page(lecture_dir: Path) -> None:
+    """A title page, then two sections to a page (half the pages of one a page), each with
+    its title and its whole narration."""
     m = manifest(lecture_dir)
     pdf = lecture_dir / m["handout"]
     assert m["handout"] == "handout.pdf"
     sections = m["sections"]
-    assert pdf_pages(pdf) == len(sections) + 1, "a title page, then one page per section"
+    assert pdf_pages(pdf) == 1 + (len(sections) + 1) // 2, "a title page, then two sections a page"
     title = " ".join(pdf_text(pdf, 1, 1).split())
     assert m["title"] in title and "cat and mouse are friends" in title and "keyboard and mouse are useful" in title
-    for k, s in enumerate(sections, 2):
-        page = " ".join(pdf_text(pdf, k, k).split())
+    for k, s in enumerate(sections):
+        page = " ".join(pdf_text(pdf, 2 + k // 2, 2 + k // 2).split())
         assert s["title"] in page, (k, s["title"])
         said = narration_of(lecture_dir, s["scene"], s["title"])
-        assert " ".join(said.split()) in page, f"page {k}: the whole narration, wrapped"
+        assert " ".join(said.split()) in page, f"section {k + 1}: the whole narration, wrapped"
+
+
+@pytest.mark.render
+def test_the_handout_frames_are_light_and_print_sharp(lecture_dir: Path, tmp_path: Path) -> None:
+    """Every frame printed at 150 dpi or more at its printed size (pdfimages' x-ppi and
+    y-ppi), light although the lecture's video is dark, and the pages light."""
+    pdf = lecture_dir / "handout.pdf"
+    rows = subprocess.run(["pdfimages", "-list", str(pdf)], capture_output=True, text=True, check=True).stdout
+    images = [line.split() for line in rows.splitlines()[2:] if line.strip()]
+    assert len(images) == len(manifest(lecture_dir)["sections"])
+    assert all(int(r[12]) >= 150 and int(r[13]) >= 150 for r in images), [r[12:14] for r in images]
+    subprocess.run(["pdfimages", "-j", "-f", "2", "-l", "3", str(pdf), str(tmp_path / "img")], check=True)
+    subprocess.run(["pdftoppm", "-r", "30", "-png", "-f", "2", "-l", "3", str(pdf), str(tmp_path / "page")], check=True)
+    for path in [*tmp_path.glob("img-*"), *tmp_path.glob("page-*")]:
+        with Image.open(path) as img:
+            assert np.asarray(img.convert("L")).mean() > 200, f"{path.name} is dark"
+    with Image.open(next(iter(sorted((lecture_dir / "posters").glob("*.png"))))) as poster:
+        assert np.asarray(poster.convert("L")).mean() < 80, "the video itself stays dark"
 
 
 @pytest.mark.render

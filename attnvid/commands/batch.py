@@ -14,10 +14,19 @@ from attncore import Lesson, LessonError
 
 from ..catalog import check_lecture, lecture_parts, resolve_scene
 from ..errors import UserError
-from ..lessons import get_lesson, lesson_spec, output_root
-from ..options import jobs_option, media_option, quality_option, rate_option, spoken_voice, voice_option
+from ..lessons import get_lesson, lesson_spec, lesson_style, output_root
+from ..options import (
+    jobs_option,
+    media_option,
+    quality_option,
+    rate_option,
+    spoken_voice,
+    theme_option,
+    voice_option,
+)
 from ..outputs import claim_output
 from ..publish.assemble import assemble_lecture
+from ..publish.handout import print_frames
 from ..render.cluster import LessonText
 from ..render.engine import Backend, render_locally, render_many
 from ..render.jobs import Job, Result, default_jobs, plan
@@ -96,18 +105,28 @@ def _cluster_lessons(batch: list[_Lesson]) -> dict[str, LessonText]:
     return out
 
 
+def _planned(path: Path | None, lesson: Lesson, scenes: Sequence[str], quality: str, media: Path, voice: str,
+             theme: str | None) -> _Lesson:
+    """One lesson of the batch with its jobs (its lecture's scenes, or ``scenes``) in its style."""
+    names = scenes or [c.__name__ for part in lecture_parts(lesson) for c in part.scenes]
+    style = lesson_style(theme, lesson)
+    planned = plan(lesson, lesson_spec(path), names, quality, "mp4", media, voice, style)
+    return _Lesson(path, lesson, output_root(lesson, media, style), [replace(j, tag=lesson.slug) for j in planned], {})
+
+
 @click.command("batch")
 @click.argument("lessons", nargs=-1, required=True)
 @quality_option
 @voice_option("Narration voice of every lesson (espeak-ng offline, or recordings); captions are written in every case.")
 @rate_option
+@theme_option
 @jobs_option
 @click.option("--scene", "scenes", multiple=True, metavar="SCENE",
               help="Only this scene (repeat the option for more); the lecture then holds only those. [default: the lesson's lecture]")
 @click.option("--cluster", default=None, metavar="tcp://HOST:PORT",
               help="Render on the Dask scheduler there (pip install 'attnvid[cluster]'; workers need the same installation).")
 @media_option()
-def batch(lessons: tuple[str, ...], quality: str, voice: str, rate: int | None, jobs: int | None,
+def batch(lessons: tuple[str, ...], quality: str, voice: str, rate: int | None, theme: str | None, jobs: int | None,
           scenes: tuple[str, ...], cluster: str | None, media: Path) -> None:
     """Render the lecture of every LESSON: lesson files, built-in names, or folders of lesson files.
 
@@ -122,11 +141,7 @@ def batch(lessons: tuple[str, ...], quality: str, voice: str, rate: int | None, 
     if cluster is not None and voice.startswith("recorded:"):
         raise UserError("--voice recorded:DIR is not available with --cluster (the workers cannot read DIR); "
                         "use --voice espeak or none", code=2)
-    batch_lessons = []
-    for path, lesson in found:
-        names = scenes or [c.__name__ for part in lecture_parts(lesson) for c in part.scenes]
-        planned = plan(lesson, lesson_spec(path), names, quality, "mp4", media, voice)
-        batch_lessons.append(_Lesson(path, lesson, output_root(lesson, media), [replace(j, tag=lesson.slug) for j in planned], {}))
+    batch_lessons = [_planned(path, lesson, scenes, quality, media, voice, theme) for path, lesson in found]
     all_jobs = [j for b in batch_lessons for j in b.jobs]
     owner = {j: b for b in batch_lessons for j in b.jobs}
 
@@ -147,7 +162,8 @@ def batch(lessons: tuple[str, ...], quality: str, voice: str, rate: int | None, 
             if len(b.results) == len(b.jobs):
                 results = [b.results[j] for j in b.jobs]
                 titles = [resolve_scene(j.scene).TITLE for j in b.jobs]
-                assemble_lecture(b.folder, b.lesson, b.jobs, results, titles, quality, voice)
+                prints = print_frames(b.jobs, jobs or default_jobs())  # the handout's light frames
+                assemble_lecture(b.folder, b.lesson, b.jobs, results, titles, quality, voice, prints)
                 click.echo(str(b.folder))
 
         results = render_many(all_jobs, jobs or default_jobs(), on_start=progress.start, on_done=lesson_done,

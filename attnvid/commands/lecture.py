@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from ..catalog import lecture_parts, resolve_scene
-from ..lessons import get_lesson, lesson_spec, output_root
+from ..lessons import get_lesson, lesson_spec, lesson_style, output_root
 from ..options import (
     jobs_option,
     lesson_option,
@@ -15,10 +15,12 @@ from ..options import (
     quality_option,
     rate_option,
     spoken_voice,
+    theme_option,
     voice_option,
 )
 from ..outputs import claim_output
 from ..publish.assemble import assemble_lecture
+from ..publish.handout import print_frames
 from ..render.engine import run_jobs
 from ..render.jobs import default_jobs, plan
 
@@ -29,9 +31,10 @@ from ..render.jobs import default_jobs, plan
 @lesson_option
 @voice_option("Narration voice (espeak-ng or Piper, offline, or your recordings); captions are written in every case.")
 @rate_option
+@theme_option
 @media_option()
 def lecture(quality: str, jobs: int | None, lesson_path: Path | None, voice: str, rate: int | None,
-            media: Path) -> None:
+            theme: str | None, media: Path) -> None:
     """Render the lesson's scenes and assemble the lecture folder.
 
     The lecture holds the scenes of the lesson's [lecture] parts (the default parts: every
@@ -49,12 +52,14 @@ def lecture(quality: str, jobs: int | None, lesson_path: Path | None, voice: str
     voice = spoken_voice(voice, rate)
     lesson = get_lesson(lesson_path)
     names = [c.__name__ for part in lecture_parts(lesson) for c in part.scenes]  # the lesson's scenes, in order
-    job_list = plan(lesson, lesson_spec(lesson_path), names, quality, "mp4", media, voice)
-    root = output_root(lesson, media)
+    style = lesson_style(theme, lesson)
+    job_list = plan(lesson, lesson_spec(lesson_path), names, quality, "mp4", media, voice, style)
+    root = output_root(lesson, media, style)
     folder = root / "lecture" / quality
     with claim_output(root):
         results = run_jobs(job_list, jobs or default_jobs())
+        prints = print_frames(job_list, jobs or default_jobs())  # the handout's light frames
         titles = [resolve_scene(j.scene).TITLE for j in job_list]
-        duration, n_chapters = assemble_lecture(folder, lesson, job_list, results, titles, quality, voice)
+        duration, n_chapters = assemble_lecture(folder, lesson, job_list, results, titles, quality, voice, prints)
     click.echo(f"lecture: {duration:.1f} s, {n_chapters} chapters, {len(job_list)} scenes", err=True)
     click.echo(str(folder))

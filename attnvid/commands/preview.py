@@ -16,8 +16,8 @@ from attncore import Lesson
 
 from ..catalog import resolve_scene, resolve_section
 from ..env import LESSON_ENV
-from ..lessons import get_lesson, lesson_spec, output_root
-from ..options import lesson_option, media_option
+from ..lessons import get_lesson, lesson_spec, lesson_style, output_root
+from ..options import lesson_option, media_option, theme_option
 from ..outputs import claim_output, write_atomic
 from ..paths import package_dir, source_file
 from ..render.cache import cache_key
@@ -38,42 +38,47 @@ WATCHED_PACKAGES = ("scenes", "attncore", "attnvid")
 @click.option("--video", is_flag=True, help="Render a low-quality MP4 instead of a PNG.")
 @click.option("--watch", is_flag=True, help="Preview again whenever a project file changes (Ctrl-C stops).")
 @lesson_option
+@theme_option
 @media_option(None)
-def preview(scene: str, section: str | None, video: bool, watch: bool, lesson_path: Path | None, media: Path) -> None:
+def preview(scene: str, section: str | None, video: bool, watch: bool, lesson_path: Path | None,
+            theme: str | None, media: Path) -> None:
     """The fastest look at SCENE: the last frame (of a section) as a PNG, low quality."""
     lesson = get_lesson(lesson_path)
     spec = lesson_spec(lesson_path)
     os.environ[LESSON_ENV] = spec
     name = resolve_scene(scene).__name__
+    style = lesson_style(theme, lesson)
     if watch:
         argv = ["preview", name, "--media", str(media.resolve())]
         argv += ["--section", section] if section else []
         argv += ["--video"] if video else []
         argv += ["--lesson", spec] if spec else []
+        argv += ["--theme", theme] if theme else []
         _watch(argv, lesson_path)
     elif video:
-        job_list = plan(lesson, spec, (name,), "low", "mp4", media)
-        with claim_output(output_root(lesson, media)):
+        job_list = plan(lesson, spec, (name,), "low", "mp4", media, style=style)
+        with claim_output(output_root(lesson, media, style)):
             (r,) = run_jobs(job_list, 1)
         click.echo(r.path)
     else:
-        click.echo(str(_preview_png(lesson, spec, name, section, media)))
+        click.echo(str(_preview_png(lesson, spec, name, section, media, style)))
 
 
-def _preview_png(lesson: Lesson, spec: str, name: str, section: str | None, media: Path) -> Path:
+def _preview_png(lesson: Lesson, spec: str, name: str, section: str | None, media: Path, style: str = "dark") -> Path:
     """The PNG of the last frame of ``section`` (or of the scene), drawn only when its inputs changed."""
     require_runtime()
     cls = resolve_scene(name)
     title = resolve_section(cls, section) if section is not None else cls.section_names()[-1]
-    root = output_root(lesson, media)
+    root = output_root(lesson, media, style)
     out = root / "preview" / (f"{name}.png" if section is None else f"{name}_{section_slug(title)}.png")
     # The same inputs give the same picture (see the render cache): a preview whose
     # scene, shared code, lesson and versions did not change is the one on disk.
-    key = cache_key(source_file(cls), repr(lesson), "low", f"preview:{title}")
+    key = cache_key(source_file(cls), repr(lesson), "low", f"preview:{title}", style=style)
     sidecar = out.with_name(out.name + ".json")
     with claim_output(root):
         if not _preview_is_current(out, sidecar, key):
-            ((_, png),) = section_frames(name, "low", spec, str(root / ".work" / "frames" / name), frozenset({title}))
+            ((_, png),) = section_frames(name, "low", spec, str(root / ".work" / "frames" / name), frozenset({title}),
+                                           style)
             # The old record goes first, as for renders: never a new picture under an old key.
             sidecar.unlink(missing_ok=True)
             write_atomic(out, png)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from ..lessons import get_lesson, lesson_spec, output_root
+from ..lessons import get_lesson, lesson_spec, lesson_style, output_root
 from ..options import (
     jobs_option,
     lesson_option,
@@ -14,6 +14,7 @@ from ..options import (
     quality_option,
     rate_option,
     spoken_voice,
+    theme_option,
     voice_option,
 )
 from ..outputs import claim_output
@@ -31,9 +32,10 @@ from ..render.settings import FORMATS
 @lesson_option
 @voice_option("Narration voice; captions are written in every case.")
 @rate_option
+@theme_option
 @media_option()
 def render(scenes: tuple[str, ...], quality: str, fmt: str, jobs: int | None, lesson_path: Path | None,
-           voice: str, rate: int | None, media: Path) -> None:
+           voice: str, rate: int | None, theme: str | None, media: Path) -> None:
     """Render SCENES (class or file names; all scenes when none are given).
 
     Prints the path of each video, in lecture order. Scenes whose inputs did not change
@@ -41,8 +43,9 @@ def render(scenes: tuple[str, ...], quality: str, fmt: str, jobs: int | None, le
     """
     voice = spoken_voice(voice, rate)
     lesson = get_lesson(lesson_path)
-    job_list = plan(lesson, lesson_spec(lesson_path), scenes, quality, fmt, media, voice)
-    with claim_output(output_root(lesson, media)):
+    style = lesson_style(theme, lesson)
+    job_list = plan(lesson, lesson_spec(lesson_path), scenes, quality, fmt, media, voice, style)
+    with claim_output(output_root(lesson, media, style)):
         results = run_jobs(job_list, jobs or default_jobs())
     for r in results:
         click.echo(r.path)

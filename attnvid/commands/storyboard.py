@@ -12,8 +12,8 @@ import click
 
 from ..catalog import lecture_scenes
 from ..env import LESSON_ENV
-from ..lessons import get_lesson, lesson_spec, output_root
-from ..options import jobs_option, lesson_option, media_option, quality_option
+from ..lessons import get_lesson, lesson_spec, lesson_style, output_root
+from ..options import jobs_option, lesson_option, media_option, quality_option, theme_option
 from ..outputs import claim_output, write_atomic
 from ..render.frames import section_frames
 from ..render.jobs import default_jobs
@@ -28,42 +28,49 @@ if TYPE_CHECKING:
 @quality_option
 @jobs_option
 @lesson_option
+@theme_option
 @media_option(None)
-def storyboard(quality: str, jobs: int | None, lesson_path: Path | None, media: Path) -> None:
+def storyboard(quality: str, jobs: int | None, lesson_path: Path | None, theme: str | None, media: Path) -> None:
     """One PNG contact sheet: the last frame of every section, in lecture order."""
     lesson = get_lesson(lesson_path)
     spec = lesson_spec(lesson_path)
     os.environ[LESSON_ENV] = spec
     names = [c.__name__ for c in lecture_scenes()]
     require_runtime()
-    root = output_root(lesson, media)
+    style = lesson_style(theme, lesson)
+    root = output_root(lesson, media, style)
     out = root / "storyboard" / f"storyboard_{quality}.png"
     with claim_output(root):
-        per_scene = _frames_of(names, quality, spec, root, jobs or default_jobs())
+        per_scene = _frames_of(names, quality, spec, root, jobs or default_jobs(), style)
         tiles = [(f"{k}. {s} · {title}", png) for k, (s, frames) in enumerate(zip(names, per_scene, strict=True), 1)
                  for title, png in frames]
-        write_atomic(out, _contact_sheet(tiles))
+        write_atomic(out, contact_sheet(tiles, style))
     click.echo(f"storyboard: {len(tiles)} sections of {len(names)} scenes", err=True)
     click.echo(str(out))
 
 
-def _frames_of(names: list[str], quality: str, spec: str, root: Path, n: int) -> list[list[tuple[str, bytes]]]:
+def _frames_of(names: list[str], quality: str, spec: str, root: Path, n: int,
+               style: str = "dark") -> list[list[tuple[str, bytes]]]:
     """Every section's last frame of every scene, on ``n`` worker processes (or here, for one)."""
-    calls = [(s, quality, spec, str(root / ".work" / "frames" / s)) for s in names]
+    calls = [(s, quality, spec, str(root / ".work" / "frames" / s), None, style) for s in names]
     if n == 1:
         return [section_frames(*c) for c in calls]
     with Workers(n) as workers:
         return [f.result() for f in workers.submit_all(section_frames, calls)]
 
 
-def _contact_sheet(tiles: list[tuple[str, bytes]]) -> bytes:
+#: The sheet's background and caption colours (r, g, b) by style.
+SHEET_COLOURS = {"dark": ((10, 11, 14), (236, 232, 225)), "light": ((236, 234, 228), (28, 30, 36))}
+
+
+def contact_sheet(tiles: list[tuple[str, bytes]], style: str = "dark") -> bytes:
     """The storyboard PNG: (caption, PNG bytes) tiles, four to a row."""
     from PIL import Image, ImageDraw
 
     tile_w, tile_h = 427, 240  # half of 480p: numbers stay legible on the sheet
     label_h, pad, cols = 26, 10, 4
     rows = math.ceil(len(tiles) / cols)
-    sheet = Image.new("RGB", (cols * (tile_w + pad) + pad, rows * (tile_h + label_h + pad) + pad), (10, 11, 14))
+    sheet = Image.new("RGB", (cols * (tile_w + pad) + pad, rows * (tile_h + label_h + pad) + pad), SHEET_COLOURS[style][0])
     draw = ImageDraw.Draw(sheet)
     font = _font(14)
     for k, (caption, png) in enumerate(tiles):
@@ -73,7 +80,7 @@ def _contact_sheet(tiles: list[tuple[str, bytes]]) -> bytes:
         sheet.paste(img, (x, y + label_h))
         while draw.textlength(caption, font=font) > tile_w - 4 and len(caption) > 4:
             caption = caption[:-2] + "…"
-        draw.text((x + 2, y + 4), caption, fill=(236, 232, 225), font=font)
+        draw.text((x + 2, y + 4), caption, fill=SHEET_COLOURS[style][1], font=font)
     buf = io.BytesIO()
     sheet.save(buf, format="PNG", optimize=True)
     return buf.getvalue()

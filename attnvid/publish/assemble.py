@@ -14,7 +14,7 @@ too), which the deck (:mod:`attnvid.publish.deck`) plays and whose last frame th
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -197,11 +197,13 @@ def write_manifest(folder: Path, manifest: dict[str, Any]) -> None:
 
 def lecture_manifest(lesson: Lesson, quality: str, duration: float, chapters: Sequence[Chapter], posters: list[str],
                      voice: str, sections: Sequence[SectionClip] = (),
-                     parts: Sequence[dict[str, Any]] = (), exercises: dict[str, Any] | None = None) -> dict[str, Any]:
+                     parts: Sequence[dict[str, Any]] = (), exercises: dict[str, Any] | None = None,
+                     style: str = "dark") -> dict[str, Any]:
     """The lecture folder's ``manifest.json`` (paths relative to the folder)."""
     return {
         "title": lesson.title,
         "quality": quality,
+        "style": style,  # dark or light (--theme): the video's, the deck's and the page's; the handout prints light
         "duration_s": round(duration, 6),
         "video": "lecture.mp4",
         "chapters": [{"title": c.title, "start_s": round(c.start_s, 6), "end_s": round(c.end_s, 6)} for c in chapters],
@@ -293,7 +295,8 @@ def _posters(folder: Path, jobs: Sequence[Job], results: Sequence[Result]) -> li
 
 
 def assemble_lecture(folder: Path, lesson: Lesson, jobs: Sequence[Job], results: Sequence[Result],
-                     titles: Sequence[str], quality: str, voice: str) -> tuple[float, int]:
+                     titles: Sequence[str], quality: str, voice: str,
+                     prints: Mapping[tuple[str, str], Path] | None = None) -> tuple[float, int]:
     """Write the lecture folder from the rendered scenes: the duration and the number of chapters.
 
     Every file goes through a ``.part`` name, so a reader sees whole files only.
@@ -314,8 +317,10 @@ def assemble_lecture(folder: Path, lesson: Lesson, jobs: Sequence[Job], results:
     sections = write_section_clips(folder, jobs, results, titles)
     parts = write_parts(folder, lesson, jobs, results, titles)
     write_deck(folder / DECK_NAME, folder, lesson.title, sections, [DeckPart(p["title"], p["scenes"]) for p in parts])
-    write_handout(folder / HANDOUT_NAME, folder, lesson, sections, duration)
-    manifest = lecture_manifest(lesson, quality, duration, chapters, posters, voice, sections, parts, exercise_files)
+    write_handout(folder / HANDOUT_NAME, folder, lesson, sections, duration, prints)  # light frames (print_frames)
+    style = jobs[0].style if jobs else "dark"
+    manifest = lecture_manifest(lesson, quality, duration, chapters, posters, voice, sections, parts, exercise_files,
+                                style)
     write_manifest(folder, manifest)
     page_cues = [{"start": c.start, "end": c.end, "text": c.text} for c in cues]
     write_atomic(folder / PLAYGROUND_NAME, playground_page(trace, manifest).encode())

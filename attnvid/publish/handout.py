@@ -1,20 +1,27 @@
-"""The lecture handout, ``handout.pdf``: a title page, then one A4 page per section.
+"""The lecture handout, ``handout.pdf``: a title page, then two sections to an A4 page.
 
 The title page gives the lesson's title, its sentences (the followed word in bold, with
-the sense it should lean to) and the contents, scene by scene, with page numbers. A
-section's page shows the scene and section titles, the section's last frame and what the
-narration says over it, wrapped to the page, ruled lines for the student's notes below,
-and where the section lies in ``lecture.mp4``.
+the sense it should lean to) and the contents, scene by scene, with page numbers. Each
+half page shows a section: its scene and title, its last frame and, under it, what the
+narration says over it, and where the section lies in ``lecture.mp4``.
+
+The frames are printed light whatever the video's style (:func:`print_frames`: each
+section's last frame drawn again by Manim's camera in the light style at 1280×720, no
+video encoded, kept under ``<media>/prints/`` and drawn again only when the scene's
+inputs change), about 190 dpi at their printed width: toner for the numbers, not for a
+dark background. Without them (a folder of posters only) the video's posters are printed.
 
 Drawn with pycairo (which Manim installs), whose PDF surface embeds the DejaVu fonts as
 subsets with their Unicode mapping, so the text can be searched and copied; the frames
-go in as JPEG (the PNG's pixels, compressed once), which keeps a page near 100 kB.
+go in as JPEG (the PNG's pixels, compressed once).
 """
 
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+import json
+import os
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,7 +30,9 @@ from PIL import Image
 
 from attncore import Lesson
 
-from ..outputs import atomic_path
+from ..env import TEXT_CACHE_ENV
+from ..outputs import atomic_path, write_atomic
+from ..render.jobs import Job
 from .clips import SectionClip
 
 HANDOUT_NAME = "handout.pdf"
@@ -37,14 +46,24 @@ INK = (0.10, 0.11, 0.13)
 MUTED = (0.42, 0.44, 0.49)
 ACCENT = (0.72, 0.45, 0.05)
 RULE = (0.80, 0.81, 0.84)
-#: Font sizes (pt) by role; a narration too long for its page steps down to NARRATION_MIN.
-SIZE = {"title": 28.0, "subtitle": 14.0, "heading": 13.0, "sentence": 16.0, "body": 11.0, "scene": 10.5,
-        "section": 19.0, "narration": 12.0, "small": 8.5}
-NARRATION_MIN = 8.0
+#: Font sizes (pt) by role.
+SIZE = {"title": 28.0, "subtitle": 14.0, "heading": 13.0, "sentence": 16.0, "body": 11.0, "scene": 9.5,
+        "small": 8.5}
 LEADING = 1.45  # line height over font size
-NOTE_LINE = 24.0  # pt between two ruled lines for notes (handwriting)
 JPEG_QUALITY = 90  # frames are flat colour and text: 90 keeps digits sharp
 IMAGE_MAX_WIDTH = 1600  # px: about 230 dpi over the text width; larger frames are scaled down
+#: Sections on a page, and the quality their frames are drawn at for print (1280×720: at
+#: most 499 pt wide, 185 dpi and up).
+PER_PAGE = 2
+PRINT_QUALITY = "medium"
+#: The style the handout prints in, whatever the video's.
+PRINT_STYLE = "light"
+#: The narration under a frame: its size, and the least it steps down to before the frame shrinks.
+UNDER_SIZE, UNDER_MIN = 10.0, 8.5
+#: A half page: the room of a section, between the top margin and the footer.
+HALF = (PAGE_H - 2 * MARGIN - 14) / PER_PAGE
+#: Points between a section's heading, frame and narration, and after a section.
+GAP, BLOCK_GAP = 6.0, 14.0
 
 
 @dataclass
@@ -101,39 +120,24 @@ def _frame_surface(png: Path) -> cairo.ImageSurface:
     return surface
 
 
-def _image(pen: _Pen, png: Path) -> None:
+def _image(pen: _Pen, png: Path, width: float = WIDTH) -> None:
+    """The frame ``width`` points wide, centred on the text column."""
     surface = _frame_surface(png)
-    scale = WIDTH / surface.get_width()
+    scale = width / surface.get_width()
     height = surface.get_height() * scale
+    x = MARGIN + (WIDTH - width) / 2
     ctx = pen.ctx
     ctx.save()
-    ctx.translate(MARGIN, pen.y)
+    ctx.translate(x, pen.y)
     ctx.scale(scale, scale)
     ctx.set_source_surface(surface, 0, 0)
     ctx.paint()
     ctx.restore()
     ctx.set_source_rgb(*RULE)
     ctx.set_line_width(0.6)
-    ctx.rectangle(MARGIN, pen.y, WIDTH, height)
+    ctx.rectangle(x, pen.y, width, height)
     ctx.stroke()
     pen.y += height
-
-
-def _note_lines(pen: _Pen) -> None:
-    """Ruled lines for notes from below the text down to the footer (none when less than two fit)."""
-    top, bottom = pen.y + 2 * NOTE_LINE, PAGE_H - MARGIN - 6
-    if bottom - top < NOTE_LINE:
-        return
-    pen.font(SIZE["small"], colour=MUTED)
-    pen.text(MARGIN, top - NOTE_LINE + SIZE["small"], "Notes")
-    pen.ctx.set_source_rgb(*RULE)
-    pen.ctx.set_line_width(0.5)
-    y = top
-    while y <= bottom:
-        pen.ctx.move_to(MARGIN, y)
-        pen.ctx.line_to(MARGIN + WIDTH, y)
-        y += NOTE_LINE
-    pen.ctx.stroke()
 
 
 def _clock(seconds: float) -> str:
@@ -177,8 +181,8 @@ def _title_page(pen: _Pen, lesson: Lesson, clips: Sequence[SectionClip], duratio
     pen.y += 14
     _paragraph(pen, "Contents", SIZE["heading"], bold=True)
     first_page: dict[str, int] = {}
-    for k, clip in enumerate(clips, 2):
-        first_page.setdefault(clip.scene_title, k)
+    for clip, page in zip(clips, _pages(clips), strict=True):
+        first_page.setdefault(clip.scene_title or clip.title, page)
     pen.font(SIZE["body"])
     for scene_title, page in first_page.items():
         pen.y += SIZE["body"] * LEADING
@@ -186,31 +190,51 @@ def _title_page(pen: _Pen, lesson: Lesson, clips: Sequence[SectionClip], duratio
         number = f"page {page}"
         pen.text(MARGIN + WIDTH - pen.width(number), pen.y, number)
     pen.y += 18
-    _paragraph(pen, f"{len(clips)} sections, {_clock(duration)} of video (lecture.mp4). Each page shows a "
+    _paragraph(pen, f"{len(clips)} sections, {_clock(duration)} of video (lecture.mp4). Each half page shows a "
                "section's last frame and what the narration says over it; the slides (lecture.pptx) play the "
                "same sections, and the workbook (workbook.xlsx) computes every number.", SIZE["body"], colour=MUTED)
 
 
-def _section_page(pen: _Pen, folder: Path, clip: SectionClip, index: int, total: int) -> None:
-    _paragraph(pen, clip.scene_title, SIZE["scene"], bold=True, colour=MUTED)
-    _paragraph(pen, clip.title, SIZE["section"], bold=True)
-    pen.y += 12
-    _image(pen, folder / clip.poster)
-    pen.y += 8
-    room = PAGE_H - MARGIN - pen.y
-    size = SIZE["narration"]
-    pen.font(size)
-    while size > NARRATION_MIN and len(wrap(pen, clip.narration, WIDTH)) * size * LEADING > room:
-        size -= 0.5
+def _narration_size(pen: _Pen, text: str, room: float) -> tuple[float, float]:
+    """The narration's font size (from UNDER_SIZE down to UNDER_MIN) and the height it takes."""
+    size = UNDER_SIZE
+    while True:
         pen.font(size)
+        height = len(wrap(pen, text, WIDTH)) * size * LEADING
+        if height <= room or size <= UNDER_MIN:
+            return size, height
+        size -= 0.5
+
+
+def _section_block(pen: _Pen, png: Path, clip: SectionClip, index: int, total: int) -> None:
+    """One section on its half page: heading, frame, the narration under it."""
+    top = pen.y
+    pen.font(SIZE["scene"], bold=True, colour=MUTED)
+    where = f"{index}/{total} · {_clock(clip.start_s)}–{_clock(clip.end_s)}"
+    pen.text(PAGE_W - MARGIN - pen.width(where), top + SIZE["scene"], where)
+    pen.text(MARGIN, top + SIZE["scene"], clip.scene_title)
+    pen.y = top + SIZE["scene"] * LEADING
+    _paragraph(pen, clip.title, SIZE["heading"], bold=True)
+    pen.y += GAP
+    heading = pen.y - top
+    size, text_h = _narration_size(pen, clip.narration, HALF - heading - WIDTH * 9 / 16 - GAP - BLOCK_GAP)
+    frame_h = min(WIDTH * 9 / 16, HALF - heading - text_h - GAP - BLOCK_GAP)
+    _image(pen, png, frame_h * 16 / 9)
+    pen.y += GAP - size * (LEADING - 1)
     _paragraph(pen, clip.narration, size)
-    _note_lines(pen)
-    where = f"Section {index} of {total} · {_clock(clip.start_s)}–{_clock(clip.end_s)} in lecture.mp4"
-    _footer(pen, where, index + 1)
 
 
-def write_handout(out: Path, folder: Path, lesson: Lesson, clips: Sequence[SectionClip], duration: float) -> None:
-    """Write the handout of ``clips`` (posters relative to ``folder``) to ``out``, atomically."""
+def _pages(clips: Sequence[SectionClip]) -> list[int]:
+    """The page each section is printed on (the title page is 1)."""
+    return [2 + k // PER_PAGE for k in range(len(clips))]
+
+
+def write_handout(out: Path, folder: Path, lesson: Lesson, clips: Sequence[SectionClip], duration: float,
+                  prints: Mapping[tuple[str, str], Path] | None = None) -> None:
+    """Write the handout of ``clips`` to ``out``, atomically: each section's frame from
+    ``prints`` ((scene, section title) -> light PNG, :func:`print_frames`), else its poster
+    (relative to ``folder``)."""
+    prints = prints or {}
     with atomic_path(out) as tmp:
         surface = cairo.PDFSurface(str(tmp), PAGE_W, PAGE_H)
         surface.set_metadata(cairo.PDF_METADATA_TITLE, f"{lesson.title}: handout")
@@ -219,8 +243,83 @@ def write_handout(out: Path, folder: Path, lesson: Lesson, clips: Sequence[Secti
         pen = _Pen(cairo.Context(surface))
         _title_page(pen, lesson, clips, duration)
         _footer(pen, lesson.title, 1)
-        for k, clip in enumerate(clips, 1):
-            pen.ctx.show_page()
-            pen.y = MARGIN
-            _section_page(pen, folder, clip, k, len(clips))
+        pages = _pages(clips)
+        for k, clip in enumerate(clips):
+            if k % PER_PAGE == 0:
+                pen.ctx.show_page()
+                _footer(pen, lesson.title, pages[k])
+            pen.y = MARGIN + (k % PER_PAGE) * HALF
+            png = prints.get((clip.scene, clip.title), folder / clip.poster)
+            _section_block(pen, png, clip, k + 1, len(clips))
         surface.finish()
+
+
+def print_frames(jobs: Sequence[Job], n_jobs: int) -> dict[tuple[str, str], Path]:
+    """The last frame of every section of the jobs' scenes, light, at print resolution:
+    (scene, section title) -> PNG under ``<root>/prints/``.
+
+    A scene's frames are drawn again (on ``n_jobs`` worker processes) only when its inputs
+    changed: their key is the render cache key of the scene in the light style at
+    :data:`PRINT_QUALITY`, kept beside them.
+    """
+    from attncore import find_lesson
+
+    from ..catalog import resolve_scene
+    from ..paths import source_file
+    from ..render.cache import cache_key
+    from ..render.frames import section_frames
+    from ..render.workers import Workers
+
+    out: dict[tuple[str, str], Path] = {}
+    todo = []
+    for job in jobs:
+        folder = Path(job.root).parent / "prints" if job.style == PRINT_STYLE else Path(job.root) / "prints"
+        folder = folder / job.scene
+        key = cache_key(source_file(resolve_scene(job.scene)), repr(find_lesson(job.lesson_spec or None)),
+                        PRINT_QUALITY, "print", style=PRINT_STYLE)
+        found = _stored_prints(folder, key)
+        if found is None:
+            todo.append((job, folder, key))
+        else:
+            out.update({(job.scene, t): p for t, p in found.items()})
+    calls = [(j.scene, PRINT_QUALITY, j.lesson_spec, str(Path(j.root) / ".work" / "prints" / j.scene), None, PRINT_STYLE,
+              False) for j, _, _ in todo]
+    if calls:
+        # One folder of parsed texts for every scene's frames (the header and labels recur):
+        # the workers inherit it from here, unless a caller (the test suite) set one.
+        ours = TEXT_CACHE_ENV not in os.environ
+        if ours:
+            os.environ[TEXT_CACHE_ENV] = str(Path(todo[0][0].root) / ".work" / "prints" / "texts")
+        try:
+            with Workers(max(1, min(n_jobs, len(calls)))) as workers:
+                drawn = [f.result() for f in workers.submit_all(section_frames, calls)]
+        finally:
+            if ours:
+                del os.environ[TEXT_CACHE_ENV]
+        for (job, folder, key), frames in zip(todo, drawn, strict=True):
+            out.update({(job.scene, t): p for t, p in _store_prints(folder, key, frames).items()})
+    return out
+
+
+def _stored_prints(folder: Path, key: str) -> dict[str, Path] | None:
+    try:
+        meta = json.loads((folder / "prints.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    found = {t: folder / name for t, name in meta.get("frames", {}).items()}
+    if meta.get("key") != key or not all(p.is_file() for p in found.values()):
+        return None
+    return found
+
+
+def _store_prints(folder: Path, key: str, frames: Sequence[tuple[str, bytes]]) -> dict[str, Path]:
+    from attncore.narration import section_slug
+
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "prints.json").unlink(missing_ok=True)  # the old record goes first, as for renders
+    names = {}
+    for k, (title, png) in enumerate(frames, 1):
+        names[title] = f"{k:02d}_{section_slug(title)}.png"
+        write_atomic(folder / names[title], png)
+    write_atomic(folder / "prints.json", json.dumps({"key": key, "frames": names}, ensure_ascii=False).encode())
+    return {t: folder / n for t, n in names.items()}

@@ -15,6 +15,15 @@ import html
 import json
 from typing import Any
 
+#: The page of a light lecture (``--theme light``): the light style's colours
+#: (scenes/theme.py's LIGHT_ROLE: background, panel, text, muted, accent), over the dark ones.
+LIGHT_CSS = """<style>
+  :root { color-scheme: light; --bg: #fbfaf6; --panel: #f0eee8; --text: #1c1e24; --muted: #5b606b; --accent: #955800; }
+  nav button:hover { background: #e4e1d8; }
+  nav button.current { background: #f3e4c4; }
+  .bar button { border-color: #7d838e; }
+</style>"""
+
 _PAGE = """<!doctype html>
 <html lang="en">
 <head>
@@ -59,6 +68,7 @@ _PAGE = """<!doctype html>
   nav .part-label { color: var(--accent); font-size: 13px; padding: 8px 8px 2px; text-transform: uppercase;
                     letter-spacing: 0.04em; }
 </style>
+__STYLE__
 </head>
 <body>
 <header><h1>__TITLE__</h1><span class="muted" id="meta"></span>__LINKS__</header>
@@ -268,6 +278,7 @@ def lecture_page(manifest: dict[str, Any], title: str, cues: list[dict[str, Any]
     posters = manifest.get("posters") or [""]
     return (
         _PAGE.replace("__TITLE__", html.escape(title))
+        .replace("__STYLE__", LIGHT_CSS if manifest.get("style") == "light" else "")
         .replace("__VIDEO__", html.escape(manifest["video"]))
         .replace("__POSTER__", html.escape(posters[0]))
         .replace("__TRACKS__", "")

@@ -285,9 +285,25 @@
     return a;
   }
   function hex(c) { return [1, 3, 5].map(i => parseInt(c.slice(i, i + 2), 16)); }
-  function heat(t) {  // the video's heat ramp: a square root from heat_low to heat_high
+  function heatRgb(t) {  // the video's heat ramp: a square root from heat_low to heat_high
     const lo = hex(COLOURS.heat_low), hi = hex(COLOURS.heat_high), s = Math.sqrt(Math.min(1, Math.max(0, t)));
-    return "rgb(" + lo.map((x, i) => Math.round(x + (hi[i] - x) * s)).join(",") + ")";
+    return lo.map((x, i) => Math.round(x + (hi[i] - x) * s));
+  }
+  function heat(t) { return "rgb(" + heatRgb(t).join(",") + ")"; }
+  // WCAG 2.1's relative luminance and contrast ratio (scenes/palette_checks.py, the same formula).
+  function luminance(rgb) {
+    const l = rgb.map(c => { c /= 255; return c <= 0.04045 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4); });
+    return 0.2126 * l[0] + 0.7152 * l[1] + 0.0722 * l[2];
+  }
+  function contrast(a, b) {
+    const x = luminance(a), y = luminance(b);
+    return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
+  }
+  function heatInk(t) {  // the video's rule (Theme.heat_ink): the text or background colour of higher
+    const cell = heatRgb(t);  // contrast on the cell; black or white when neither reaches 4.5:1
+    const inks = [COLOURS.text, COLOURS.background].sort((a, b) => contrast(hex(b), cell) - contrast(hex(a), cell));
+    if (contrast(hex(inks[0]), cell) >= 4.5) return inks[0];
+    return contrast([0, 0, 0], cell) >= contrast([255, 255, 255], cell) ? "#000000" : "#ffffff";
   }
   function dimColour(k) { return DATA.dimension_colours[k]; }
 
@@ -301,7 +317,7 @@
       r.map((x, j) => {
         const attrs = numberAttrs(name, i, j, x, head);
         if (heatMap) {
-          attrs.style = "background:" + heat(x) + ";color:" + (x >= DATA.dark_ink_from ? COLOURS.background : COLOURS.text);
+          attrs.style = "background:" + heat(x) + ";color:" + heatInk(x);
         }
         return el("td", attrs, fmt(x));
       })));

@@ -55,8 +55,6 @@ STEPS: tuple[tuple[str, str, str, str], ...] = (
 #: Chapters of scenes without a step of their own, linked to the step that shows their numbers.
 _ALSO = {"SimplifiedAttention": ("scores", ""), "LearningTheWeights": ("projections", "trained"),
          "ChangingDimension": ("projections", "trained")}
-#: Text on a heat-map cell turns dark from this weight on (``scenes.theme.MAP_DARK_INK_FROM``).
-_DARK_INK_FROM = 0.3025
 #: Exponentials from ``EXP_LIMIT`` on (which the video never shows) are written with this many
 #: significant digits: at the lesson's decimals their last digits would depend on the last bit
 #: of ``exp``, which a browser and numpy compute differently.
@@ -120,7 +118,6 @@ def playground_data(trace: LessonTrace, manifest: dict[str, Any], in_lecture: bo
         "colours": colours,
         "dimension_colours": dims,
         "head_colours": heads,
-        "dark_ink_from": _DARK_INK_FROM,
         "exp_limit": EXP_LIMIT,
         "significant": SIGNIFICANT,
         "titles": {step: title for step, title, _, _ in STEPS},

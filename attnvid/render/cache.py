@@ -4,7 +4,7 @@ The key of a scene covers its own file; every other module of the ``scenes`` pac
 in any subfolder (base, components, theme, layout...), except the other scene files;
 every module of ``attncore``; the attnvid modules that run inside a render and shape
 what it writes (:data:`FRAME_MODULES`); the lesson's content, the quality, the output
-format, the voice; and the versions of Manim, PyAV and Python. Editing one scene
+format, the voice, the style (dark or light); and the versions of Manim, PyAV and Python. Editing one scene
 re-renders only that scene (scene files never import each other; a test checks it).
 
 The lesson's data reaches the key through the lesson itself (``repr(lesson)``), not
@@ -70,11 +70,13 @@ def _digest_files(update: Callable[[bytes], None], paths: Iterable[Path]) -> Non
         update(path.read_bytes() + b"\0")
 
 
-def cache_key(scene_file: Path, lesson_repr: str, quality: str, fmt: str, voice: str = "none") -> str:
-    """The key of one scene's render: same key, same output (see the module doc)."""
+def cache_key(scene_file: Path, lesson_repr: str, quality: str, fmt: str, voice: str = "none",
+              style: str = "dark") -> str:
+    """The key of one scene's render: same key, same output (see the module doc). The two
+    styles (``--theme``) never share a key."""
     h = hashlib.sha256(CACHE_VERSION.encode())
     _digest_files(h.update, [scene_file, *shared_files()])
-    for part in (lesson_repr, quality, fmt, voice, version("manim"), version("av"), sys.version.split()[0]):
+    for part in (lesson_repr, quality, fmt, voice, style, version("manim"), version("av"), sys.version.split()[0]):
         h.update(part.encode())
         h.update(b"\0")
     return h.hexdigest()

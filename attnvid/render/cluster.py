@@ -105,7 +105,7 @@ def _check_installation(job: Job, source: str) -> None:
 
     lesson = replace(find_lesson(job.lesson_spec), source=source)
     here = cache_key(source_file(resolve_scene(job.scene)), repr(lesson), job.quality, job.fmt,
-                     voice_fingerprint(job.voice, lesson))
+                     voice_fingerprint(job.voice, lesson), job.style)
     if here != job.key:
         raise InstallationMismatch(
             f"the worker's installation differs from this machine's (scenes, attncore, attnvid, Manim, PyAV or "

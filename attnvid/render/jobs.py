@@ -35,6 +35,7 @@ class Job:
     root: str  # output root for this lesson (media/ or media/<slug>/)
     key: str
     voice: str = "none"  # none, espeak or recorded:FOLDER
+    style: str = "dark"  # dark or light (--theme)
     tag: str = ""  # what the progress display puts before the scene (a batch: the lesson's name)
 
     @property
@@ -99,7 +100,7 @@ def voice_fingerprint(voice: str, lesson: Lesson) -> str:
 
 
 def plan(lesson: Lesson, spec: str, names: Sequence[str], quality: str, fmt: str, media: Path,
-         voice: str = "none") -> list[Job]:
+         voice: str = "none", style: str = "dark") -> list[Job]:
     """Jobs for the named scenes (all when none), each with its cache key.
 
     Checks first that the system parts the render needs are present (the same line as
@@ -108,12 +109,13 @@ def plan(lesson: Lesson, spec: str, names: Sequence[str], quality: str, fmt: str
     require_runtime(voice)
     fingerprint = voice_fingerprint(voice, lesson)
     os.environ[LESSON_ENV] = spec
-    root = str(output_root(lesson, media))
+    root = str(output_root(lesson, media, style))
     scenes = resolve_scenes(names)
     check_recordings(voice, scenes)  # every missing WAV in one line, before any render starts
     return [
         Job(scene=c.__name__, index=lecture_index(c), quality=quality, fmt=fmt, lesson_spec=spec, root=root,
-            key=cache_key(source_file(c), repr(lesson), quality, fmt, fingerprint), voice=voice)
+            key=cache_key(source_file(c), repr(lesson), quality, fmt, fingerprint, style), voice=voice,
+            style=style)
         for c in scenes
     ]
 

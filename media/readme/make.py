@@ -1,16 +1,20 @@
-"""Make the two images the top-level README shows, from the current code.
+"""Make the images the top-level README shows, from the current code.
 
     .venv/bin/python media/readme/make.py
 
-- ``storyboard.png``: ``attnvid storyboard`` of the default lecture;
+- ``storyboard.png`` and ``storyboard_light.png``: ``attnvid storyboard`` of the default
+  lecture, dark and ``--theme light``, each stamped (a PNG text chunk, :data:`STAMP`) with
+  what made it: this script's digest, ``scenes/theme.py``'s and the lecture's sections,
+  which tests/test_readme_media.py compares with the current ones (stale pictures fail it);
 - ``two_contexts.gif``: the last two sections of ``TwoContexts`` (``attnvid render
   TwoContexts``, 480p15), at 5 frames a second, 480×270, held frames merged.
 
-Renders go to a temporary folder; only the two files here are replaced.
+Renders go to a temporary folder; only the files here are replaced.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 import subprocess
@@ -19,12 +23,32 @@ import tempfile
 from pathlib import Path
 
 import av
-from PIL import Image
+from PIL import Image, PngImagePlugin
 
 HERE = Path(__file__).resolve().parent
 ATTNVID = str(Path(sys.executable).parent / "attnvid")
 SCENE, FIRST_SECTION = "TwoContexts", "Attention mixes in the sentence"
 SIZE, STEP = (480, 270), 3  # every 3rd frame of 15 fps: 200 ms a frame
+#: The PNG text key of the stamp, and the storyboards by style.
+STAMP = "attnvid-readme"
+BOARDS = {"dark": "storyboard.png", "light": "storyboard_light.png"}
+
+
+def stamp() -> dict[str, object]:
+    """What the storyboards are made from: this script, the theme, the lecture's sections."""
+    from scenes.lecture import LECTURE
+
+    theme = HERE.parents[1] / "scenes" / "theme.py"
+    return {"script": hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16],
+            "theme": hashlib.sha256(theme.read_bytes()).hexdigest()[:16],
+            "sections": [f"{c.__name__}/{t}" for c in LECTURE for t in c.section_names()]}
+
+
+def save_stamped(board: Path, out: Path) -> None:
+    info = PngImagePlugin.PngInfo()
+    info.add_text(STAMP, json.dumps(stamp(), ensure_ascii=False))
+    with Image.open(board) as img:
+        img.save(out, format="PNG", optimize=True, pnginfo=info)
 
 
 def attnvid(*args: str, cwd: Path) -> Path:
@@ -53,7 +77,7 @@ def gif_frames(video: Path, start_s: float) -> tuple[list[Image.Image], list[int
 def main() -> None:
     with tempfile.TemporaryDirectory(prefix="readme-media-") as tmp:
         work = Path(tmp)
-        board = attnvid("storyboard", cwd=work)
+        boards = {style: attnvid("storyboard", "--theme", style, cwd=work) for style in BOARDS}
         video = attnvid("render", SCENE, "--quality", "low", cwd=work)
         meta = json.loads(video.with_name(video.name + ".json").read_text(encoding="utf-8"))
         (start,) = [s["start_s"] for s in meta["sections"] if s["title"] == FIRST_SECTION]
@@ -64,9 +88,10 @@ def main() -> None:
         frames = [f.quantize(palette=palette, dither=Image.Dither.NONE) for f in frames]
         gif = work / "two_contexts.gif"
         frames[0].save(gif, save_all=True, append_images=frames[1:], duration=durations, loop=0, optimize=True)
-        shutil.copyfile(board, HERE / "storyboard.png")
+        for style, board in boards.items():
+            save_stamped(board, HERE / BOARDS[style])
         shutil.copyfile(gif, HERE / "two_contexts.gif")
-    for name in ("storyboard.png", "two_contexts.gif"):
+    for name in (*BOARDS.values(), "two_contexts.gif"):
         print(f"{HERE / name}: {(HERE / name).stat().st_size / 1e6:.2f} MB")
 
 

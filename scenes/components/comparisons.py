@@ -18,7 +18,7 @@ from manim import SurroundingRectangle
 from attncore import round_matrix
 
 from ..layout import TINY_BUFF
-from ..theme import MAP_DARK_INK_FROM, Theme
+from ..theme import Theme
 from .grids import CellGrid, NumberGrid, column_labels
 from .numbers import Source
 
@@ -77,7 +77,7 @@ def compare_rows(rows: Sequence[CompareRow], columns: Sequence[str], decimals: i
     for i, r in enumerate(rows):
         if r.heat:
             for j in range(grid.n_cols):
-                grid.entry(i, j).set_color(theme.heat_ink(float(shown[i, j]), MAP_DARK_INK_FROM))
+                grid.entry(i, j).set_color(theme.heat_ink(float(shown[i, j])))
     grid.set_column_labels(column_labels(grid, columns, theme, column_colours, size=label_size))
     return grid
 

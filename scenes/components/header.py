@@ -36,7 +36,7 @@ class PipelineMarker(VGroup):
             self.stages.add(t)
             parts.append(t)
             if k < len(PIPELINE) - 1:
-                parts.append(label("→", "pipeline", theme["grid"]))
+                parts.append(label("→", "pipeline", theme["muted"]))
         self.add(*parts)
         self.arrange(RIGHT, buff=0.14)
         line = text_baseline(parts[-1])  # words and typeset stages on one baseline

@@ -19,7 +19,7 @@ from manim import DOWN, UP, Rectangle, VGroup
 from attncore import LessonTrace, round_matrix
 
 from ..layout import SMALL_BUFF
-from ..theme import DARK_INK_FROM, MAP_DARK_INK_FROM, Theme
+from ..theme import Theme
 from .grids import Grid, NumberGrid, TileFill, Tiles, column_labels, text_size
 from .numbers import Num, Source, number_cell_width, resolve
 from .text import label
@@ -43,11 +43,11 @@ def heat_fill(shown: np.ndarray, theme: Theme) -> TileFill:
     return lambda i, j: (theme.heat(float(shown[i, j])), 1.0)
 
 
-def ink_on_heat(grid: NumberGrid, weights: np.ndarray, theme: Theme, dark_from: float = DARK_INK_FROM) -> None:
+def ink_on_heat(grid: NumberGrid, weights: np.ndarray, theme: Theme) -> None:
     """Colour every number of a heat-coloured ``grid`` by :meth:`Theme.heat_ink` of its weight."""
     for i in range(grid.n_rows):
         for j in range(grid.n_cols):
-            grid.entry(i, j).set_color(theme.heat_ink(weights[i, j], dark_from))
+            grid.entry(i, j).set_color(theme.heat_ink(weights[i, j]))
 
 
 def heat_grid(
@@ -67,7 +67,7 @@ def heat_grid(
         weights, decimals, source, theme, fill=lambda i, j: fill(i, j)[0],
         cell_w=cell_w, cell_h=cell_h, size=size, row_labels=row_labels, label_size=label_size,
     )
-    ink_on_heat(grid, shown, theme, MAP_DARK_INK_FROM)
+    ink_on_heat(grid, shown, theme)
     return grid
 
 

@@ -17,7 +17,7 @@ from manim import Text
 
 from attncore import WORKED_EXTRA_DECIMALS, LessonTrace, exp_as_shown, fmt, worked_softmax_decimals
 
-from ..theme import MONO, ROLE, SIZE
+from ..theme import MONO, SIZE, active_theme
 from .copying import IMMUTABLE
 from .text import LightText
 
@@ -103,7 +103,7 @@ class Num(LightText):
         *,
         constant: bool = False,
         size: str = "cell",
-        color: str = ROLE["text"],
+        color: str | None = None,
         plus: bool = False,
         approx: bool = False,
         **kwargs: Any,
@@ -116,7 +116,8 @@ class Num(LightText):
         self.constant = constant
         self.approx = approx
         self.digits = fmt(value, decimals, plus=plus)  # what is shown, without the ≈ mark
-        super().__init__(APPROX * approx + self.digits, font=MONO, font_size=SIZE[size], color=color, **kwargs)
+        super().__init__(APPROX * approx + self.digits, font=MONO, font_size=SIZE[size],
+                         color=color or active_theme()["text"], **kwargs)
 
     @property
     def spoken(self) -> str:
@@ -128,10 +129,11 @@ class ShapeLabel(LightText):
     """A matrix shape such as ``5×4``, tagged with the trace array whose shape it states."""
 
     def __init__(self, shape: tuple[int, ...], source: Source, *, size: str = "small",
-                 color: str = ROLE["muted"]) -> None:
+                 color: str | None = None) -> None:
         self.shape = tuple(int(s) for s in shape)
         self.source = source
-        super().__init__("×".join(str(s) for s in self.shape), font=MONO, font_size=SIZE[size], color=color)
+        super().__init__("×".join(str(s) for s in self.shape), font=MONO, font_size=SIZE[size],
+                         color=color or active_theme()["muted"])
 
 
 def row_total(context: int, row: int, stage: str = "simple") -> Source:

@@ -24,7 +24,7 @@ from attncore.lecture_claims import ORDINALS  # ordinal words: plain text holds 
 from attnvid.env import TEXT_CACHE_ENV
 from attnvid.speech.voices import SUBSCRIPTED
 
-from ..theme import FONT, MONO, ROLE, SIZE, Theme
+from ..theme import FONT, MONO, SIZE, Theme, active_theme
 from .typeset import Formula, cap_height_of
 
 __all__ = [
@@ -195,13 +195,14 @@ def typst_of(text: str) -> str | None:
     return _TYPST_TOKENS.sub(token, text)
 
 
-def label(text: str, size: str = "label", color: str = ROLE["text"], *, mono: bool = False,
+def label(text: str, size: str = "label", color: str | None = None, *, mono: bool = False,
           weight: str = "NORMAL") -> LightText:
     """Plain text in the lecture's font. Use :class:`~scenes.components.Num` for numbers, never this.
 
     Maths written plainly in it (``W_Q``, ``Xᵀ``) is set with real sub- and superscripts
     (:func:`inline_math`).
     """
+    color = color or active_theme()["text"]
     font = MONO if mono else FONT
     source = typst_of(text)
     if source is not None:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from manim import DOWN, RIGHT, RoundedRectangle, VGroup, VMobject
 
 from ..layout import ITEM_BUFF
-from ..theme import SIZE, Theme, on_bright_heat
+from ..theme import SIZE, Theme
 from .text import centre_on_baseline, label
 
 __all__ = ["TokenRow", "wrap_token_row", "tint_tokens"]
@@ -71,6 +71,6 @@ def tint_tokens(row: TokenRow, weights: Sequence[float], theme: Theme) -> list[o
     anims: list[object] = []
     for box, word, w in zip(row.boxes, row.words, weights):
         anims.append(box.animate.set_fill(theme.heat(w), opacity=1))
-        if on_bright_heat(w):
+        if theme.heat_ink(w) != theme["text"]:
             anims.append(word.animate.set_color(theme.heat_ink(w)))
     return anims
