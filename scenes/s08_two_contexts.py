@@ -93,6 +93,8 @@ PANEL_STROKE, PANEL_OPACITY, WINNER_STROKE = STROKE.thin, 0.55, STROKE.bold
 LINE_GAP = 0.12
 #: The clearance of marks: the arrow under the inputs, names in their panel, outlines (at most).
 CLEARANCE = 0.08
+#: The least gap between a winning bar's number and the top of its outline.
+NUMBER_CLEAR = 1.5 * CLEARANCE
 #: An outline keeps this far from the names of the other columns.
 NAME_CLEAR = 0.06
 #: The side of a legend's colour square: small beside its name.
@@ -423,7 +425,7 @@ def outline(inside: VGroup, colour: str, pitch: float) -> SurroundingRectangle:
     rect = SurroundingRectangle(inside, color=colour, buff=buff, corner_radius=CLEARANCE, stroke_width=4)
     # above, always a clear gap: the number on top must not sit on the outline's edge (below
     # stands the dimension's name, which keeps its own gap)
-    return rect.stretch_to_fit_height(rect.height + max(0.0, 1.5 * CLEARANCE - buff), about_edge=DOWN)
+    return rect.stretch_to_fit_height(rect.height + max(0.0, NUMBER_CLEAR - buff), about_edge=DOWN)
 
 
 def shown_numbers(bars: VectorBars, k: int) -> list[Num]:
