@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ATTNVID
+from conftest import ATTNVID, made_once
 from test_lesson_scenes import lesson_toml
 
 from attncore import find_lesson, parse_lesson, trace_lesson
@@ -85,15 +85,19 @@ def lesson_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def values(lesson_files: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
-    """``attnvid values --json`` of every lesson, from the real program."""
-    cwd = tmp_path_factory.mktemp("values")
-    out = {}
-    for name, spec in lesson_files.items():
-        r = subprocess.run([ATTNVID, "values", "--json", "--lesson", spec], cwd=cwd, capture_output=True, text=True,
-                           timeout=300)
-        assert r.returncode == 0, r.stderr
-        out[name] = json.loads(r.stdout)
-    return out
+    """``attnvid values --json`` of every lesson, from the real program: run once per run (all
+    lessons at once), shared by the xdist workers."""
+    def make(folder: Path) -> None:
+        runs = {name: subprocess.Popen([ATTNVID, "values", "--json", "--lesson", spec], cwd=folder, text=True,
+                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                for name, spec in lesson_files.items()}
+        for name, proc in runs.items():
+            out, err = proc.communicate(timeout=300)
+            assert proc.returncode == 0, err
+            (folder / f"{name}.json").write_text(out, encoding="utf-8")
+
+    folder = made_once(tmp_path_factory, "exercise-values", make)
+    return {name: json.loads((folder / f"{name}.json").read_text(encoding="utf-8")) for name in lesson_files}
 
 
 @cache
@@ -420,10 +424,17 @@ def run_exercises(cwd: Path, *args: str) -> Path:
 
 @pytest.fixture(scope="module")
 def written(lesson_files: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """The folder ``attnvid exercises`` writes for the default and the 3-context lesson."""
-    return {name: run_exercises(tmp_path_factory.mktemp(name), "--lesson", lesson_files[name], "--seed", "5",
-                                "--count", "12")
-            for name in ("default", "three-contexts", "one-decimal", "long-words")}
+    """The folder ``attnvid exercises`` writes for four lessons: written once per run, shared by
+    the xdist workers."""
+    names = ("default", "three-contexts", "one-decimal", "long-words")
+
+    def make(folder: Path) -> None:
+        for name in names:
+            (folder / name).mkdir()
+            run_exercises(folder / name, "--lesson", lesson_files[name], "--seed", "5", "--count", "12")
+
+    folder = made_once(tmp_path_factory, "exercise-written", make)
+    return {name: next((folder / name).rglob("exercises.pdf")).parent for name in names}
 
 
 def _plain(text: str) -> str:
