@@ -41,7 +41,7 @@ from attncore import (
     trace_lesson,
 )
 from attncore.lesson import tomllib
-from attnvid.publish.workbook import workbook_bytes
+from attnvid.publish.workbook import WORKBOOK_NAME, workbook_bytes
 from attnvid.publish.workbook.formulas import FUNCTIONS
 
 SOFFICE = shutil.which("soffice")
@@ -500,9 +500,34 @@ def test_colours_are_read_from_the_theme_without_manim() -> None:
     from attnvid.publish.workbook.style import theme_tables
     from scenes import theme
 
-    assert theme_tables() == {"ROLE": theme.ROLE, "DIM_PALETTE": theme.DIM_PALETTE, "HEAD_PALETTE": theme.HEAD_PALETTE}
+    assert theme_tables() == {"ROLE": theme.ROLE, "DIM_PALETTE": theme.DIM_PALETTE, "HEAD_PALETTE": theme.HEAD_PALETTE,
+                              "LIGHT_ROLE": theme.LIGHT_ROLE, "LIGHT_DIM_PALETTE": theme.LIGHT_DIM_PALETTE,
+                              "LIGHT_HEAD_PALETTE": theme.LIGHT_HEAD_PALETTE}
     code = "import sys, attnvid.publish.workbook, attnvid.commands.workbook; assert 'manim' not in sys.modules"
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).returncode == 0
+
+
+def test_the_workbook_takes_the_colours_of_the_videos_style(tmp_path: Path) -> None:
+    """Light slides, a light workbook (issue 26): `attnvid workbook --theme light` and the lecture's
+    workbook in the light style take the light style's colours; the numbers stay the same."""
+    from scenes.theme import LIGHT_HEAD_PALETTE, LIGHT_ROLE, ROLE
+
+    trace = trace_lesson()
+    dark, light = (openpyxl.load_workbook(io.BytesIO(workbook_bytes(trace, s))) for s in ("dark", "light"))
+    for wb, role in ((dark, ROLE), (light, LIGHT_ROLE)):
+        _, dims = _range(wb, "Dimensions")
+        assert [c.fill.fgColor.rgb[-6:].lower() for c in dims[0]] == [role[d].lstrip("#") for d in ("animal", "tech", "grammar", "other")]
+    fills = {c.fill.fgColor.rgb[-6:].lower() for ws in light.worksheets for row in ws.iter_rows() for c in row
+             if c.fill is not None and c.fill.fill_type == "solid"}
+    assert LIGHT_HEAD_PALETTE[0].lstrip("#").lower() in fills and not {ROLE["animal"].lstrip("#")} & fills
+    assert formula_cells(dark) == formula_cells(light)
+    r = subprocess.run([ATTNVID, "workbook", "--theme", "light", "--media", str(tmp_path / "m")], cwd=tmp_path,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    out = Path(r.stdout.strip().splitlines()[-1])
+    assert out == tmp_path / "m" / "light" / "workbook" / WORKBOOK_NAME
+    _, dims = _range(openpyxl.load_workbook(out), "Dimensions")
+    assert dims[0][0].fill.fgColor.rgb[-6:].lower() == LIGHT_ROLE["animal"].lstrip("#")
 
 
 def test_the_same_lesson_gives_the_same_bytes() -> None:

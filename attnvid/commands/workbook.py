@@ -8,29 +8,31 @@ import click
 
 from attncore import trace_lesson
 
-from ..lessons import get_lesson, output_root
-from ..options import lesson_option, media_option
+from ..lessons import get_lesson, lesson_style, output_root
+from ..options import lesson_option, media_option, theme_option
 from ..outputs import claim_output
 from ..publish.workbook import WORKBOOK_NAME, write_workbook
 
 
 @click.command("workbook")
 @lesson_option
+@theme_option
 @media_option()
-def workbook(lesson_path: Path | None, media: Path) -> None:
+def workbook(lesson_path: Path | None, theme: str | None, media: Path) -> None:
     """Write workbook.xlsx: the lesson's numbers as formulas a student can change.
 
     The vocabulary, the sentences and the weights are typed inputs; every other number
     is a formula on them, one sheet per step in lecture order. Excel, LibreOffice Calc
     and Google Sheets recompute it. The file is media/workbook/workbook.xlsx for the
-    built-in lesson, media/<lesson>/workbook/workbook.xlsx for others; its path is the
-    last line printed.
+    built-in lesson, media/<lesson>/workbook/workbook.xlsx for others (under light/ in the
+    light style, whose colours it takes); its path is the last line printed.
     """
     lesson = get_lesson(lesson_path)
     trace = trace_lesson(lesson)
-    root = output_root(lesson, media)
+    style = lesson_style(theme, lesson)
+    root = output_root(lesson, media, style)
     out = root / "workbook" / WORKBOOK_NAME
     with claim_output(root):
-        written = write_workbook(out, trace)
+        written = write_workbook(out, trace, style)
     click.echo(f"workbook: {written.sheets} sheets, {written.formulas} formulas, {written.size / 1024:.0f} KiB", err=True)
     click.echo(str(out))

@@ -311,14 +311,14 @@ def assemble_lecture(folder: Path, lesson: Lesson, jobs: Sequence[Job], results:
     write_atomic(folder / "captions.vtt", compose_vtt(cues).encode())
     write_atomic(folder / "narration.md", narration_markdown(lesson.title, results, titles).encode())
     trace = trace_lesson(lesson)
-    write_workbook(folder / WORKBOOK_NAME, trace)  # the lecture's numbers as live formulas
+    style = jobs[0].style if jobs else "dark"
+    write_workbook(folder / WORKBOOK_NAME, trace, style)  # the lecture's numbers as live formulas, its colours
     exercises = make_exercises(trace, LECTURE_EXERCISES, seed=0)
     exercise_files = write_exercise_files(folder, lesson.title, exercises, 0, lesson.decimals)
     sections = write_section_clips(folder, jobs, results, titles)
     parts = write_parts(folder, lesson, jobs, results, titles)
     write_deck(folder / DECK_NAME, folder, lesson.title, sections, [DeckPart(p["title"], p["scenes"]) for p in parts])
     write_handout(folder / HANDOUT_NAME, folder, lesson, sections, duration, prints)  # light frames (print_frames)
-    style = jobs[0].style if jobs else "dark"
     manifest = lecture_manifest(lesson, quality, duration, chapters, posters, voice, sections, parts, exercise_files,
                                 style)
     write_manifest(folder, manifest)

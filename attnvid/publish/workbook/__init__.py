@@ -38,9 +38,10 @@ __all__ = ["WORKBOOK_NAME", "Written", "build_book", "workbook_bytes", "write_wo
 WORKBOOK_NAME = "workbook.xlsx"
 
 
-def build_book(trace: LessonTrace) -> Book:
-    """Every sheet of the workbook, in lecture order after the first two (Start, Inputs)."""
-    book = Book(trace, Palette(trace.lesson.theme, trace.lesson.dimensions))
+def build_book(trace: LessonTrace, style: str = "dark") -> Book:
+    """Every sheet of the workbook, in lecture order after the first two (Start, Inputs), in
+    the colours of the video's ``style``."""
+    book = Book(trace, Palette(trace.lesson.theme, trace.lesson.dimensions, style))
     start = book.sheet(START)
     inputs_sheet(book, trace)
     simplified_sheets(book)
@@ -65,9 +66,9 @@ class Written:
     size: int  # bytes
 
 
-def workbook_bytes(trace: LessonTrace) -> bytes:
+def workbook_bytes(trace: LessonTrace, style: str = "dark") -> bytes:
     """The ``.xlsx`` file of ``trace``: formulas, styles, defined names and cached values."""
-    return _save(build_book(trace))
+    return _save(build_book(trace, style))
 
 
 def _save(book: Book) -> bytes:
@@ -81,9 +82,9 @@ def _save(book: Book) -> bytes:
     return add_cached_values(buf.getvalue(), by_part)
 
 
-def write_workbook(path: Path, trace: LessonTrace) -> Written:
+def write_workbook(path: Path, trace: LessonTrace, style: str = "dark") -> Written:
     """Write the workbook of ``trace`` to ``path`` atomically (a temporary name, then a rename)."""
-    book = build_book(trace)
+    book = build_book(trace, style)
     data = _save(book)
     write_atomic(path, data)
     return Written(path, len(book.wb.worksheets), len(book.cache), len(data))

@@ -22,7 +22,10 @@ from ...paths import package_dir
 
 __all__ = ["Palette", "number_format", "theme_tables"]
 
-_TABLES = ("ROLE", "DIM_PALETTE", "HEAD_PALETTE")
+_TABLES = ("ROLE", "DIM_PALETTE", "HEAD_PALETTE", "LIGHT_ROLE", "LIGHT_DIM_PALETTE", "LIGHT_HEAD_PALETTE")
+#: The tables of each style (``--theme``, ``[theme] style``): the workbook follows the video's.
+_STYLE_TABLES = {"dark": ("ROLE", "DIM_PALETTE", "HEAD_PALETTE"),
+                 "light": ("LIGHT_ROLE", "LIGHT_DIM_PALETTE", "LIGHT_HEAD_PALETTE")}
 _S = TypeVar("_S")
 #: The workbook's default font (openpyxl's, and Excel's): styled cells use it too. LibreOffice
 #: draws it with the metric-compatible Carlito where installed.
@@ -30,7 +33,8 @@ FONT = "Calibri"
 
 
 def theme_tables(path: Path | None = None) -> dict[str, object]:
-    """``ROLE``, ``DIM_PALETTE`` and ``HEAD_PALETTE`` of ``scenes/theme.py``, without importing it."""
+    """``ROLE``, ``DIM_PALETTE`` and ``HEAD_PALETTE`` of ``scenes/theme.py``, and the light style's
+    ``LIGHT_*`` tables, without importing it."""
     source = path or package_dir("scenes") / "theme.py"
     tree = ast.parse(source.read_text(encoding="utf-8"), filename=str(source))
     found: dict[str, object] = {}
@@ -69,6 +73,7 @@ class Palette:
 
     overrides: Iterable[tuple[str, str]] = ()
     dimensions: tuple[str, ...] = ()
+    style: str = "dark"  # the video's style: its colours, dark or light
     colours: dict[str, str] = field(init=False)
     dim_palette: list[str] = field(init=False)
     head_palette: list[str] = field(init=False)
@@ -76,7 +81,7 @@ class Palette:
 
     def __post_init__(self) -> None:
         tables = theme_tables()
-        role, dims, heads = tables["ROLE"], tables["DIM_PALETTE"], tables["HEAD_PALETTE"]
+        role, dims, heads = (tables[name] for name in _STYLE_TABLES[self.style])
         assert isinstance(role, dict) and isinstance(dims, list) and isinstance(heads, list)
         self.colours = {str(k): str(v) for k, v in role.items()}
         self.colours.update(dict(self.overrides))
