@@ -163,7 +163,7 @@ def test_a_lesson_colour_without_contrast_in_its_style_is_warned(tmp_path: Path)
 
 
 # -- the option and the lesson's style ---------------------------------------------------
-RENDERING = ("render", "preview", "storyboard", "lecture", "batch")
+RENDERING = ("render", "preview", "storyboard", "lecture", "batch", "workbook")  # the workbook takes its colours
 
 
 @pytest.mark.parametrize("command", RENDERING)
