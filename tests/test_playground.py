@@ -653,3 +653,24 @@ def test_phone_width_fits_and_screenshots(built: Built, browser: Any, tmp_path: 
         assert p.page.evaluate("document.documentElement.scrollWidth") <= width
         p.page.screenshot(path=str(tmp_path / f"{name}-{width}.png"), full_page=True)
         p.close()
+
+
+def test_a_light_lecture_gets_a_light_panel() -> None:
+    """--theme light (issue 26): the panel takes the light style's colours, and its surfaces,
+    the self-check's too, come from variables the light page sets (no dark box left on a
+    light page)."""
+    import attnvid.publish.selfcheck as selfcheck
+    from attnvid.publish.page import LIGHT_CSS, LIGHT_PANEL_VARS
+    from scenes.theme import LIGHT_ROLE, ROLE
+
+    trace = trace_lesson()
+    manifest = small_manifest()
+    dark_page = playground_page(trace, manifest)
+    light_page = playground_page(trace, {**manifest, "style": "light"})
+    assert LIGHT_ROLE["animal"] in light_page and ROLE["animal"] not in light_page
+    assert ROLE["animal"] in dark_page and LIGHT_PANEL_VARS in light_page and LIGHT_PANEL_VARS not in dark_page
+    assert LIGHT_PANEL_VARS in LIGHT_CSS
+    for source in (Path(selfcheck.__file__).with_name("playground.css"), Path(selfcheck.__file__)):
+        css = source.read_text(encoding="utf-8")
+        bare = re.findall(r"(?<!, )#[0-9a-fA-F]{6}\b(?!\))", css)  # a colour outside var(--x, fallback)
+        assert not bare, f"{source.name}: colours not behind a variable: {bare}"

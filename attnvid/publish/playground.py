@@ -31,6 +31,7 @@ from attncore import Lesson, LessonTrace
 from attncore.lesson import EXP_LIMIT, LIMITS, VALUE_LIMIT
 from attncore.steps import sinusoidal_encoding
 
+from .page import LIGHT_PANEL_VARS
 from .workbook.style import theme_tables
 
 __all__ = ["PLAYGROUND_NAME", "STEPS", "playground_data", "playground_page", "playground_panel"]
@@ -65,11 +66,12 @@ def _asset(name: str) -> str:
     return resources.files("attnvid.publish").joinpath(name).read_text(encoding="utf-8")
 
 
-def _colours(lesson: Lesson) -> tuple[dict[str, str], list[str], list[str]]:
-    """Role colours (the theme with the lesson's ``[theme]``), one per dimension and one per head,
-    as the video picks them (``scenes.theme.Theme.dim`` and ``.head``)."""
+def _colours(lesson: Lesson, style: str = "dark") -> tuple[dict[str, str], list[str], list[str]]:
+    """Role colours (the theme of the video's ``style`` with the lesson's ``[theme]``), one per
+    dimension and one per head, as the video picks them (``scenes.theme.Theme.dim`` and ``.head``)."""
     tables = theme_tables()
-    role, dim_palette, head_palette = tables["ROLE"], tables["DIM_PALETTE"], tables["HEAD_PALETTE"]
+    prefix = "LIGHT_" if style == "light" else ""
+    role, dim_palette, head_palette = (tables[f"{prefix}{t}"] for t in ("ROLE", "DIM_PALETTE", "HEAD_PALETTE"))
     assert isinstance(role, dict) and isinstance(dim_palette, list) and isinstance(head_palette, list)
     colours = {str(k): str(v) for k, v in role.items()} | dict(lesson.theme)
     dims = [colours.get(name, str(dim_palette[i % len(dim_palette)])) for i, name in enumerate(lesson.dimensions)]
@@ -96,7 +98,7 @@ def _chapters(manifest: dict[str, Any]) -> tuple[dict[str, dict[str, Any]], list
 def playground_data(trace: LessonTrace, manifest: dict[str, Any], in_lecture: bool) -> dict[str, Any]:
     """What the panel embeds: the lesson's inputs from attncore, its bounds, colours and chapters."""
     lesson, w = trace.lesson, trace.weights
-    colours, dims, heads = _colours(lesson)
+    colours, dims, heads = _colours(lesson, str(manifest.get("style") or "dark"))
     chapters, links = _chapters(manifest)
     lo, hi = LIMITS["tokens"]
 
@@ -203,7 +205,11 @@ def playground_page(trace: LessonTrace, manifest: dict[str, Any]) -> str:
     """``playground.html``: the panel on a page of its own (steps link to the lecture's video file)."""
     video = manifest.get("video")
     link = f'<p><a href="{html.escape(video)}">The lecture video</a></p>' if video else ""
-    return (_PAGE.replace("__LANG__", html.escape(trace.lesson.language))
+    light = manifest.get("style") == "light"
+    root = (":root { color-scheme: light; --bg: #fbfaf6; --panel: #f0eee8; --text: #1c1e24; --muted: #5b606b; "
+            f"--accent: #955800; {LIGHT_PANEL_VARS} }}") if light else ""
+    page = _PAGE.replace("</style>", f"  {root}\n</style>", 1) if light else _PAGE
+    return (page.replace("__LANG__", html.escape(trace.lesson.language))
             .replace("__TITLE__", html.escape(trace.lesson.title))
             .replace("__VIDEO__", link)
             .replace("__PANEL__", playground_panel(trace, manifest, in_lecture=False)))

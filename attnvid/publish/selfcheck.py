@@ -28,16 +28,16 @@ _STYLE = """<style>
   #self-check .exercise { background: var(--panel); border-radius: 6px; padding: 12px; min-width: 0; }
   #self-check h3 { font-size: 16px; margin: 0 0 6px; color: var(--accent); }
   #self-check .givens { font: 13px/1.4 "DejaVu Sans Mono", monospace; white-space: pre-wrap; overflow-wrap: anywhere;
-                        background: #181a21; border-radius: 4px; padding: 6px 8px; margin: 8px 0; }
+                        background: var(--pg-field, #181a21); border-radius: 4px; padding: 6px 8px; margin: 8px 0; }
   #self-check fieldset { border: 0; margin: 0; padding: 0; }
   #self-check fieldset label { display: block; padding: 2px 0; overflow-wrap: anywhere; }
-  #self-check input[type=text] { background: #181a21; color: var(--text); border: 1px solid #4a4f5c; border-radius: 4px;
+  #self-check input[type=text] { background: var(--pg-field, #181a21); color: var(--text); border: 1px solid var(--pg-line, #4a4f5c); border-radius: 4px;
                                  padding: 5px 8px; font: inherit; width: 9em; }
   #self-check button.check { background: var(--panel); color: var(--text); border: 1px solid var(--accent);
                              border-radius: 4px; padding: 5px 14px; font: inherit; cursor: pointer; margin: 8px 8px 0 0; }
   #self-check .verdict { min-height: 1.4em; margin: 6px 0; }
-  #self-check .verdict.right { color: #8bd17c; }
-  #self-check .verdict.wrong { color: #f28b82; }
+  #self-check .verdict.right { color: var(--sc-right, #8bd17c); }
+  #self-check .verdict.wrong { color: var(--sc-wrong, #f28b82); }
   #self-check details.worked ol { margin: 6px 0; padding-left: 20px; font: 13px/1.45 "DejaVu Sans Mono", monospace;
                                   overflow-wrap: anywhere; }
   #self-check button.chapter, #self-check a { color: var(--accent); background: none; border: 0; padding: 0; font: inherit;
