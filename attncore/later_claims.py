@@ -179,8 +179,6 @@ def _verdict(trace: LessonTrace) -> list[Claim]:
                   None)
     least = SHARE_WORDS.get(ATTENTION_CLAIM, "most")
     amount = phrase if phrase is not None and phrase != "at least half" else f"at least {least}"
-    if phrase is None or (phrase == "at least half" and least != "half"):
-        amount = f"at least {least}"
     args = {"contexts": ctxs, "columns": [_senses(trace, c) for c in ctxs], "stage": "projected_attention",
             "least": ATTENTION_CLAIM, "above": "attention", "words": {phrase: where} if phrase else {}}
     if len(ctxs) > 2:

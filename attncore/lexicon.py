@@ -15,7 +15,7 @@ Pure Python over the trace; no Manim.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -92,6 +92,8 @@ LEXICON: dict[str, Word] = {w.phrase: w for w in (
     Word("the same pattern", "heads", -np.inf, 0.05, example="every head finds the same pattern"),
 )}
 assert all(w.quantity in QUANTITIES for w in LEXICON.values())
+# no phrase inside another, so that a text's phrases are found one by one (see phrases_in)
+assert not any(p != q and p in q for p in LEXICON for q in LEXICON)
 
 _PATTERNS = {p: re.compile(rf"(?<![\w-]){re.escape(p)}(?![\w-])", re.IGNORECASE) for p in LEXICON}
 
@@ -108,9 +110,7 @@ def pick(x: float, *phrases: str) -> str | None:
 
 def phrases_in(text: str) -> list[str]:
     """The calibrated phrases ``text`` uses (each once)."""
-    found = [p for p, pat in _PATTERNS.items() if pat.search(text)]
-    # "a little of the rest" also reads as "a little ...": keep the longest phrase at a place
-    return [p for p in found if not any(p != q and p in q and _PATTERNS[q].search(text) for q in found)]
+    return [p for p, pat in _PATTERNS.items() if pat.search(text)]
 
 
 Measure = Mapping[str, Any]
@@ -189,7 +189,3 @@ def table() -> str:
     rows += [f"| {w.phrase} | {QUANTITIES[w.quantity]} | {w.range_text()} | {w.example} |" for w in LEXICON.values()]
     return "\n".join(rows)
 
-
-def words_of(claims: Sequence[Any]) -> set[str]:
-    """Every calibrated phrase the texts of ``claims`` use."""
-    return {p for c in claims for p in phrases_in(c.text)}

@@ -112,6 +112,12 @@ class Box:
         return bool(self.left <= mob.get_left()[0] and mob.get_right()[0] <= self.right
                     and self.bottom <= mob.get_bottom()[1] and mob.get_top()[1] <= self.top)
 
+    def fit_width(self, mob: Mobject) -> Mobject:
+        """Scale ``mob`` about its centre down to this box's width, when it is wider."""
+        if mob.width > self.width:
+            mob.scale(self.width / mob.width, about_point=mob.get_center())
+        return mob
+
     def keep_inside(self, mob: Mobject) -> Mobject:
         """Shift ``mob`` across the least distance that brings it inside left and right."""
         if mob.get_left()[0] < self.left:

@@ -216,13 +216,13 @@ def row_bars(ctx: ContextTrace, w: np.ndarray, grid: NumberGrid, theme: Theme, d
     left = grid.get_right()[0] + BARS_BUFF
     names = VGroup(*(label(t, "label", theme["key"]) for t in ctx.tokens))
     x0 = left + max(m.width for m in names) + ITEM_BUFF
+    nums = VGroup(*(Num(w[j], dec, weight_source(fi, j), size="cell", color=theme["text"]) for j in range(n)))
     # room for the number after the longest bar: NUMBER_ROOM, or more for a wider number (three decimals)
-    widest = max(Num(w[j], dec, weight_source(fi, j), size="cell").width for j in range(n)) + LABEL_BUFF
-    length = BARS_RIGHT - max(NUMBER_ROOM, widest) - x0
+    length = BARS_RIGHT - max(NUMBER_ROOM, max(m.width for m in nums) + LABEL_BUFF) - x0
     pitch = min(MAX_PITCH, BARS_H / n)
     top = grid.body().get_center()[1] + pitch * (n - 1) / 2
     wmax = float(np.max(w))  # the weights add up to 1: the largest is at least 1/n
-    bars, nums = VGroup(), VGroup()
+    bars = VGroup()
     for j in range(n):
         y = top - j * pitch
         bar = Rectangle(
@@ -230,11 +230,9 @@ def row_bars(ctx: ContextTrace, w: np.ndarray, grid: NumberGrid, theme: Theme, d
             fill_color=theme.heat(ctx.attention[fi, j]), fill_opacity=1,
         )
         bar.move_to((x0 + bar.width / 2, y, 0))
-        num = Num(w[j], dec, weight_source(fi, j), size="cell", color=theme["text"])
-        num.next_to(bar, RIGHT, buff=LABEL_BUFF)
+        nums[j].next_to(bar, RIGHT, buff=LABEL_BUFF)
         names[j].move_to((x0 - ITEM_BUFF - names[j].width / 2, y, 0))
         bars.add(bar)
-        nums.add(num)
     head = label(f"“{ctx.tokens[fi]}” looks at", "label", theme["accent"])
     head.next_to(bars, UP, buff=HEAD_BUFF).align_to(names, LEFT)
     return RowBars(row_box, bars, nums, names, head)

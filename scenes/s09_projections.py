@@ -383,8 +383,7 @@ def maps_layout(trace: LessonTrace, theme: Theme, box: Box, dec: int) -> Maps:
     dy = (box.top - (box.height - group_h) / 2) - maps_top
     dx = -(maps.get_left()[0] + maps.get_right()[0]) / 2
     maps.shift((dx, dy, 0))
-    if maps.width > box.width:  # the words over the last columns reach past them: keep them in the box
-        maps.scale(box.width / maps.width, about_point=maps.get_center())
+    box.fit_width(maps)  # the words over the last columns may reach past them: keep them in the box
     cap_y += dy
     centre_on_baseline(title_big, (big.body().get_center()[0], cap_y, 0))
     centre_on_baseline(title_small, (small.body().get_center()[0], cap_y, 0))

@@ -265,8 +265,7 @@ def heads_layout(trace: LessonTrace, theme: Theme, box: Box, dec: int) -> Heads:
         centre_on_baseline(t, (g.body().get_center()[0], title_y, 0))
     everything = VGroup(grid_all, titles)
     everything.shift(RIGHT * -(everything.get_left()[0] + everything.get_right()[0]) / 2)
-    if everything.width > box.width:  # the words over the last columns reach past them: keep them in the box
-        everything.scale(box.width / everything.width, about_point=everything.get_center())
+    box.fit_width(everything)  # the words over the last columns may reach past them: keep them in the box
     everything.shift(UP * ((top + box.bottom) / 2 - everything.get_center()[1]))
     frames = VGroup(*(SurroundingRectangle(g.body(), color=theme.head(k), buff=TINY_BUFF) for k, g in enumerate(maps)))
     return Heads(strip, small, maps, cols, titles, frames)

@@ -20,11 +20,13 @@ from typing import Any
 #: cards on the light page, lines and grid as the light style draws them.
 LIGHT_PANEL_VARS = ("--pg-field: #ffffff; --pg-card: #f7f5ef; --pg-line: #7d838e; --pg-grid: #d6d3ca; "
                     "--pg-focus-line: #955800; --pg-error: #b3261e; --sc-right: #276b2b; --sc-wrong: #b3261e;")
-#: The page of a light lecture (``--theme light``): the light style's colours
-#: (scenes/theme.py's LIGHT_ROLE: background, panel, text, muted, accent), over the dark ones.
+#: The light style's colours (scenes/theme.py's LIGHT_ROLE: background, panel, text, muted,
+#: accent) as the page's variables, over the dark ones; the playground's own page sets them too.
+LIGHT_ROOT_VARS = ("color-scheme: light; --bg: #fbfaf6; --panel: #f0eee8; --text: #1c1e24; --muted: #5b606b; "
+                   "--accent: #955800;")
+#: The page of a light lecture (``--theme light``).
 LIGHT_CSS = ("""<style>
-  :root { color-scheme: light; --bg: #fbfaf6; --panel: #f0eee8; --text: #1c1e24; --muted: #5b606b; --accent: #955800;
-          """ + LIGHT_PANEL_VARS + """ }
+  :root { """ + LIGHT_ROOT_VARS + " " + LIGHT_PANEL_VARS + """ }
   nav button:hover { background: #e4e1d8; }
   nav button.current { background: #f3e4c4; }
   .bar button { border-color: #7d838e; }

@@ -31,8 +31,8 @@ from attncore import Lesson, LessonTrace
 from attncore.lesson import EXP_LIMIT, LIMITS, VALUE_LIMIT
 from attncore.steps import sinusoidal_encoding
 
-from .page import LIGHT_PANEL_VARS
-from .workbook.style import theme_tables
+from .page import LIGHT_PANEL_VARS, LIGHT_ROOT_VARS
+from .workbook.style import Palette
 
 __all__ = ["PLAYGROUND_NAME", "STEPS", "playground_data", "playground_page", "playground_panel"]
 
@@ -69,14 +69,8 @@ def _asset(name: str) -> str:
 def _colours(lesson: Lesson, style: str = "dark") -> tuple[dict[str, str], list[str], list[str]]:
     """Role colours (the theme of the video's ``style`` with the lesson's ``[theme]``), one per
     dimension and one per head, as the video picks them (``scenes.theme.Theme.dim`` and ``.head``)."""
-    tables = theme_tables()
-    prefix = "LIGHT_" if style == "light" else ""
-    role, dim_palette, head_palette = (tables[f"{prefix}{t}"] for t in ("ROLE", "DIM_PALETTE", "HEAD_PALETTE"))
-    assert isinstance(role, dict) and isinstance(dim_palette, list) and isinstance(head_palette, list)
-    colours = {str(k): str(v) for k, v in role.items()} | dict(lesson.theme)
-    dims = [colours.get(name, str(dim_palette[i % len(dim_palette)])) for i, name in enumerate(lesson.dimensions)]
-    heads = [colours.get(f"head{i + 1}", str(head_palette[i % len(head_palette)])) for i in range(lesson.heads)]
-    return colours, dims, heads
+    palette = Palette(lesson.theme, lesson.dimensions, style)  # the workbook's: the same picks
+    return dict(palette.colours), [palette.dim(d) for d in lesson.dimensions], [palette.head(i) for i in range(lesson.heads)]
 
 
 def _chapters(manifest: dict[str, Any]) -> tuple[dict[str, dict[str, Any]], list[tuple[int, str, str]]]:
@@ -206,8 +200,7 @@ def playground_page(trace: LessonTrace, manifest: dict[str, Any]) -> str:
     video = manifest.get("video")
     link = f'<p><a href="{html.escape(video)}">The lecture video</a></p>' if video else ""
     light = manifest.get("style") == "light"
-    root = (":root { color-scheme: light; --bg: #fbfaf6; --panel: #f0eee8; --text: #1c1e24; --muted: #5b606b; "
-            f"--accent: #955800; {LIGHT_PANEL_VARS} }}") if light else ""
+    root = f":root {{ {LIGHT_ROOT_VARS} {LIGHT_PANEL_VARS} }}" if light else ""
     page = _PAGE.replace("</style>", f"  {root}\n</style>", 1) if light else _PAGE
     return (page.replace("__LANG__", html.escape(trace.lesson.language))
             .replace("__TITLE__", html.escape(trace.lesson.title))
