@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .display import fmt
+from .display import fmt, plain
 from .lexicon import LEXICON, pick
 
 if TYPE_CHECKING:
@@ -145,7 +145,7 @@ def trace_row(trace: LessonTrace, c: int, stage: str, row: int) -> np.ndarray:
 def share_of(row: np.ndarray, columns: Sequence[int], decimals: int, parts: str = "exact") -> float:
     """The sum of ``row`` over ``columns``: of the exact weights, or (``parts="shown"``) of the weights as shown."""
     if parts == "shown":
-        return float(sum(float(fmt(row[j], decimals)) for j in columns))
+        return float(sum(float(plain(row[j], decimals)) for j in columns))
     return float(sum(float(row[j]) for j in columns))
 
 
@@ -235,7 +235,7 @@ def _flatter(claim: Claim, trace: LessonTrace) -> str | None:
     a = claim.args
     c = trace.contexts[a["context"]]
     scaled, unscaled = stage_row(c, "attention", a["row"]).max(), stage_row(c, "unscaled_attention", a["row"]).max()
-    shown = float(fmt(scaled, trace.decimals)) < float(fmt(unscaled, trace.decimals))
+    shown = float(plain(scaled, trace.decimals)) < float(plain(unscaled, trace.decimals))
     return None if shown else "the largest weight does not show smaller with scaling"
 
 
@@ -265,7 +265,7 @@ def _differ(claim: Claim, trace: LessonTrace) -> str | None:
 
 
 def _shown(x: float, decimals: int) -> float:
-    return float(fmt(x, decimals).replace("−", "-"))
+    return float(plain(x, decimals).replace("−", "-"))
 
 
 def _change(claim: Claim, trace: LessonTrace) -> str | None:

@@ -17,8 +17,10 @@ from decimal import ROUND_HALF_UP, Decimal
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .i18n import _, number
+
 __all__ = [
-    "MINUS_INFINITY", "decimals_needed", "fmt", "said", "fmt_masked", "round_matrix", "format_matrix", "shown_sum", "adds_up",
+    "MINUS_INFINITY", "decimals_needed", "fmt", "plain", "said", "fmt_masked", "round_matrix", "format_matrix", "shown_sum", "adds_up",
     "exp_operand_decimals", "exp_as_shown", "quotient_decimals", "softmax_decimals", "WORKED_EXTRA_DECIMALS",
     "worked_softmax_decimals", "product_decimals", "quotient_as_shown",
 ]
@@ -29,14 +31,28 @@ MINUS_INFINITY = _MINUS + "\u221e"
 
 
 def fmt(x: float, decimals: int, *, plus: bool = False) -> str:
-    """Format ``x`` with exactly ``decimals`` decimals and a typographic minus sign.
+    """Format ``x`` with exactly ``decimals`` decimals and a typographic minus sign, in the
+    current viewer language's decimal sign and digit grouping (:func:`attncore.i18n.number`:
+    0,26 in French); :func:`plain` is the same number as code reads it back.
+
+    >>> from attncore.i18n import use
+    >>> with use("de"):
+    ...     fmt(-0.125, 2)
+    '−0,13'
+    """
+    return number(plain(x, decimals, plus=plus))
+
+
+def plain(x: float, decimals: int, *, plus: bool = False) -> str:
+    """Format ``x`` with exactly ``decimals`` decimals and a typographic minus sign
+    (a decimal point whatever the viewer's language: the form code parses).
 
     Rounding is half away from zero on the decimal value of ``x``, as students,
     calculators and spreadsheets round (``ROUND`` in Excel, LibreOffice and Google
     Sheets), so the video, ``values`` and the workbook show the same digits; ``-0``
     prints as ``0``.
 
-    >>> fmt(0.125, 2), fmt(4.625, 2), fmt(-0.125, 2), fmt(-0.001, 2), fmt(3, 0)
+    >>> plain(0.125, 2), plain(4.625, 2), plain(-0.125, 2), plain(-0.001, 2), plain(3, 0)
     ('0.13', '4.63', '−0.13', '0.00', '3')
     """
     q = Decimal(1).scaleb(-decimals)
@@ -57,11 +73,11 @@ def said(x: float, decimals: int) -> str:
     >>> said(0.0017, 2), said(0.66, 2), said(0.0, 2), said(-0.004, 2), said(0.03, 1)
     ('under 0.01', '0.66', '0.00', 'above −0.01', 'under 0.1')
     """
-    s = fmt(x, decimals)
+    s = plain(x, decimals)
     if x == 0 or Decimal(s.replace(_MINUS, "-")) != 0:
-        return s
+        return number(s)
     unit = fmt(10.0 ** -decimals, decimals)
-    return f"under {unit}" if x > 0 else f"above {_MINUS}{unit}"
+    return (_("under {number}") if x > 0 else _("above {number}")).format(number=unit if x > 0 else _MINUS + unit)
 
 
 def fmt_masked(x: float, decimals: int) -> str:
@@ -79,7 +95,7 @@ def fmt_masked(x: float, decimals: int) -> str:
 def round_matrix(m: ArrayLike, decimals: int) -> np.ndarray:
     """Round every entry as :func:`fmt` shows it (as floats)."""
     arr = np.asarray(m, dtype=np.float64)
-    flat = [float(fmt(v, decimals).replace(_MINUS, "-")) for v in arr.ravel()]
+    flat = [float(plain(v, decimals).replace(_MINUS, "-")) for v in arr.ravel()]
     return np.array(flat, dtype=np.float64).reshape(arr.shape)
 
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .claims import Claim, share_of, trace_row
-from .display import fmt, said
+from .display import fmt, plain, said
 from .lexicon import LEXICON, measure, pick, spec
 
 if TYPE_CHECKING:
@@ -82,7 +82,7 @@ def _history(trace: LessonTrace) -> bool:
 
 def _val(x: float, dec: int) -> float:
     """``x`` as shown (the screen's minus sign read back)."""
-    return float(fmt(x, dec).replace("−", "-"))
+    return float(plain(x, dec).replace("−", "-"))
 
 
 def _moved(a: float, b: float) -> str:

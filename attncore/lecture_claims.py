@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .claims import LITTLE, SMALL, STRONG_SHARE, Claim, holds, stage_row
-from .display import decimals_needed, fmt
+from .display import decimals_needed, fmt, plain
 from .later_claims import LATER_BUILDERS, _quoted, _tied_words
 from .lexicon import pick, spec
 
@@ -211,7 +211,7 @@ def scaling_claims(trace: LessonTrace) -> list[Claim]:
         out.append(Claim("Scaling", sec, "most_of", {**at, "words": words}, {"weight": float(w[q])},
                          f"With it, {_who(ctx, q)} still gets {fmt(w[q], dec)}: these scores are so far apart that "
                          "even scaled, one word takes most of the weight"))
-    if float(fmt(w[q], dec)) < float(fmt(raw[p], dec)):
+    if float(plain(w[q], dec)) < float(plain(raw[p], dec)):
         out.append(Claim("Scaling", sec, "flatter", {"context": 0, "row": fi},
                          {"largest_scaled": float(w[q]), "largest_unscaled": float(raw[p])},
                          "With scaling, the weight is shared more evenly among the words.", "caption"))

@@ -31,6 +31,7 @@ from manim import (
 
 from attncore import ContextTrace, LessonTrace, find_lesson, trace_lesson
 from attncore.claims import Claim
+from attncore.i18n import set_language
 from attncore.lecture_claims import section_claims
 from attncore.narration import narration_override
 from attnvid.env import LESSON_ENV, THEME_ENV, VOICE_ENV
@@ -120,6 +121,8 @@ class LessonScene(Scene):
         super().__init__(*args, **kwargs)
         self.trace = current_trace()
         self.lesson = self.trace.lesson
+        #: Every text of the scene is written in the lesson's language (attncore.i18n).
+        self.language = set_language(self.lesson.language)
         self.theme = Theme(self.lesson.theme, self.lesson.dimensions, current_style(self.lesson.style))
         activate(self.theme)  # components that make their own colours follow this scene's style
         self.dec = self.lesson.decimals

@@ -1,0 +1,280 @@
+"""The viewer's language: gettext catalogues, and numbers as the language writes them.
+
+Everything a viewer sees or hears (scene text, captions, narration, chapters, the deck,
+the handout, the page, the workbook's labels) is written in English in the code, marked
+for translation, and translated when it is made, into the *current* language:
+
+``_("Softmax")``
+    the translation of a message in the current language (English when it has none);
+``N_("Softmax")``
+    marks a constant for extraction without translating it (translate it with ``_`` where
+    it is used: module constants are made before any language is chosen);
+``ngettext("{n} word", "{n} words", n)``
+    a message whose form follows a count (each language's own plural rule);
+``pgettext("matrix", "sum")``
+    a short message that needs a context to be translated right.
+
+Placeholders are named and filled with ``str.format`` *after* translation
+(``_("{word} looks at itself").format(word=...)``), so a translation may put them in the
+order its language needs; a test checks that every translation keeps the same ones.
+
+The current language is a context variable: :func:`use` sets it for a block, and
+:func:`set_language` for the rest of the thread (a scene sets its lesson's language when
+it is made). Messages to the author (errors, ``doctor``, warnings) are never marked: they
+stay English.
+
+Catalogues are gettext's: ``attncore/locale/<language>/LC_MESSAGES/attnvid.po``, message
+ids extracted from the code with Babel (``python -m attncore.i18n extract``), compiled
+to ``.mo`` when the package is built or installed (``setup.py``). A ``.po`` newer than
+its ``.mo`` (a translator's edit not yet installed) is read directly, through Babel.
+
+Numbers: :func:`number` writes a number :func:`attncore.display.fmt` rounded in the
+language's decimal sign and digit grouping, from Babel's locale data (CLDR); the rounding
+stays ours (half away from zero), only the symbols change.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import gettext as _gettext
+import io
+import os
+import re
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from decimal import Decimal
+from functools import lru_cache
+from pathlib import Path
+
+__all__ = [
+    "DOMAIN", "LANGUAGES", "LOCALE_DIR", "N_", "_", "catalogue_path", "language", "list_of", "ngettext",
+    "number", "pgettext", "quoted", "set_language", "translations", "use", "viewer_language",
+]
+
+DOMAIN = "attnvid"
+LOCALE_DIR = Path(__file__).with_name("locale")
+#: The languages the lecture is written in: English (the code's own) and each catalogue shipped.
+LANGUAGES: tuple[str, ...] = ("en", "fr", "de", "es", "zh")
+#: A language's name in itself, as a lecturer picks it.
+NAMES = {"en": "English", "fr": "français", "de": "Deutsch", "es": "español", "zh": "中文"}
+
+_current: contextvars.ContextVar[str] = contextvars.ContextVar("attnvid_language", default="en")
+
+
+def viewer_language(code: str | None) -> str:
+    """The shipped language a lesson's ``language`` (an espeak-ng code such as ``fr``,
+    ``de-ch`` or ``cmn``) is shown in: its first part when shipped, else English.
+
+    >>> viewer_language("fr"), viewer_language("de-ch"), viewer_language("cmn"), viewer_language("it")
+    ('fr', 'de', 'zh', 'en')
+    """
+    base = (code or "en").lower().split("-")[0].split("_")[0]
+    base = {"cmn": "zh", "yue": "zh"}.get(base, base)
+    return base if base in LANGUAGES else "en"
+
+
+def language() -> str:
+    """The current viewer language (a code of :data:`LANGUAGES`)."""
+    return _current.get()
+
+
+def set_language(code: str | None) -> str:
+    """Make ``code`` (see :func:`viewer_language`) the current language of this thread; return it."""
+    lang = viewer_language(code)
+    _current.set(lang)
+    return lang
+
+
+@contextmanager
+def use(code: str | None) -> Iterator[str]:
+    """The block is written in ``code`` (see :func:`viewer_language`)."""
+    token = _current.set(viewer_language(code))
+    try:
+        yield _current.get()
+    finally:
+        _current.reset(token)
+
+
+def catalogue_path(lang: str, suffix: str = ".po") -> Path:
+    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}{suffix}"
+
+
+@lru_cache(maxsize=None)
+def translations(lang: str) -> _gettext.NullTranslations:
+    """The catalogue of ``lang``: its compiled ``.mo``, or its ``.po`` when that is newer
+    (or the ``.mo`` is missing); English and a language without one translate nothing."""
+    if lang == "en":
+        return _gettext.NullTranslations()
+    po, mo = catalogue_path(lang), catalogue_path(lang, ".mo")
+    if mo.exists() and (not po.exists() or mo.stat().st_mtime >= po.stat().st_mtime):
+        with mo.open("rb") as f:
+            return _gettext.GNUTranslations(f)
+    if not po.exists():
+        return _gettext.NullTranslations()
+    return _gettext.GNUTranslations(io.BytesIO(compile_po(po)))
+
+
+def compile_po(po: Path) -> bytes:
+    """The ``.mo`` bytes of a ``.po`` file (Babel's reader and writer; fuzzy entries left out)."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    with po.open("rb") as f:
+        catalog = read_po(f)
+    out = io.BytesIO()
+    write_mo(out, catalog)
+    return out.getvalue()
+
+
+def _(message: str) -> str:
+    """``message`` in the current language."""
+    lang = _current.get()
+    return message if lang == "en" else translations(lang).gettext(message)
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for extraction; translate it where it is used."""
+    return message
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The form of a message for the count ``n``, in the current language."""
+    lang = _current.get()
+    if lang == "en":
+        return singular if n == 1 else plural
+    return translations(lang).ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    """``message`` in the current language, where ``context`` tells what it is."""
+    lang = _current.get()
+    return message if lang == "en" else translations(lang).pgettext(context, message)
+
+
+# -- numbers and words ------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=None)
+def _symbols(lang: str) -> tuple[str, str]:
+    from babel.numbers import get_decimal_symbol, get_group_symbol
+
+    return get_decimal_symbol(lang), get_group_symbol(lang)
+
+
+_PLAIN = re.compile(r"(?P<sign>[+\u2212-]?)(?P<int>\d+)(?:\.(?P<frac>\d+))?")
+
+
+def number(plain: str, lang: str | None = None) -> str:
+    """A number written ``[sign]digits[.digits]`` (as :func:`attncore.display.fmt` rounds it)
+    in the language's decimal sign and digit grouping (Babel's CLDR data). Anything else is
+    returned as it is.
+
+    >>> number("0.26", "fr"), number("\u22121234.50", "de"), number("12345.6", "fr"), number("0.26", "zh")
+    ('0,26', '\u22121.234,50', '12\u202f345,6', '0.26')
+    """
+    lang = lang or _current.get()
+    if lang == "en":
+        return plain
+    m = _PLAIN.fullmatch(plain)
+    if m is None:
+        return plain
+    decimal_sign, _group = _symbols(lang)
+    frac = m["frac"]
+    digits = m["int"]
+    if len(digits) > 3:
+        from babel.numbers import format_decimal
+
+        # grouping only: the integer part is exact, Babel does not round it
+        digits = format_decimal(Decimal(digits), locale=lang)
+    return m["sign"] + digits + ((decimal_sign + frac) if frac is not None else "")
+
+
+def quoted(word: str) -> str:
+    """``word`` in the quotation marks of the current language (“cat”, « chat », „Katze“)."""
+    # Translators: the quotation marks around a word of the lesson; keep {word}.
+    return _("“{word}”").format(word=word)
+
+
+def list_of(items: list[str] | tuple[str, ...]) -> str:
+    """Items joined as the current language lists them ("a, b and c"; Babel's CLDR patterns).
+
+    >>> with use("fr"):
+    ...     list_of(["a", "b", "c"])
+    'a, b et c'
+    """
+    from babel.lists import format_list
+
+    items = list(items)
+    if not items:
+        return ""
+    lang = _current.get()
+    if lang == "en":  # the lecture's English has no serial comma
+        return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+    return format_list(items, locale=lang)
+
+
+# -- catalogue upkeep: python -m attncore.i18n extract|update|compile ---------------------------
+
+#: What Babel extracts: the packages whose text a viewer sees, and our markers.
+EXTRACT_DIRS = ("attncore", "attnvid", "scenes")
+KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
+
+
+def extract() -> object:
+    """The message template (a Babel ``Catalog``) of every marked message in the code."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.extract import extract_from_dir
+
+    root = Path(__file__).resolve().parent.parent
+    catalog = Catalog(project=DOMAIN, fuzzy=False)
+    for folder in EXTRACT_DIRS:
+        for filename, lineno, message, comments, context in extract_from_dir(
+                root / folder, method_map=[("**.py", "python")], keywords=KEYWORDS,
+                comment_tags=("Translators:",), strip_comment_tags=True):
+            catalog.add(message, None, [(f"{folder}/{filename}", lineno)], auto_comments=comments, context=context)
+    return catalog
+
+
+def _main(argv: list[str]) -> int:
+    from babel.messages.catalog import Catalog
+    from babel.messages.pofile import read_po, write_po
+
+    what = argv[0] if argv else ""
+    if what not in ("extract", "update", "compile"):
+        print("usage: python -m attncore.i18n extract|update|compile", file=sys.stderr)
+        return 2
+    if what in ("extract", "update"):
+        template = extract()
+        assert isinstance(template, Catalog)
+        pot = LOCALE_DIR / f"{DOMAIN}.pot"
+        with pot.open("wb") as f:
+            write_po(f, template, width=0, omit_header=False, sort_output=False, include_lineno=False)
+        print(f"{pot}: {len(template)} messages")
+        if what == "update":
+            for lang in LANGUAGES[1:]:
+                path = catalogue_path(lang)
+                if path.exists():
+                    with path.open("rb") as f:
+                        cat = read_po(f, locale=lang)
+                else:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    cat = Catalog(locale=lang, project=DOMAIN)
+                cat.update(template, no_fuzzy_matching=True)
+                with path.open("wb") as f:
+                    write_po(f, cat, width=0, include_lineno=False, ignore_obsolete=True)
+                missing = sum(1 for m in cat if m.id and not (all(m.string) if isinstance(m.string, tuple) else m.string))
+                print(f"{path}: {len(cat)} messages, {missing} untranslated")
+    if what == "compile":
+        for lang in LANGUAGES[1:]:
+            po = catalogue_path(lang)
+            if po.exists():
+                tmp = po.with_suffix(".mo.tmp")
+                tmp.write_bytes(compile_po(po))
+                os.replace(tmp, po.with_suffix(".mo"))
+                print(po.with_suffix(".mo"))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(_main(sys.argv[1:]))
