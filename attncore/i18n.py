@@ -127,10 +127,19 @@ def compile_po(po: Path) -> bytes:
     return out.getvalue()
 
 
+#: ``ATTNVID_PSEUDO=1``: every translated message is shown in ⟦brackets⟧, so that a frame shows
+#: at a glance which of its texts were never marked for translation (an author's aid).
+PSEUDO = os.environ.get("ATTNVID_PSEUDO", "") == "1"
+
+
+def _pseudo(text: str) -> str:
+    return f"⟦{text}⟧" if PSEUDO else text
+
+
 def _(message: str) -> str:
     """``message`` in the current language."""
     lang = _current.get()
-    return message if lang == "en" else translations(lang).gettext(message)
+    return _pseudo(message if lang == "en" else translations(lang).gettext(message))
 
 
 def N_(message: str) -> str:
@@ -142,14 +151,14 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     """The form of a message for the count ``n``, in the current language."""
     lang = _current.get()
     if lang == "en":
-        return singular if n == 1 else plural
-    return translations(lang).ngettext(singular, plural, n)
+        return _pseudo(singular if n == 1 else plural)
+    return _pseudo(translations(lang).ngettext(singular, plural, n))
 
 
 def pgettext(context: str, message: str) -> str:
     """``message`` in the current language, where ``context`` tells what it is."""
     lang = _current.get()
-    return message if lang == "en" else translations(lang).pgettext(context, message)
+    return _pseudo(message if lang == "en" else translations(lang).pgettext(context, message))
 
 
 # -- numbers and words ------------------------------------------------------------------------
