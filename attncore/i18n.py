@@ -24,7 +24,7 @@ it is made). Messages to the author (errors, ``doctor``, warnings) are never mar
 stay English.
 
 Catalogues are gettext's: ``attncore/locale/<language>/LC_MESSAGES/attnvid.po``, message
-ids extracted from the code with Babel (``python -m attncore.i18n extract``), compiled
+ids extracted from the code with Babel (``python -m attncore.locale extract``), compiled
 to ``.mo`` when the package is built or installed (``setup.py``). A ``.po`` newer than
 its ``.mo`` (a translator's edit not yet installed) is read directly, through Babel.
 
@@ -49,7 +49,7 @@ from pathlib import Path
 
 __all__ = [
     "DOMAIN", "LANGUAGES", "LOCALE_DIR", "N_", "_", "catalogue_path", "language", "list_of", "ngettext",
-    "number", "pgettext", "quoted", "set_language", "translations", "use", "viewer_language",
+    "number", "pgettext", "fields", "problems", "quoted", "set_language", "translations", "use", "viewer_language",
 ]
 
 DOMAIN = "attnvid"
@@ -223,7 +223,7 @@ def list_of(items: list[str] | tuple[str, ...]) -> str:
     return format_list(items, locale=lang)
 
 
-# -- catalogue upkeep: python -m attncore.i18n extract|update|compile ---------------------------
+# -- catalogue upkeep: python -m attncore.locale extract|update|compile ---------------------------
 
 #: What Babel extracts: the packages whose text a viewer sees, and our markers.
 EXTRACT_DIRS = ("attncore", "attnvid", "scenes")
@@ -245,35 +245,134 @@ def extract() -> object:
     return catalog
 
 
-def _main(argv: list[str]) -> int:
-    from babel.messages.catalog import Catalog
-    from babel.messages.pofile import read_po, write_po
+_FIELD = re.compile(r"(?<!\{)\{([^{}]*)\}(?!\})")
 
-    what = argv[0] if argv else ""
-    if what not in ("extract", "update", "compile"):
-        print("usage: python -m attncore.i18n extract|update|compile", file=sys.stderr)
+
+def fields(text: str) -> list[str]:
+    """The placeholders of a message, sorted (``{word}`` and ``{n}``; ``{{`` is a brace).
+
+    >>> fields("{word} looks at {other}, {{not}} {n:.2f}")
+    ['n:.2f', 'other', 'word']
+    """
+    return sorted(_FIELD.findall(text))
+
+
+def problems(catalog: object, template: object) -> list[str]:
+    """What is wrong with a language's catalogue against the template: a message missing or
+    untranslated (or fuzzy), a translation whose placeholders are not the message's, a
+    plural message without every form of the language. One line each."""
+    from babel.messages.catalog import Catalog
+
+    assert isinstance(catalog, Catalog) and isinstance(template, Catalog)
+    out = []
+    for m in template:
+        if not m.id:
+            continue
+        t = catalog.get(m.id, context=m.context)
+        ident = m.id[0] if isinstance(m.id, tuple) else m.id
+        if t is None or t.fuzzy:
+            out.append(f"{catalog.locale}: {'fuzzy' if t is not None else 'missing'}: {ident!r}")
+            continue
+        ids = m.id if isinstance(m.id, tuple) else (m.id,)
+        strings = t.string if isinstance(t.string, tuple) else (t.string,)
+        if isinstance(m.id, tuple) and len(strings) != catalog.num_plurals:
+            out.append(f"{catalog.locale}: {len(strings)} plural forms, the language has {catalog.num_plurals}: {ident!r}")
+        if not all(strings):
+            out.append(f"{catalog.locale}: untranslated: {ident!r}")
+            continue
+        want = set(fields(ids[-1])) | set(fields(ids[0]))
+        for s in strings:
+            got = set(fields(s))
+            # a plural form may leave the count out ("un mot") but never add or rename one
+            if not (got <= want and set(fields(ids[-1])) - {"n"} <= got | {"n"}):
+                out.append(f"{catalog.locale}: placeholders {sorted(got)} instead of {sorted(want)}: {ident!r} -> {s!r}")
+    return out
+
+
+def _read(path: Path, lang: str | None = None) -> object:
+    from babel.messages.pofile import read_po
+
+    with path.open("rb") as f:
+        return read_po(f, locale=lang)
+
+
+def _write(path: Path, catalog: object) -> None:
+    from babel.messages.pofile import write_po
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    with tmp.open("wb") as f:
+        write_po(f, catalog, width=0, include_lineno=False, ignore_obsolete=True)
+    os.replace(tmp, path)
+
+
+def _main(argv: list[str]) -> int:
+    """python -m attncore.locale extract | update | compile | check | fragment DIR PREFIX... | merge DIR...
+
+    extract: write the template (locale/attnvid.pot); update: also bring every language's .po
+    up to the template (new messages empty, gone ones dropped); compile: .po -> .mo; check: list
+    every problem of every catalogue; fragment DIR PREFIX...: write DIR/<lang>.po with the
+    template's messages from files under the PREFIXes (keeping translations already in DIR or
+    in the catalogue), for a translator to fill; merge DIR...: copy the filled translations of
+    fragments into the catalogues."""
+    from babel.messages.catalog import Catalog
+
+    what, rest = (argv[0], argv[1:]) if argv else ("", [])
+    if what not in ("extract", "update", "compile", "check", "fragment", "merge"):
+        print(_main.__doc__, file=sys.stderr)
         return 2
+    template = extract() if what in ("extract", "update", "check", "fragment") else None
     if what in ("extract", "update"):
-        template = extract()
         assert isinstance(template, Catalog)
         pot = LOCALE_DIR / f"{DOMAIN}.pot"
-        with pot.open("wb") as f:
-            write_po(f, template, width=0, omit_header=False, sort_output=False, include_lineno=False)
+        _write(pot, template)
         print(f"{pot}: {len(template)} messages")
-        if what == "update":
-            for lang in LANGUAGES[1:]:
-                path = catalogue_path(lang)
-                if path.exists():
-                    with path.open("rb") as f:
-                        cat = read_po(f, locale=lang)
-                else:
-                    path.parent.mkdir(parents=True, exist_ok=True)
-                    cat = Catalog(locale=lang, project=DOMAIN)
-                cat.update(template, no_fuzzy_matching=True)
-                with path.open("wb") as f:
-                    write_po(f, cat, width=0, include_lineno=False, ignore_obsolete=True)
-                missing = sum(1 for m in cat if m.id and not (all(m.string) if isinstance(m.string, tuple) else m.string))
-                print(f"{path}: {len(cat)} messages, {missing} untranslated")
+    if what == "update":
+        assert isinstance(template, Catalog)
+        for lang in LANGUAGES[1:]:
+            path = catalogue_path(lang)
+            cat = _read(path, lang) if path.exists() else Catalog(locale=lang, project=DOMAIN)
+            assert isinstance(cat, Catalog)
+            cat.update(template, no_fuzzy_matching=True)
+            _write(path, cat)
+            print(f"{path}: {len(cat)} messages, {len(problems(cat, template))} problems")
+    if what == "check":
+        assert isinstance(template, Catalog)
+        found = [p for lang in LANGUAGES[1:] for p in problems(_read(catalogue_path(lang), lang), template)]
+        print("\n".join(found) or "every catalogue complete")
+        return 1 if found else 0
+    if what == "fragment":
+        assert isinstance(template, Catalog) and len(rest) >= 2
+        out, prefixes = Path(rest[0]), rest[1:]
+        for lang in LANGUAGES[1:]:
+            path = out / f"{lang}.po"
+            old = [c for c in (_read(path, lang) if path.exists() else None,
+                               _read(catalogue_path(lang), lang) if catalogue_path(lang).exists() else None) if c]
+            frag = Catalog(locale=lang, project=DOMAIN)
+            for m in template:
+                if m.id and any(loc.startswith(p) for loc, _line in m.locations for p in prefixes):
+                    known = next((k for c in old if isinstance(c, Catalog)
+                                  for k in [c.get(m.id, context=m.context)] if k is not None and k.string), None)
+                    frag.add(m.id, known.string if known else ("", "") if isinstance(m.id, tuple) else "",
+                             m.locations, auto_comments=m.auto_comments, context=m.context)
+            _write(path, frag)
+            print(f"{path}: {len(frag)} messages")
+    if what == "merge":
+        for lang in LANGUAGES[1:]:
+            path = catalogue_path(lang)
+            cat = _read(path, lang) if path.exists() else Catalog(locale=lang, project=DOMAIN)
+            assert isinstance(cat, Catalog)
+            for folder in rest:
+                frag_path = Path(folder) / f"{lang}.po"
+                if frag_path.exists():
+                    frag = _read(frag_path, lang)
+                    assert isinstance(frag, Catalog)
+                    for m in frag:
+                        if m.id and (all(m.string) if isinstance(m.string, tuple) else m.string):
+                            cat.delete(m.id, context=m.context)
+                            cat.add(m.id, m.string, m.locations, auto_comments=m.auto_comments, context=m.context)
+            _write(path, cat)
+            print(f"{path}: {len(cat)} messages")
     if what == "compile":
         for lang in LANGUAGES[1:]:
             po = catalogue_path(lang)

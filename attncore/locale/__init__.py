@@ -1,0 +1,1 @@
+"""The gettext catalogues of the lecture's languages (see attncore.i18n)."""
