@@ -31,4 +31,5 @@ class BuildWithCatalogues(build_py):
                 target.write_bytes(out.getvalue())
 
 
-setup(cmdclass={"build_py": BuildWithCatalogues})
+if __name__ == "__main__":  # setuptools runs this file as __main__; tests import the class above
+    setup(cmdclass={"build_py": BuildWithCatalogues})

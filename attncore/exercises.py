@@ -27,7 +27,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .display import fmt, plain
+from .display import fmt
+from .display import plain as _parsed
 
 if TYPE_CHECKING:
     from .trace import LessonTrace
@@ -133,7 +134,7 @@ def plain(x: float, decimals: int) -> str:
 
 def shown_value(x: float, decimals: int) -> float:
     """The number a reader sees: ``x`` rounded as :func:`fmt` shows it."""
-    return float(plain(x, decimals).replace(MINUS, "-"))
+    return float(_parsed(x, decimals).replace(MINUS, "-"))
 
 
 _SQRT = re.compile(r"sqrt\((\d+)\)")

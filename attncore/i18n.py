@@ -44,8 +44,9 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from decimal import Decimal
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
+from typing import Any
 
 __all__ = [
     "DOMAIN", "LANGUAGES", "LOCALE_DIR", "N_", "_", "catalogue_path", "language", "list_of", "ngettext",
@@ -58,6 +59,8 @@ LOCALE_DIR = Path(__file__).with_name("locale")
 LANGUAGES: tuple[str, ...] = ("en", "fr", "de", "es", "zh")
 #: A language's name in itself, as a lecturer picks it.
 NAMES = {"en": "English", "fr": "français", "de": "Deutsch", "es": "español", "zh": "中文"}
+#: Its name in English (messages to the author stay English).
+ENGLISH_NAMES = {"en": "English", "fr": "French", "de": "German", "es": "Spanish", "zh": "Chinese"}
 
 _current: contextvars.ContextVar[str] = contextvars.ContextVar("attnvid_language", default="en")
 
@@ -100,7 +103,7 @@ def catalogue_path(lang: str, suffix: str = ".po") -> Path:
     return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}{suffix}"
 
 
-@lru_cache(maxsize=None)
+@cache
 def translations(lang: str) -> _gettext.NullTranslations:
     """The catalogue of ``lang``: its compiled ``.mo``, or its ``.po`` when that is newer
     (or the ``.mo`` is missing); English and a language without one translate nothing."""
@@ -164,7 +167,7 @@ def pgettext(context: str, message: str) -> str:
 # -- numbers and words ------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=None)
+@cache
 def _symbols(lang: str) -> tuple[str, str]:
     from babel.numbers import get_decimal_symbol, get_group_symbol
 
@@ -230,7 +233,7 @@ EXTRACT_DIRS = ("attncore", "attnvid", "scenes")
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
 
 
-def extract() -> object:
+def extract() -> Any:
     """The message template (a Babel ``Catalog``) of every marked message in the code."""
     from babel.messages.catalog import Catalog
     from babel.messages.extract import extract_from_dir
@@ -257,7 +260,7 @@ def fields(text: str) -> list[str]:
     return sorted(_FIELD.findall(text))
 
 
-def problems(catalog: object, template: object) -> list[str]:
+def problems(catalog: Any, template: Any) -> list[str]:
     """What is wrong with a language's catalogue against the template: a message missing or
     untranslated (or fuzzy), a translation whose placeholders are not the message's, a
     plural message without every form of the language. One line each."""
@@ -273,8 +276,8 @@ def problems(catalog: object, template: object) -> list[str]:
         if t is None or t.fuzzy:
             out.append(f"{catalog.locale}: {'fuzzy' if t is not None else 'missing'}: {ident!r}")
             continue
-        ids = m.id if isinstance(m.id, tuple) else (m.id,)
-        strings = t.string if isinstance(t.string, tuple) else (t.string,)
+        ids: tuple[str, ...] = tuple(m.id) if isinstance(m.id, (tuple, list)) else (str(m.id),)
+        strings: tuple[str, ...] = tuple(t.string) if isinstance(t.string, (tuple, list)) else (str(t.string or ""),)
         if isinstance(m.id, tuple) and len(strings) != catalog.num_plurals:
             out.append(f"{catalog.locale}: {len(strings)} plural forms, the language has {catalog.num_plurals}: {ident!r}")
         if not all(strings):
@@ -289,14 +292,14 @@ def problems(catalog: object, template: object) -> list[str]:
     return out
 
 
-def _read(path: Path, lang: str | None = None) -> object:
+def _read(path: Path, lang: str | None = None) -> Any:
     from babel.messages.pofile import read_po
 
     with path.open("rb") as f:
         return read_po(f, locale=lang)
 
 
-def _write(path: Path, catalog: object) -> None:
+def _write(path: Path, catalog: Any) -> None:
     from babel.messages.pofile import write_po
 
     path.parent.mkdir(parents=True, exist_ok=True)

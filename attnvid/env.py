@@ -7,7 +7,7 @@ module imports nothing, so that :mod:`scenes.base` can use it without a cycle.
 
 from __future__ import annotations
 
-__all__ = ["KILL_SEED_ENV", "LESSON_ENV", "TEXT_CACHE_ENV", "THEME_ENV", "UPDATE_CONTROLS_ENV", "VOICE_ENV"]
+__all__ = ["KILL_SEED_ENV", "LANGUAGE_ENV", "LESSON_ENV", "TEXT_CACHE_ENV", "THEME_ENV", "UPDATE_CONTROLS_ENV", "VOICE_ENV"]
 
 #: The lesson the scenes draw: a TOML path or a built-in name (unset or "": the built-in lesson).
 LESSON_ENV = "ATTNVID_LESSON"
@@ -16,6 +16,9 @@ VOICE_ENV = "ATTNVID_VOICE"
 #: The style the scenes are drawn in: ``dark`` or ``light`` (unset or "": the lesson's
 #: ``[theme] style``, else dark). Set by ``--theme``.
 THEME_ENV = "ATTNVID_THEME"
+#: The language a viewer sees and hears (``en``, ``fr``, ``de``, ``es``, ``zh``), overriding the
+#: lesson's own ``language`` (unset or "": the lesson's). Set by ``--language``.
+LANGUAGE_ENV = "ATTNVID_LANGUAGE"
 #: Where parsed texts are kept for other processes (unset: ``parsed/`` in Manim's text folder,
 #: ``<media>/texts``); the test suite points every process of a run at one folder.
 TEXT_CACHE_ENV = "ATTNVID_TEXT_CACHE"

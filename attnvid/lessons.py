@@ -2,14 +2,26 @@
 
 from __future__ import annotations
 
+import os
+from dataclasses import replace
 from pathlib import Path
 
 from attncore import Lesson, find_lesson
 
+from .env import LANGUAGE_ENV
+
+
+def in_language(lesson: Lesson) -> Lesson:
+    """``lesson`` in the language ``--language`` asked for (:data:`~attnvid.env.LANGUAGE_ENV`),
+    else as it is: what the viewer sees and hears, and the espeak voice, follow it."""
+    wanted = os.environ.get(LANGUAGE_ENV, "")
+    return replace(lesson, language=wanted) if wanted and wanted != lesson.language else lesson
+
 
 def get_lesson(path: Path | None) -> Lesson:
-    """The lesson named by ``--lesson``: a TOML path, or the name of a built-in lesson."""
-    return find_lesson(path)
+    """The lesson named by ``--lesson``: a TOML path, or the name of a built-in lesson (in the
+    language of ``--language``, when given)."""
+    return in_language(find_lesson(path))
 
 
 def lesson_spec(lesson_path: Path | None) -> str:
@@ -23,9 +35,12 @@ def lesson_spec(lesson_path: Path | None) -> str:
 
 
 def output_root(lesson: Lesson, media: Path, style: str = "dark") -> Path:
-    """The built-in lesson's outputs go under media/; other lessons under media/<slug>/; in
-    the light style under ``light/`` there, so that the two styles are kept (and cached) apart."""
+    """The built-in lesson's outputs go under media/; other lessons under media/<slug>/; with
+    ``--language`` under ``<language>/`` there; in the light style under ``light/`` there, so that
+    languages and styles are kept (and cached) apart."""
     root = media if lesson.slug == "default" else media / lesson.slug
+    if os.environ.get(LANGUAGE_ENV, ""):  # --language: under its own folder, whatever the lesson's language
+        root = root / os.environ[LANGUAGE_ENV]
     return root / "light" if style == "light" else root
 
 

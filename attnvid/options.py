@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 import click
 
+from .env import LANGUAGE_ENV
 from .errors import UserError, storage_error
 from .render.settings import QUALITIES
 from .speech.voices import RATES, VoiceError, voice_engine, voice_from_spec, with_rate
@@ -108,6 +109,23 @@ def no_media_option(why: str) -> Callable[[F], F]:
 
     return click.option("--media", type=click.Path(path_type=Path), default=None, expose_value=False,
                         callback=refuse, help=f"Not taken: {why}.")
+
+
+def _set_language(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """``--language``: every process of the command (and the worker processes it starts) reads
+    the lesson in that language (:func:`attnvid.lessons.in_language`)."""
+    if value and not ctx.resilient_parsing:
+        os.environ[LANGUAGE_ENV] = value
+    return value
+
+
+def language_option(f: F) -> F:
+    from attncore.i18n import LANGUAGES
+
+    return click.option("--language", type=click.Choice(list(LANGUAGES)), default=None, expose_value=False,
+                        callback=_set_language, is_eager=True,
+                        help="The language viewers see and hear (overrides the lesson's language; outputs go "
+                             "under <language>/) [default: the lesson's].")(f)
 
 
 def theme_option(f: F) -> F:

@@ -9,7 +9,7 @@ the list of sections is known without rendering (``attnvid list``) and the scene
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, ClassVar, cast
 
@@ -34,7 +34,7 @@ from attncore.claims import Claim
 from attncore.i18n import set_language
 from attncore.lecture_claims import section_claims
 from attncore.narration import narration_override
-from attnvid.env import LESSON_ENV, THEME_ENV, VOICE_ENV
+from attnvid.env import LANGUAGE_ENV, LESSON_ENV, THEME_ENV, VOICE_ENV
 from attnvid.speech.captions import Cue, reading_seconds, timed_cues
 from attnvid.speech.voices import Voice, voice_from_spec, wav_seconds
 
@@ -47,15 +47,19 @@ from .theme import FONT, SIZE, TIME, Theme, activate
 config.notify_outdated_version = False
 config.seed = 0
 
-_TRACE_CACHE: dict[str, LessonTrace] = {}
+_TRACE_CACHE: dict[tuple[str, str], LessonTrace] = {}
 
 
 def current_trace() -> LessonTrace:
-    """The trace of the lesson named by ``$ATTNVID_LESSON`` (a path or built-in name; default if unset)."""
-    path = os.environ.get(LESSON_ENV, "")
-    if path not in _TRACE_CACHE:
-        _TRACE_CACHE[path] = trace_lesson(find_lesson(path))
-    return _TRACE_CACHE[path]
+    """The trace of the lesson named by ``$ATTNVID_LESSON`` (a path or built-in name; default if unset),
+    in the language of ``$ATTNVID_LANGUAGE`` (``--language``) when set."""
+    path, language = os.environ.get(LESSON_ENV, ""), os.environ.get(LANGUAGE_ENV, "")
+    if (path, language) not in _TRACE_CACHE:
+        lesson = find_lesson(path)
+        if language and language != lesson.language:
+            lesson = replace(lesson, language=language)
+        _TRACE_CACHE[path, language] = trace_lesson(lesson)
+    return _TRACE_CACHE[path, language]
 
 
 def current_style(lesson_style: str = "") -> str:

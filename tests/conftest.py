@@ -178,13 +178,16 @@ def lecture() -> tuple[type, ...]:
 
 @pytest.fixture(autouse=True)
 def _lesson_and_voice_as_they_were(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The lesson and voice the scenes read from the environment are put back after each
+    """The lesson, voice, language and style the scenes read from the environment (and the
+    viewer language of :mod:`attncore.i18n`) are put back after each
     test: a command run in the test's process (``plan`` sets ``$ATTNVID_LESSON`` for its
     workers) once left another lesson for every later build in that worker (the pixel tests
     then drew the bank lesson's title card)."""
-    from attnvid.env import LESSON_ENV, VOICE_ENV
+    from attncore.i18n import set_language
+    from attnvid.env import LANGUAGE_ENV, LESSON_ENV, THEME_ENV, VOICE_ENV
 
-    for name in (LESSON_ENV, VOICE_ENV):
+    set_language("en")  # a scene of a French lesson made earlier in this worker set French for the thread
+    for name in (LESSON_ENV, VOICE_ENV, LANGUAGE_ENV, THEME_ENV):
         if name in os.environ:
             monkeypatch.setenv(name, os.environ[name])
         else:  # delenv of an unset name records nothing to undo; setenv records "was unset"

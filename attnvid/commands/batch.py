@@ -17,6 +17,7 @@ from ..errors import UserError
 from ..lessons import get_lesson, lesson_spec, lesson_style, output_root
 from ..options import (
     jobs_option,
+    language_option,
     media_option,
     quality_option,
     rate_option,
@@ -120,6 +121,7 @@ def _planned(path: Path | None, lesson: Lesson, scenes: Sequence[str], quality: 
 @voice_option("Narration voice of every lesson (espeak-ng offline, or recordings); captions are written in every case.")
 @rate_option
 @theme_option
+@language_option
 @jobs_option
 @click.option("--scene", "scenes", multiple=True, metavar="SCENE",
               help="Only this scene (repeat the option for more); the lecture then holds only those. [default: the lesson's lecture]")

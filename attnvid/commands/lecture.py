@@ -10,6 +10,7 @@ from ..catalog import lecture_parts, resolve_scene
 from ..lessons import get_lesson, lesson_spec, lesson_style, output_root
 from ..options import (
     jobs_option,
+    language_option,
     lesson_option,
     media_option,
     quality_option,
@@ -32,6 +33,7 @@ from ..render.jobs import default_jobs, plan
 @voice_option("Narration voice (espeak-ng or Piper, offline, or your recordings); captions are written in every case.")
 @rate_option
 @theme_option
+@language_option
 @media_option()
 def lecture(quality: str, jobs: int | None, lesson_path: Path | None, voice: str, rate: int | None,
             theme: str | None, media: Path) -> None:

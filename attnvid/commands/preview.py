@@ -17,7 +17,7 @@ from attncore import Lesson
 from ..catalog import resolve_scene, resolve_section
 from ..env import LESSON_ENV
 from ..lessons import get_lesson, lesson_spec, lesson_style, output_root
-from ..options import lesson_option, media_option, theme_option
+from ..options import language_option, lesson_option, media_option, theme_option
 from ..outputs import claim_output, write_atomic
 from ..paths import package_dir, source_file
 from ..render.cache import cache_key
@@ -39,6 +39,7 @@ WATCHED_PACKAGES = ("scenes", "attncore", "attnvid")
 @click.option("--watch", is_flag=True, help="Preview again whenever a project file changes (Ctrl-C stops).")
 @lesson_option
 @theme_option
+@language_option
 @media_option(None)
 def preview(scene: str, section: str | None, video: bool, watch: bool, lesson_path: Path | None,
             theme: str | None, media: Path) -> None:

@@ -9,6 +9,7 @@ import click
 from ..lessons import get_lesson, lesson_spec, lesson_style, output_root
 from ..options import (
     jobs_option,
+    language_option,
     lesson_option,
     media_option,
     quality_option,
@@ -33,6 +34,7 @@ from ..render.settings import FORMATS
 @voice_option("Narration voice; captions are written in every case.")
 @rate_option
 @theme_option
+@language_option
 @media_option()
 def render(scenes: tuple[str, ...], quality: str, fmt: str, jobs: int | None, lesson_path: Path | None,
            voice: str, rate: int | None, theme: str | None, media: Path) -> None:

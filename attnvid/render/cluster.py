@@ -104,6 +104,8 @@ def _check_installation(job: Job, source: str) -> None:
     from .jobs import voice_fingerprint
 
     lesson = replace(find_lesson(job.lesson_spec), source=source)
+    if job.language:
+        lesson = replace(lesson, language=job.language)
     here = cache_key(source_file(resolve_scene(job.scene)), repr(lesson), job.quality, job.fmt,
                      voice_fingerprint(job.voice, lesson), job.style)
     if here != job.key:

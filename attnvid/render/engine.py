@@ -31,7 +31,7 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
-from ..env import LESSON_ENV, THEME_ENV, VOICE_ENV
+from ..env import LANGUAGE_ENV, LESSON_ENV, THEME_ENV, VOICE_ENV
 from ..errors import UserError, storage_error
 from ..outputs import move_into_place, write_atomic
 from ..speech.captions import compose_srt, compose_vtt
@@ -69,6 +69,7 @@ def _scene_class(job: Job) -> Any:
     os.environ[LESSON_ENV] = job.lesson_spec
     os.environ[VOICE_ENV] = job.voice
     os.environ[THEME_ENV] = job.style
+    os.environ[LANGUAGE_ENV] = job.language
     from ..catalog import resolve_scene
 
     return resolve_scene(job.scene)

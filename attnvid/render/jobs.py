@@ -14,7 +14,7 @@ from typing import Any
 from attncore import Lesson
 
 from ..catalog import check_recordings, lecture_index, resolve_scenes
-from ..env import LESSON_ENV
+from ..env import LANGUAGE_ENV, LESSON_ENV
 from ..errors import UserError
 from ..lessons import output_root
 from ..paths import source_file
@@ -36,6 +36,7 @@ class Job:
     key: str
     voice: str = "none"  # none, espeak or recorded:FOLDER
     style: str = "dark"  # dark or light (--theme)
+    language: str = ""  # --language ("": the lesson's own)
     tag: str = ""  # what the progress display puts before the scene (a batch: the lesson's name)
 
     @property
@@ -106,7 +107,7 @@ def plan(lesson: Lesson, spec: str, names: Sequence[str], quality: str, fmt: str
     Checks first that the system parts the render needs are present (the same line as
     ``attnvid doctor`` when one is not), before anything is written.
     """
-    require_runtime(voice)
+    require_runtime(voice, lesson.language)
     fingerprint = voice_fingerprint(voice, lesson)
     os.environ[LESSON_ENV] = spec
     root = str(output_root(lesson, media, style))
@@ -115,7 +116,7 @@ def plan(lesson: Lesson, spec: str, names: Sequence[str], quality: str, fmt: str
     return [
         Job(scene=c.__name__, index=lecture_index(c), quality=quality, fmt=fmt, lesson_spec=spec, root=root,
             key=cache_key(source_file(c), repr(lesson), quality, fmt, fingerprint, style), voice=voice,
-            style=style)
+            style=style, language=os.environ.get(LANGUAGE_ENV, ""))
         for c in scenes
     ]
 

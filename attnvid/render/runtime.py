@@ -229,6 +229,45 @@ def check_piper_voice(voice: str) -> Check:
     return Check("piper voice", True, f"{model.name.removesuffix('.onnx')} ({size:.0f} MB, {model.parent}){why}")
 
 
+#: The font Pango falls back to for Chinese text (Debian's fonts-noto-cjk): DejaVu has no CJK glyphs.
+CJK_FONT = "Noto Sans CJK SC"
+CJK_FIX = "apt-get install -y fonts-noto-cjk"
+
+
+def check_cjk(needed: bool) -> Check:
+    """A CJK font for a Chinese lesson (``language = "zh"`` or ``--language zh``); optional otherwise."""
+    why = "" if needed else " (needed only for a Chinese lesson)"
+    try:
+        import manimpango
+
+        found = CJK_FONT in set(manimpango.list_fonts())
+    except Exception:
+        found = False  # Pango itself is reported by the pango check
+    if not found:
+        return Check("CJK font", False, f"{CJK_FONT} not found by Pango{why}", CJK_FIX, needed=needed)
+    return Check("CJK font", True, f"{CJK_FONT}{why}")
+
+
+def check_language(voice: str, language: str) -> Check:
+    """Whether the voice speaks the lesson's language: espeak-ng has every shipped language;
+    Piper speaks the language of its model, and only the English one is bundled."""
+    from attncore.i18n import ENGLISH_NAMES, viewer_language
+
+    lang = viewer_language(language)
+    engine = voice_engine(voice)
+    name = f"{ENGLISH_NAMES.get(lang, lang)} ({language})"
+    if engine == "piper" and voice in ("piper", "piper:") and not language.startswith("en"):
+        return Check("voice language", False,
+                     f"only the English Piper voice (en_US-joe-medium) is bundled, not one for {name}",
+                     f"give a {name} Piper model with --voice piper:MODEL.onnx, or use --voice espeak")
+    if engine == "espeak" and shutil.which("espeak-ng") is not None:
+        code = {"en": "en-us", "zh": "cmn"}.get(language, language)
+        listed = _run("espeak-ng", f"--voices={code.split('-')[0]}") or ""
+        if len(listed.splitlines()) < 2:
+            return Check("voice language", False, f"espeak-ng has no voice for {name}", "apt-get install -y espeak-ng-data")
+    return Check("voice language", True, f"{name}: {engine} speaks it" if engine != "none" else f"{name}: no voice")
+
+
 def _existing(path: Path) -> Path:
     path = path.absolute()
     while not path.exists() and path != path.parent:
@@ -261,17 +300,27 @@ def check_media(media: Path) -> Check:
     return Check("media", True, f"{media} is writable" if where == media.absolute() else f"{media} can be created in {where}")
 
 
-def doctor_checks(voice: str, media: Path) -> list[Check]:
+def doctor_checks(voice: str, media: Path, language: str = "en") -> list[Check]:
+    from attncore.i18n import viewer_language
+
     engine = voice_engine(voice)
     return [check_python(), check_manim(), check_cairo(), check_pango(), check_build_libs(), check_math(),
-            check_fonts(), check_espeak(engine == "espeak"), check_piper(engine == "piper"), check_piper_voice(voice),
+            check_fonts(), check_cjk(viewer_language(language) == "zh"), check_espeak(engine == "espeak"),
+            check_piper(engine == "piper"), check_piper_voice(voice), check_language(voice, language),
             check_disk(media), check_media(media)]
 
 
 @functools.cache
-def require_runtime(voice: str = "none") -> None:
-    """Stop with the doctor's line when a part a render needs at run time is missing."""
+def require_runtime(voice: str = "none", language: str = "en") -> None:
+    """Stop with the doctor's line when a part a render needs at run time is missing (for a
+    lesson in ``language``: a CJK font for Chinese, a voice that speaks it)."""
+    from attncore.i18n import viewer_language
+
     checks = [check_manim(), check_cairo(), check_pango(), check_fonts(with_fontconfig=False)]
+    if viewer_language(language) == "zh":
+        checks.append(check_cjk(True))
+    if voice_engine(voice) != "none" and not language.startswith("en"):
+        checks.append(check_language(voice, language))
     checks += [c for c in (check_typst(),) if c is not None]
     engine = voice_engine(voice)
     if engine == "espeak":
