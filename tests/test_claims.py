@@ -310,9 +310,10 @@ def loss_falls(cl: Claim, t: LessonTrace) -> None:
     steps = [Decimal(r.steps), *([Decimal(r.rounding_steps)] if r.rounding_steps else [])]
     unit = Decimal(1).scaleb(-t.decimals)
     # a positive loss that shows as 0 is said "under" one unit of the last decimal
-    last = unit if shown(r.loss[-1], t.decimals) == 0 and r.loss[-1] > 0 else shown(r.loss[-1], t.decimals)
+    under = shown(r.loss[-1], t.decimals) == 0 and r.loss[-1] > 0
+    last = unit if under else shown(r.loss[-1], t.decimals)
     assert not said or said in (steps, [shown(r.loss[0], t.decimals), last]), said
-    assert (f"under {unit}" in cl.text) == (last == unit and bool(said) and said != steps)
+    assert (f"under {unit}" in cl.text) == (under and bool(said) and said != steps)
     assert ("falls" in cl.text or "fall" not in cl.text.replace("does not fall", "")) and (
         "falls" not in cl.text or cl.args["falls"])
 

@@ -24,6 +24,11 @@ __all__ = [
 
 MAX_CHARS = 42  # per caption line (the usual broadcast limit)
 MAX_LINES = 2
+#: Chinese is written without spaces and read by character: a line holds at most 16
+#: characters (Netflix's guideline for Simplified Chinese), read at 9 characters a second.
+MAX_CJK_CHARS, CJK_PER_SECOND = 16, 9.0
+#: A CJK ideograph, kana or hangul, or full-width punctuation.
+_CJK = re.compile(r"[\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff00-\uffef]")
 
 
 @dataclass(frozen=True)
@@ -33,8 +38,17 @@ class Cue:
     text: str  # at most MAX_LINES lines of at most MAX_CHARS characters
 
 
+def is_cjk(text: str) -> bool:
+    """Whether ``text`` is mostly Chinese (or Japanese, Korean): cut and timed by character."""
+    letters = [c for c in text if not c.isspace()]
+    return bool(letters) and sum(1 for c in letters if _CJK.match(c)) >= len(letters) / 3
+
+
 def reading_seconds(text: str) -> float:
-    """Time to read ``text`` comfortably: 3 words or 17 characters a second."""
+    """Time to read ``text`` comfortably: 3 words or 17 characters a second (Chinese: 9
+    characters a second)."""
+    if is_cjk(text):
+        return len("".join(text.split())) / CJK_PER_SECOND
     words = len(text.split())
     return max(words / 3.0, len(text) / 17.0)
 
@@ -62,12 +76,58 @@ def _cue_length(words: list[str]) -> int:
     return n
 
 
+def _cjk_cues(text: str) -> list[str]:
+    """Chinese cut into cues of two lines of at most :data:`MAX_CJK_CHARS` characters: sentence
+    ends first (。！？), then clause ends (，、；：) in the last third of a cue; a run of Latin
+    letters or digits (a number, a matrix name) is never cut."""
+    units = re.findall(r"[A-Za-z0-9_.,\u2212+\-√·ᵀ]+|\s+|.", " ".join(text.split()))
+    cues: list[str] = []
+    line_room = MAX_CJK_CHARS
+    cue: list[str] = []
+    for u in units:
+        cue.append(u)
+        body = "".join(cue).strip()
+        ends = u in "。！？!?"
+        if ends or (len(body) > MAX_LINES * line_room and u not in _CLOSING):
+            if not ends and len(cue) > 1:
+                # back to the last clause end in the last third, else just before this unit
+                cut = next((k for k in range(len(cue) - 1, (2 * len(cue)) // 3, -1) if cue[k - 1] in "，、；：,;:"),
+                           len(cue) - 1)
+                rest, cue = cue[cut:], cue[:cut]
+            else:
+                rest = []
+            body = "".join(cue).strip()
+            if body:
+                cues.append(body)
+            cue = [r for r in rest if not r.isspace()] if rest else []
+    if "".join(cue).strip():
+        cues.append("".join(cue).strip())
+    return ["\n".join(_cjk_lines(c)) for c in cues]
+
+
+#: Punctuation that never starts a line or a cue (it stays with what it closes).
+_CLOSING = set("，。、；：！？”’）》」』,.;:!?)")
+
+
+def _cjk_lines(cue: str) -> list[str]:
+    """A cue in lines of at most :data:`MAX_CJK_CHARS` characters, a Latin run never cut."""
+    lines = [""]
+    for u in re.findall(r"[A-Za-z0-9_.,\u2212+\-√·ᵀ]+|.", cue):
+        if len(lines[-1]) + len(u) > MAX_CJK_CHARS and lines[-1].strip() and u not in _CLOSING:
+            lines.append("")
+        lines[-1] += u
+    return [line.strip() for line in lines if line.strip()]
+
+
 def split_cues(text: str) -> list[str]:
-    """Cut ``text`` into caption cues of at most two lines of at most 42 characters.
+    """Cut ``text`` into caption cues of at most two lines of at most 42 characters (Chinese:
+    :func:`_cjk_cues`).
 
     Cuts prefer sentence ends, then clause ends; a word longer than a line is kept whole
     (it cannot be cut), which only happens for very long single words.
     """
+    if is_cjk(text):
+        return _cjk_cues(text)
     sentences = re.split(r"(?<=[.!?])\s+", " ".join(text.split()))
     cues: list[str] = []
     for sentence in sentences:
