@@ -160,9 +160,12 @@ def lecture_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
         work, done = shared / "lecture", shared / "lecture.done"
         if not done.is_file():
             work.mkdir(exist_ok=True)
+            # faulthandler: a crash of the process (once a SIGSEGV during assembly, issue 26) leaves
+            # the Python stack of every thread in stderr, which the assertion shows
             r = subprocess.run([ATTNVID, "lecture", "--quality", "low", "--voice", "espeak"], cwd=work,
-                               capture_output=True, text=True, timeout=1800)
-            assert r.returncode == 0, r.stderr[-3000:]
+                               capture_output=True, text=True, timeout=1800,
+                               env={**os.environ, "PYTHONFAULTHANDLER": "1"})
+            assert r.returncode == 0, f"exit status {r.returncode}\n" + r.stderr[-6000:]
             folder = Path(r.stdout.strip().splitlines()[-1])
             assert folder == Path("media/lecture/low"), "the last line is the lecture folder"
             done.write_text(str(folder), encoding="utf-8")
