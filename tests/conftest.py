@@ -76,6 +76,16 @@ def built_scene(cls: type, lesson: str = "", style: str = "") -> Any:
     (:class:`scenes.inspect.LayoutRenderer`), with checkpoints at every section end: built once
     per run, whichever test or worker asks first."""
     key: tuple[str, ...] = (cls.__name__, _lesson_key(lesson)) + ((style,) if style else ())
+    built = _built_scene(cls, lesson, style, key)
+    # what the test computes from it (expected numbers, claims) is in the scene's language, as
+    # when the scene was made (a scene sets its lesson's language: attncore.i18n)
+    from attncore.i18n import set_language
+
+    set_language(built.lesson.language)
+    return built
+
+
+def _built_scene(cls: type, lesson: str, style: str, key: tuple[str, ...]) -> Any:
     if key in _BUILT:
         return _BUILT[key]
     if not _SHARED:
