@@ -21,13 +21,15 @@ from pathlib import Path
 import cairo
 
 from attncore.exercises import Exercise
-from attncore.i18n import _, ngettext, number
+from attncore.i18n import _, language, ngettext, number
 
 from ..outputs import atomic_path
 from .handout import ACCENT, FONT, INK, LEADING, MARGIN, MUTED, PAGE_H, PAGE_W, RULE, WIDTH
 
 SHEET_NAME = "exercises.pdf"
 MONO = "DejaVu Sans Mono"
+#: (text, monospaced) fonts of a language DejaVu does not cover (Debian's fonts-noto-cjk).
+FACES = {"zh": ("Noto Sans CJK SC", "Noto Sans Mono CJK SC")}
 SIZE = {"title": 22.0, "subtitle": 11.0, "heading": 12.0, "body": 10.5, "given": 9.0, "small": 8.0}
 INDENT = 16.0  # pt: givens, options and worked lines sit under their question's text
 GAP = 14.0  # pt between two questions
@@ -44,10 +46,11 @@ class _Sheet:
     footer: str
     page: int = 1
     y: float = MARGIN
+    faces: tuple[str, str] = (FONT, MONO)  # (text, monospaced): the viewer language's
 
     def font(self, size: float, bold: bool = False, mono: bool = False, colour: tuple[float, float, float] = INK) -> None:
         weight = cairo.FONT_WEIGHT_BOLD if bold else cairo.FONT_WEIGHT_NORMAL
-        self.ctx.select_font_face(MONO if mono else FONT, cairo.FONT_SLANT_NORMAL, weight)
+        self.ctx.select_font_face(self.faces[1] if mono else self.faces[0], cairo.FONT_SLANT_NORMAL, weight)
         self.ctx.set_font_size(size)
         self.ctx.set_source_rgb(*colour)
 
@@ -204,7 +207,8 @@ def write_sheet(out: Path, title: str, exercises: Sequence[Exercise], seed: int,
         surface.set_metadata(cairo.PDF_METADATA_TITLE, _("{title}: exercises").format(title=title))
         surface.set_metadata(cairo.PDF_METADATA_CREATOR, "attnvid exercises")
         surface.set_metadata(cairo.PDF_METADATA_CREATE_DATE, "1980-01-01T00:00:00Z")  # the same seed, the same bytes
-        sheet = _Sheet(surface, cairo.Context(surface), _("{title}: exercises").format(title=title))
+        sheet = _Sheet(surface, cairo.Context(surface), _("{title}: exercises").format(title=title),
+                       faces=FACES.get(language(), (FONT, MONO)))
         _intro(sheet, title, len(exercises), seed, decimals)
         for ex in exercises:
             _question(sheet, ex)
