@@ -19,6 +19,7 @@ import numpy as np
 
 from .display import decimals_needed, fmt
 from .exercises import Choice, Exercise, Kind, Work, choices, plain, shown_value, token
+from .i18n import N_, _, ngettext, pgettext, quoted
 from .trace import ContextTrace, LessonTrace
 
 __all__ = ["KINDS", "MISTAKES", "PLACES"]
@@ -26,22 +27,28 @@ __all__ = ["KINDS", "MISTAKES", "PLACES"]
 #: The most decimals a given number gets beyond the lesson's, so that a worked step redoes exactly.
 MAX_EXTRA = 4
 
-#: The named mistakes, by kind (the text of each wrong option's tag).
+# Translators: a named mistake is shown after a wrong option ("0.26: forgot √d") and completes
+# the sentence "Not quite: this is what you get if you {mistake}.": translate it as a phrase
+# that reads right in both places (e.g. French « oublié √d », German „√d vergessen“).
+#: The named mistakes, by kind (the text of each wrong option's tag; an option carries it
+#: translated into the viewer's language).
 MISTAKES = {
-    "dot_product": ("used the wrong row", "added instead of multiplying", "forgot a term", "multiplied the sums"),
-    "scaled_score": ("forgot √d", "divided by d", "multiplied by √d", "divided by 2"),
-    "attention_weight": ("forgot √d", "divided by d", "took the softmax over the column", "used the wrong row",
-                         "forgot the exponential"),
-    "weighted_sum": ("used the wrong row", "used the column of the attention matrix", "left out the weights",
-                     "took the plain average", "used the wrong dimension"),
-    "leans": ("read the input vector", "read another word's output", "took the margin over the smallest value",
-              "read the other context"),
-    "causal_mask": ("hid the words before it", "hid the word itself too", "hid nothing", "hid every other word"),
-    "projection": ("used a row of W_Q instead of a column", "used the wrong word's row", "used the wrong column",
-                   "forgot a term"),
-    "head_shape": ("forgot to split into heads", "took the shape of W_Q's block", "transposed it",
-                   "took the number of heads as the width", "multiplied d by h", "took the attention matrix",
-                   "took one head's width", "took the heads as the rows"),
+    "dot_product": (N_("used the wrong row"), N_("added instead of multiplying"), N_("forgot a term"),
+                    N_("multiplied the sums")),
+    "scaled_score": (N_("forgot √d"), N_("divided by d"), N_("multiplied by √d"), N_("divided by 2")),
+    "attention_weight": (N_("forgot √d"), N_("divided by d"), N_("took the softmax over the column"),
+                         N_("used the wrong row"), N_("forgot the exponential")),
+    "weighted_sum": (N_("used the wrong row"), N_("used the column of the attention matrix"), N_("left out the weights"),
+                     N_("took the plain average"), N_("used the wrong dimension")),
+    "leans": (N_("read the input vector"), N_("read another word's output"),
+              N_("took the margin over the smallest value"), N_("read the other context")),
+    "causal_mask": (N_("hid the words before it"), N_("hid the word itself too"), N_("hid nothing"),
+                    N_("hid every other word")),
+    "projection": (N_("used a row of W_Q instead of a column"), N_("used the wrong word's row"),
+                   N_("used the wrong column"), N_("forgot a term")),
+    "head_shape": (N_("forgot to split into heads"), N_("took the shape of W_Q's block"), N_("transposed it"),
+                   N_("took the number of heads as the width"), N_("multiplied d by h"),
+                   N_("took the attention matrix"), N_("took one head's width"), N_("took the heads as the rows")),
 }
 
 #: Where the lecture explains each kind: (scene, section).
@@ -62,15 +69,41 @@ MINUS = "\u2212"
 
 
 def q(word: str) -> str:
-    return f"“{word}”"
+    """A lesson word in the viewer's quotation marks."""
+    return quoted(word)
+
+
+def _numbers_sep() -> str:
+    # Translators: between the numbers of a vector, "(0.5, 1.5)"; where the decimal sign is a
+    # comma, a semicolon keeps them apart ("(0,5 ; 1,5)").
+    return pgettext("between numbers", ", ")
+
+
+def _words_sep() -> str:
+    # Translators: between the words or dimension names of a list, "animal, tech, grammar".
+    return pgettext("between words", ", ")
+
+
+def _names(names: Sequence[str]) -> str:
+    return _words_sep().join(names)
 
 
 def _vector(v: Sequence[float], decimals: int) -> str:
-    return "(" + ", ".join(fmt(x, decimals) for x in v) + ")"
+    return "(" + _numbers_sep().join(fmt(x, decimals) for x in v) + ")"
 
 
 def _row(v: Sequence[float], decimals: int) -> str:
-    return ", ".join(fmt(x, decimals) for x in v)
+    return _numbers_sep().join(fmt(x, decimals) for x in v)
+
+
+def _labelled(word: str, numbers: str) -> str:
+    """A word and its numbers, one given: "“cat”: (0.5, 1.5)"."""
+    return _("{word}: {numbers}").format(word=word, numbers=numbers)
+
+
+def _word_line(word: str) -> str:
+    """The label of a worked line about one word: "“cat”:"."""
+    return _("{word}:").format(word=word)
 
 
 def _input_decimals(m: Any, dec: int) -> int:
@@ -82,15 +115,15 @@ def _exercise(kind: str, number: int, context: int, where: dict[str, Any], promp
               answer_text: str, answer: float | None, decimals: int, solution: Sequence[Work],
               options: tuple[Choice, ...] = ()) -> Exercise:
     scene, section = PLACES[kind]
-    return Exercise(number=number, kind=kind, title=TITLES[kind], scene=scene, section=section, context=context,
+    return Exercise(number=number, kind=kind, title=_(TITLES[kind]), scene=scene, section=section, context=context,
                     where=where, prompt=prompt, givens=tuple(givens), answer_text=answer_text, answer=answer,
                     decimals=decimals, choices=options, solution=tuple(solution))
 
 
 def _mistake(name: str, value: float | None, decimals: int) -> Choice:
     if value is None or not math.isfinite(value):
-        return Choice("", name, float("nan"))
-    return Choice(fmt(value, decimals), name, float(value))
+        return Choice("", _(name), float("nan"))
+    return Choice(fmt(value, decimals), _(name), float(value))
 
 
 def _other(rng: random.Random, tokens: Sequence[str], i: int) -> int | None:
@@ -133,11 +166,11 @@ def dot_product(trace: LessonTrace, cand: tuple[int, ...], rng: random.Random, n
     options = choices(rng, answer, mistakes)
     if options is None:
         return None
-    dims = ", ".join(ct.dimensions)
-    givens = [f"dimensions: {dims}", f"{q(ct.tokens[i])}: {_vector(x[i], xd)}", f"{q(ct.tokens[j])}: {_vector(x[j], xd)}"]
-    prompt = (f"In {_sentence(ct)}, what is the score of {q(ct.tokens[i])} looking at {q(ct.tokens[j])}: "
-              "the dot product of their vectors?")
-    work = [Work("Multiply the vectors entry by entry and add the products:", ((terms, answer.text),))]
+    givens = [_("dimensions: {dimensions}").format(dimensions=_names(ct.dimensions)),
+              _labelled(q(ct.tokens[i]), _vector(x[i], xd)), _labelled(q(ct.tokens[j]), _vector(x[j], xd))]
+    prompt = _("In {sentence}, what is the score of {word} looking at {other}: the dot product of their vectors?").format(
+        sentence=_sentence(ct), word=q(ct.tokens[i]), other=q(ct.tokens[j]))
+    work = [Work(_("Multiply the vectors entry by entry and add the products:"), ((terms, answer.text),))]
     return _exercise("dot_product", number, c, {"row": i, "column": j}, prompt, givens, answer.text, s, ad, work,
                      options)
 
@@ -147,11 +180,11 @@ def _nonzero_pairs(trace: LessonTrace) -> list[tuple[int, ...]]:
     return [(c, i, j) for c, i, j in _pairs(trace) if abs(trace.contexts[c].scores[i, j]) > 1e-9]
 
 
-def _root(d: int, decimals: int) -> tuple[str, float]:
-    """√d as shown (an integer when d is a square) and the number shown."""
+def _root(d: int, decimals: int) -> tuple[str, float, str]:
+    """√d as shown (an integer when d is a square), the number shown, and that number in an expression."""
     r = math.sqrt(d)
     rd = 0 if r == round(r) else decimals
-    return fmt(r, rd), shown_value(r, rd)
+    return fmt(r, rd), shown_value(r, rd), plain(r, rd)
 
 
 def scaled_score(trace: LessonTrace, cand: tuple[int, ...], rng: random.Random, number: int) -> Exercise | None:
@@ -161,7 +194,7 @@ def scaled_score(trace: LessonTrace, cand: tuple[int, ...], rng: random.Random, 
     s, d = float(ct.scores[i, j]), ct.d
     want = fmt(s / math.sqrt(d), dec)
     for extra in range(MAX_EXTRA + 1):
-        root_text, root = _root(d, dec + extra)
+        root_text, root, root_expr = _root(d, dec + extra)
         if fmt(s / root, dec) == want:
             break
     else:
@@ -172,12 +205,13 @@ def scaled_score(trace: LessonTrace, cand: tuple[int, ...], rng: random.Random, 
     options = choices(rng, Choice(want, "", value), mistakes)
     if options is None:
         return None
-    prompt = (f"In {_sentence(ct)}, the score of {q(ct.tokens[i])} looking at {q(ct.tokens[j])} is "
-              f"{fmt(s, sd)}, with d = {d} dimensions. What is the scaled score?")
+    prompt = _("In {sentence}, the score of {word} looking at {other} is {score}, with d = {d} dimensions. "
+               "What is the scaled score?").format(sentence=_sentence(ct), word=q(ct.tokens[i]),
+                                                   other=q(ct.tokens[j]), score=fmt(s, sd), d=d)
     work = [Work("√d =", ((f"sqrt({d})", root_text),)),
-            Work("Divide the score by √d:", ((f"{token(s, sd)} / {root_text}", want),))]
+            Work(_("Divide the score by √d:"), ((f"{token(s, sd)} / {root_expr}", want),))]
     return _exercise("scaled_score", number, c, {"row": i, "column": j}, prompt,
-                     [f"score: {fmt(s, sd)}", f"d = {d}"], want, value, dec, work, options)
+                     [_("score: {score}").format(score=fmt(s, sd)), f"d = {d}"], want, value, dec, work, options)
 
 
 # 3. An exponential -------------------------------------------------------------------------
@@ -193,11 +227,12 @@ def exponential(trace: LessonTrace, cand: tuple[int, ...], rng: random.Random, n
     sd = next((dec + k for k in range(MAX_EXTRA + 1) if fmt(math.exp(shown_value(s, dec + k)), dec) == want), None)
     if sd is None:
         return None
-    prompt = (f"In {_sentence(ct)}, the scaled score of {q(ct.tokens[i])} looking at {q(ct.tokens[j])} is "
-              f"{fmt(s, sd)}. What is its exponential, the first step of the softmax?")
-    work = [Work("e to the power of the scaled score:", ((f"exp({plain(s, sd)})", want),))]
-    return _exercise("exponential", number, c, {"row": i, "column": j}, prompt, [f"scaled score: {fmt(s, sd)}"],
-                     want, math.exp(s), dec, work)
+    prompt = _("In {sentence}, the scaled score of {word} looking at {other} is {score}. What is its exponential, "
+               "the first step of the softmax?").format(sentence=_sentence(ct), word=q(ct.tokens[i]),
+                                                         other=q(ct.tokens[j]), score=fmt(s, sd))
+    work = [Work(_("e to the power of the scaled score:"), ((f"exp({plain(s, sd)})", want),))]
+    return _exercise("exponential", number, c, {"row": i, "column": j}, prompt,
+                     [_("scaled score: {score}").format(score=fmt(s, sd))], want, math.exp(s), dec, work)
 
 
 # 4. A row's sum of exponentials ---------------------------------------------------------------
@@ -210,7 +245,7 @@ def _exp_lines(tokens: Sequence[str], row: Sequence[float], sd: int, ed: int) ->
     lines, shown = [], []
     for w, s in zip(tokens, row):
         e = math.exp(shown_value(s, sd))
-        lines.append(Work(f"{q(w)}:", ((f"exp({plain(s, sd)})", fmt(e, ed)),)))
+        lines.append(Work(_word_line(q(w)), ((f"exp({plain(s, sd)})", fmt(e, ed)),)))
         shown.append(shown_value(e, ed))
     return lines, shown
 
@@ -228,11 +263,11 @@ def row_sum(trace: LessonTrace, cand: tuple[int, ...], rng: random.Random, numbe
             break
     else:
         return None
-    adds = " + ".join(fmt(e, ed) for e in shown)
-    work = [*lines, Work("Add them:", ((adds, want),))]
-    prompt = (f"In {_sentence(ct)}, the scaled scores of {q(ct.tokens[i])}'s row are given. What is the sum "
-              "of their exponentials, the softmax's denominator?")
-    givens = [f"{q(w)}: {fmt(s, sd)}" for w, s in zip(ct.tokens, row)]
+    adds = " + ".join(plain(e, ed) for e in shown)
+    work = [*lines, Work(_("Add them:"), ((adds, want),))]
+    prompt = _("In {sentence}, the scaled scores of {word}'s row are given. What is the sum of their exponentials, "
+               "the softmax's denominator?").format(sentence=_sentence(ct), word=q(ct.tokens[i]))
+    givens = [_labelled(q(w), fmt(s, sd)) for w, s in zip(ct.tokens, row)]
     return _exercise("row_sum", number, c, {"row": i}, prompt, givens, want, total, dec, work)
 
 
@@ -241,19 +276,20 @@ def _weight_work(ct: ContextTrace, i: int, j: int, dec: int, extra: int) -> tupl
     """Scale, exponentiate, add, divide: the worked lines at ``dec + extra`` decimals, and the weight shown."""
     k = dec + extra
     sd = max(dec, 2 * _input_decimals(ct.embeddings, dec))
-    root_text, root = _root(ct.d, k)
+    root_text, root, root_expr = _root(ct.d, k)
     lines = [Work("√d =", ((f"sqrt({ct.d})", root_text),))]
     exps = []
     for w, s in zip(ct.tokens, ct.scores[i]):
         scaled = shown_value(float(s) / root, k)
         e = shown_value(math.exp(scaled), k)
         exps.append(e)
-        lines.append(Work(f"{q(w)}:", ((f"{token(float(s), sd)} / {root_text}", fmt(scaled, k)),
-                                       (f"exp({plain(scaled, k)})", fmt(e, k)))))
+        lines.append(Work(_word_line(q(w)), ((f"{token(float(s), sd)} / {root_expr}", fmt(scaled, k)),
+                                             (f"exp({plain(scaled, k)})", fmt(e, k)))))
     total = shown_value(sum(exps), k)
     weight = fmt(exps[j] / total, dec)
-    lines.append(Work("Add the exponentials:", ((" + ".join(fmt(e, k) for e in exps), fmt(total, k)),)))
-    lines.append(Work(f"Divide {q(ct.tokens[j])}'s by the sum:", ((f"{fmt(exps[j], k)} / {fmt(total, k)}", weight),)))
+    lines.append(Work(_("Add the exponentials:"), ((" + ".join(plain(e, k) for e in exps), fmt(total, k)),)))
+    lines.append(Work(_("Divide {word}'s by the sum:").format(word=q(ct.tokens[j])),
+                      ((f"{plain(exps[j], k)} / {plain(total, k)}", weight),)))
     return lines, weight
 
 
@@ -286,10 +322,11 @@ def attention_weight(trace: LessonTrace, cand: tuple[int, ...], rng: random.Rand
     if options is None:
         return None
     sd = max(dec, 2 * _input_decimals(ct.embeddings, dec))
-    givens = [f"d = {ct.d}", "scores X·Xᵀ (row = query word, column = key word), columns " + ", ".join(
-        q(w) for w in ct.tokens)] + [f"{q(w)}: {_row(r, sd)}" for w, r in zip(ct.tokens, ct.scores)]
-    prompt = (f"In {_sentence(ct)}, how much attention does {q(ct.tokens[i])} give to {q(ct.tokens[j])}? "
-              "Scale its row of scores by √d, then take the softmax of the row.")
+    givens = [f"d = {ct.d}", _("scores X·Xᵀ (row = query word, column = key word), columns {words}").format(
+        words=_names([q(w) for w in ct.tokens]))] + [_labelled(q(w), _row(r, sd)) for w, r in zip(ct.tokens, ct.scores)]
+    prompt = _("In {sentence}, how much attention does {word} give to {other}? Scale its row of scores by √d, "
+               "then take the softmax of the row.").format(sentence=_sentence(ct), word=q(ct.tokens[i]),
+                                                          other=q(ct.tokens[j]))
     return _exercise("attention_weight", number, c, {"row": i, "column": j}, prompt, givens, want, a, dec, work,
                      options)
 
@@ -306,9 +343,9 @@ def _mix_work(ct: ContextTrace, i: int, k: int, ad: int, xd: int, dec: int) -> t
     for w, a, x in zip(ct.tokens, ct.attention[i], ct.embeddings[:, k]):
         p = shown_value(float(a), ad) * float(x)
         products.append(p)
-        lines.append(Work(f"{q(w)}:", ((f"{token(float(a), ad)} * {token(float(x), xd)}", fmt(p, ad + xd)),)))
+        lines.append(Work(_word_line(q(w)), ((f"{token(float(a), ad)} * {token(float(x), xd)}", fmt(p, ad + xd)),)))
     out = fmt(sum(products), dec)
-    lines.append(Work("Add the products:", ((" + ".join(token(p, ad + xd) for p in products), out),)))
+    lines.append(Work(_("Add the products:"), ((" + ".join(token(p, ad + xd) for p in products), out),)))
     return lines, out
 
 
@@ -338,12 +375,14 @@ def weighted_sum(trace: LessonTrace, cand: tuple[int, ...], rng: random.Random, 
         return None
     ad = dec + extra
     dim = ct.dimensions[k]
-    givens = ["attention (row = query word, column = key word), columns " + ", ".join(q(w) for w in ct.tokens)]
-    givens += [f"{q(w)}: {_row(r, ad)}" for w, r in zip(ct.tokens, a)]
-    givens += [f"value vectors V = X, dimensions {', '.join(ct.dimensions)}"]
-    givens += [f"{q(w)}: {_vector(r, xd)}" for w, r in zip(ct.tokens, x)]
-    prompt = (f"In {_sentence(ct)}, the output of {q(ct.tokens[i])} is its attention row times the value vectors. "
-              f"What is its value in the dimension “{dim}”?")
+    givens = [_("attention (row = query word, column = key word), columns {words}").format(
+        words=_names([q(w) for w in ct.tokens]))]
+    givens += [_labelled(q(w), _row(r, ad)) for w, r in zip(ct.tokens, a)]
+    givens += [_("value vectors V = X, dimensions {dimensions}").format(dimensions=_names(ct.dimensions))]
+    givens += [_labelled(q(w), _vector(r, xd)) for w, r in zip(ct.tokens, x)]
+    prompt = _("In {sentence}, the output of {word} is its attention row times the value vectors. "
+               "What is its value in the dimension {dimension}?").format(sentence=_sentence(ct), word=q(ct.tokens[i]),
+                                                                         dimension=q(dim))
     return _exercise("weighted_sum", number, c, {"row": i, "dimension": k}, prompt, givens, want, value, dec, work,
                      options)
 
@@ -356,19 +395,24 @@ def _lean(v: Sequence[float], dims: Sequence[str], dec: int) -> tuple[str, float
     if shown[order[0]] == shown[order[1]]:
         return None
     margin = shown[order[0]] - shown[order[1]]
-    return dims[order[0]], margin, f"{dims[order[0]]}, by {fmt(margin, dec)}"
+    return dims[order[0]], margin, _lean_text(dims[order[0]], margin, dec)
+
+
+def _lean_text(dimension: str, margin: float, dec: int) -> str:
+    # Translators: the answer "to which dimension does the output lean, and by how much": "animal, by 0.50".
+    return _("{dimension}, by {margin}").format(dimension=dimension, margin=fmt(margin, dec))
 
 
 def _lean_choice(name: str, v: Sequence[float] | None, dims: Sequence[str], dec: int, smallest: bool = False) -> Choice:
     if v is None:
-        return Choice("", name, float("nan"))
+        return Choice("", _(name), float("nan"))
     shown = [shown_value(float(x), dec) for x in v]
     top = max(range(len(shown)), key=lambda m: shown[m])
     other = min(shown) if smallest else sorted(shown)[-2]
     if not smallest and other == shown[top]:
-        return Choice("", name, float("nan"))
+        return Choice("", _(name), float("nan"))
     margin = shown[top] - other
-    return Choice(f"{dims[top]}, by {fmt(margin, dec)}", name, margin)
+    return Choice(_lean_text(dims[top], margin, dec), _(name), margin)
 
 
 def _focus(trace: LessonTrace) -> list[tuple[int, ...]]:
@@ -401,12 +445,15 @@ def leans(trace: LessonTrace, cand: tuple[int, ...], rng: random.Random, number:
     row = [shown_value(float(x), dec) for x in ct.output[f]]
     second = sorted(row)[-2]
     second_dim = dims[row.index(second)]
-    givens = [f"dimensions: {', '.join(dims)}", f"input of {q(ct.focus)}: {_vector(ct.embeddings[f], xd)}",
-              "outputs after attention:"] + [f"{q(w)}: {_vector(r, dec)}" for w, r in zip(ct.tokens, ct.output)]
-    prompt = (f"In {_sentence(ct)}, to which dimension does the output of {q(ct.focus)} lean, and by how much "
-              "over the next largest?")
-    work = [Work(f"The output of {q(ct.focus)} (its row of outputs, not its input): {_vector(ct.output[f], dec)}"),
-            Work(f"Largest: {dim} {fmt(max(row), dec)}; next: {second_dim} {fmt(second, dec)}; the margin:",
+    givens = [_("dimensions: {dimensions}").format(dimensions=_names(dims)),
+              _("input of {word}: {vector}").format(word=q(ct.focus), vector=_vector(ct.embeddings[f], xd)),
+              _("outputs after attention:")] + [_labelled(q(w), _vector(r, dec)) for w, r in zip(ct.tokens, ct.output)]
+    prompt = _("In {sentence}, to which dimension does the output of {word} lean, and by how much over the next "
+               "largest?").format(sentence=_sentence(ct), word=q(ct.focus))
+    work = [Work(_("The output of {word} (its row of outputs, not its input): {vector}").format(
+                word=q(ct.focus), vector=_vector(ct.output[f], dec))),
+            Work(_("Largest: {dimension} {value}; next: {other} {other_value}; the margin:").format(
+                dimension=dim, value=fmt(max(row), dec), other=second_dim, other_value=fmt(second, dec)),
                  ((f"{token(max(row), dec)} - {token(second, dec)}", fmt(margin, dec)),))]
     return _exercise("leans", number, c, {"row": f}, prompt, givens, text, margin, dec, work, options)
 
@@ -433,23 +480,25 @@ def projection(trace: LessonTrace, cand: tuple[int, ...], rng: random.Random, nu
     options = choices(rng, Choice(want, "", value), mistakes)
     if options is None:
         return None
-    givens = [f"X, dimensions {', '.join(ct.dimensions)}"] + [f"{q(t)}: {_vector(r, xd)}" for t, r in zip(ct.tokens, x)]
-    givens += [f"W_Q ({ct.d}×{ct.d}), row r for input dimension r:"]
-    givens += [f"row {r + 1} ({name}): {_row(row, wd)}" for r, (name, row) in enumerate(zip(ct.dimensions, w))]
-    prompt = (f"In {_sentence(ct)}, Q = X·W_Q. What is entry {k + 1} of {q(ct.tokens[i])}'s query, "
-              f"Q[{q(ct.tokens[i])}, {k + 1}]?")
-    work = [Work(f"{q(ct.tokens[i])}'s row of X times column {k + 1} of W_Q, entry by entry, added:",
-                 ((terms, want),))]
+    givens = [_("X, dimensions {dimensions}").format(dimensions=_names(ct.dimensions))]
+    givens += [_labelled(q(t), _vector(r, xd)) for t, r in zip(ct.tokens, x)]
+    givens += [_("W_Q ({d}×{d}), row r for input dimension r:").format(d=ct.d)]
+    givens += [_("row {r} ({dimension}): {numbers}").format(r=r + 1, dimension=name, numbers=_row(row, wd))
+               for r, (name, row) in enumerate(zip(ct.dimensions, w))]
+    prompt = _("In {sentence}, Q = X·W_Q. What is entry {k} of {word}'s query, Q[{word}, {k}]?").format(
+        sentence=_sentence(ct), k=k + 1, word=q(ct.tokens[i]))
+    work = [Work(_("{word}'s row of X times column {k} of W_Q, entry by entry, added:").format(
+        word=q(ct.tokens[i]), k=k + 1), ((terms, want),))]
     return _exercise("projection", number, c, {"row": i, "column": k}, prompt, givens, want, value, pd, work, options)
 
 
 # 9. A multi-head shape -------------------------------------------------------------------------------
 #: What a head-shape question asks for: (its name, its shape from (n, d, h, d_h)).
 SHAPES: tuple[tuple[str, Callable[[int, int, int, int], tuple[int, int]]], ...] = (
-    ("one head's queries Q_h", lambda n, d, h, dh: (n, dh)),
-    ("one head's attention matrix", lambda n, d, h, dh: (n, n)),
-    ("one head's output", lambda n, d, h, dh: (n, dh)),
-    ("the heads' outputs concatenated", lambda n, d, h, dh: (n, d)),
+    (N_("one head's queries Q_h"), lambda n, d, h, dh: (n, dh)),
+    (N_("one head's attention matrix"), lambda n, d, h, dh: (n, n)),
+    (N_("one head's output"), lambda n, d, h, dh: (n, dh)),
+    (N_("the heads' outputs concatenated"), lambda n, d, h, dh: (n, d)),
 )
 
 
@@ -472,23 +521,30 @@ def head_shape(trace: LessonTrace, cand: tuple[int, ...], rng: random.Random, nu
              ("transposed it", (shape[1], shape[0])), ("took the number of heads as the width", (n, h)),
              ("multiplied d by h", (n, d * h)), ("took the attention matrix", (n, n)),
              ("took one head's width", (n, dh)), ("took the heads as the rows", (h, dh))]
-    options = choices(rng, Choice(_shape(shape)), [Choice(_shape(s), m) for m, s in wrong])
+    options = choices(rng, Choice(_shape(shape)), [Choice(_shape(s), _(m)) for m, s in wrong])
     if options is None:
         return None
-    prompt = (f"{_sentence(ct)} has n = {n} words of d = {d} dimensions, and attention has h = {h} "
-              f"head{'s' if h > 1 else ''}. What is the shape of {name} (rows × columns)?")
-    work = [Work("Each head works in d / h dimensions:", ((f"{d} / {h}", str(dh)),)),
-            Work({0: f"Q_h = X·W_Q,h: one row per word, d_h = {dh} columns: {_shape(shape)}.",
-                  1: f"Q_h·K_hᵀ: one row per query word, one column per key word: {_shape(shape)}.",
-                  2: f"A_h·V_h: one row per word, d_h = {dh} columns: {_shape(shape)}.",
-                  3: f"{h} outputs of {n}×{dh} side by side: {n}×{h * dh} = {_shape(shape)}."}[what])]
+    # (h > 1 as the English plural: "1 head", "2 heads", and "0 heads" never happens)
+    prompt = ngettext("{sentence} has n = {n} words of d = {d} dimensions, and attention has h = {h} head. "
+                      "What is the shape of {what} (rows × columns)?",
+                      "{sentence} has n = {n} words of d = {d} dimensions, and attention has h = {h} heads. "
+                      "What is the shape of {what} (rows × columns)?", h).format(
+        sentence=_sentence(ct), n=n, d=d, h=h, what=_(name))
+    lines = {0: _("Q_h = X·W_Q,h: one row per word, d_h = {dh} columns: {shape}."),
+             1: _("Q_h·K_hᵀ: one row per query word, one column per key word: {shape}."),
+             2: _("A_h·V_h: one row per word, d_h = {dh} columns: {shape}."),
+             3: _("{h} outputs of {n}×{dh} side by side: {n}×{width} = {shape}.")}
+    work = [Work(_("Each head works in d / h dimensions:"), ((f"{d} / {h}", str(dh)),)),
+            Work(lines[what].format(dh=dh, shape=_shape(shape), h=h, n=n, width=h * dh))]
     return _exercise("head_shape", number, c, {"asks": name, "n": n, "d": d, "h": h}, prompt,
                      [f"n = {n}, d = {d}, h = {h}"], _shape(shape), None, 0, work, options)
 
 
 # 10. What the causal mask hides ---------------------------------------------------------------------
 def _words(tokens: Sequence[str], positions: Sequence[int]) -> str:
-    return ", ".join(f"{q(tokens[p])} ({p + 1})" for p in positions) or "none"
+    # Translators: a word of the sentence and its position in it, "“cat” (2)".
+    named = [_("{word} ({position})").format(word=q(tokens[p]), position=p + 1) for p in positions]
+    return _names(named) or pgettext("no words", "none")
 
 
 def causal_mask(trace: LessonTrace, cand: tuple[int, ...], rng: random.Random, number: int) -> Exercise | None:
@@ -498,30 +554,32 @@ def causal_mask(trace: LessonTrace, cand: tuple[int, ...], rng: random.Random, n
     hidden = list(range(i + 1, n))
     wrong = [("hid the words before it", list(range(i))), ("hid the word itself too", list(range(i, n))),
              ("hid nothing", []), ("hid every other word", [p for p in range(n) if p != i])]
-    options = choices(rng, Choice(_words(toks, hidden)), [Choice(_words(toks, s), m) for m, s in wrong])
+    options = choices(rng, Choice(_words(toks, hidden)), [Choice(_words(toks, s), _(m)) for m, s in wrong])
     if options is None:
         return None
-    prompt = (f"In {_sentence(ct)}, under the causal mask, which words does {q(toks[i])} (word {i + 1}) "
-              "not see? (Words by their position from 1.)")
-    work = [Work("A word sees itself and the words before it: the mask sets the scores of the words after it "
-                 "to −∞, and exp(−∞) = 0, so their weights are 0."),
-            Work(f"{q(toks[i])} is word {i + 1} of {n}: hidden are {_words(toks, hidden)}.")]
+    prompt = _("In {sentence}, under the causal mask, which words does {word} (word {i}) not see? "
+               "(Words by their position from 1.)").format(sentence=_sentence(ct), word=q(toks[i]), i=i + 1)
+    work = [Work(_("A word sees itself and the words before it: the mask sets the scores of the words after it "
+                   "to −∞, and exp(−∞) = 0, so their weights are 0.")),
+            Work(_("{word} is word {i} of {n}: hidden are {words}.").format(word=q(toks[i]), i=i + 1, n=n,
+                                                                            words=_words(toks, hidden)))]
     return _exercise("causal_mask", number, c, {"row": i, "hidden": hidden}, prompt,
-                     [f"the sentence, word by word: {_words(toks, range(n))}"], _words(toks, hidden), None, 0, work,
-                     options)
+                     [_("the sentence, word by word: {words}").format(words=_words(toks, range(n)))],
+                     _words(toks, hidden), None, 0, work, options)
 
 
+#: What each kind practises (translated where an exercise is made).
 TITLES = {
-    "dot_product": "A dot product, term by term",
-    "scaled_score": "A scaled score",
-    "exponential": "An exponential",
-    "row_sum": "A row's sum of exponentials",
-    "attention_weight": "One attention weight",
-    "weighted_sum": "One entry of the weighted sum",
-    "leans": "Which sense the output leans to",
-    "projection": "One entry of Q = X·W_Q",
-    "head_shape": "A multi-head shape",
-    "causal_mask": "What the causal mask hides",
+    "dot_product": N_("A dot product, term by term"),
+    "scaled_score": N_("A scaled score"),
+    "exponential": N_("An exponential"),
+    "row_sum": N_("A row's sum of exponentials"),
+    "attention_weight": N_("One attention weight"),
+    "weighted_sum": N_("One entry of the weighted sum"),
+    "leans": N_("Which sense the output leans to"),
+    "projection": N_("One entry of Q = X·W_Q"),
+    "head_shape": N_("A multi-head shape"),
+    "causal_mask": N_("What the causal mask hides"),
 }
 
 #: Every kind in lecture order: (name, its candidates, its builder).

@@ -27,8 +27,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .display import fmt
-from .display import plain as _parsed
+from . import display
+from .i18n import language, number
 
 if TYPE_CHECKING:
     from .trace import LessonTrace
@@ -64,11 +64,15 @@ class Work:
 
     label: str
     checks: tuple[tuple[str, str], ...] = ()
+    text: str = field(init=False, compare=False)
 
-    @property
-    def text(self) -> str:
-        sums = "; ".join(f"{pretty(e)} = {r}" for e, r in self.checks)
-        return f"{self.label} {sums}".strip() if sums else self.label
+    def __post_init__(self) -> None:
+        # A result is written as the viewer's language writes it (``fmt``: 0,26 in French); the
+        # claims keep the '.' form code parses, and the text shows both sides in the language.
+        checks = tuple((e, machine(r)) for e, r in self.checks)
+        object.__setattr__(self, "checks", checks)
+        sums = "; ".join(f"{pretty(e)} = {localized(r)}" for e, r in checks)
+        object.__setattr__(self, "text", f"{self.label} {sums}".strip() if sums else self.label)
 
     def to_json(self) -> dict[str, Any]:
         return {"text": self.text, "label": self.label, "checks": [list(c) for c in self.checks]}
@@ -108,7 +112,10 @@ class Exercise:
 
     @property
     def answer_number(self) -> str:
-        """The answer as shown, with an ASCII minus (for importers and number fields)."""
+        """The answer as shown, with an ASCII minus and a decimal point whatever the viewer's
+        language (for importers and number fields)."""
+        if self.numerical and self.answer is not None:
+            return display.plain(self.answer, self.decimals).replace(MINUS, "-")
         return self.answer_text.replace(MINUS, "-")
 
     def to_json(self) -> dict[str, Any]:
@@ -122,19 +129,47 @@ class Exercise:
 
 
 def token(x: float, decimals: int) -> str:
-    """``x`` as shown, written for an expression: ASCII minus, a negative in parentheses."""
-    s = fmt(x, decimals).replace(MINUS, "-")
+    """``x`` as shown, written for an expression: ASCII minus, a negative in parentheses, a
+    decimal point (expressions are parsed; :func:`pretty` writes them in the viewer's language)."""
+    s = plain(x, decimals)
     return f"({s})" if s.startswith("-") else s
 
 
 def plain(x: float, decimals: int) -> str:
-    """``x`` as shown, with an ASCII minus and no parentheses (inside ``exp(...)``)."""
-    return fmt(x, decimals).replace(MINUS, "-")
+    """``x`` as shown, with an ASCII minus, a decimal point and no parentheses (inside ``exp(...)``)."""
+    return display.plain(x, decimals).replace(MINUS, "-")
+
+
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+def localized(text: str) -> str:
+    """Every number of ``text`` (written with a decimal point) as the viewer's language writes it."""
+    return _NUMBER.sub(lambda m: number(m.group(0)), text)
+
+
+def machine(text: str) -> str:
+    """A number as :func:`~attncore.display.fmt` wrote it in the viewer's language, back in the
+    '.' form code parses (digit grouping dropped).
+
+    >>> from attncore.i18n import use
+    >>> with use("de"):
+    ...     machine("\u22121.234,50")
+    '\u22121234.50'
+    """
+    lang = language()
+    if lang == "en":
+        return text
+    from babel.numbers import get_decimal_symbol, get_group_symbol
+
+    decimal, group = get_decimal_symbol(lang), get_group_symbol(lang)
+    text = re.sub(rf"(?<=\d){re.escape(group)}(?=\d{{3}})", "", text)
+    return re.sub(rf"(?<=\d){re.escape(decimal)}(?=\d)", ".", text) if decimal != "." else text
 
 
 def shown_value(x: float, decimals: int) -> float:
     """The number a reader sees: ``x`` rounded as :func:`fmt` shows it."""
-    return float(_parsed(x, decimals).replace(MINUS, "-"))
+    return float(plain(x, decimals).replace(MINUS, "-"))
 
 
 _SQRT = re.compile(r"sqrt\((\d+)\)")
@@ -146,7 +181,7 @@ def pretty(expr: str) -> str:
     >>> pretty("(-1.5) * 2 + sqrt(4)")
     '(−1.5) × 2 + √4'
     """
-    return _SQRT.sub(r"√\1", expr).replace("*", "×").replace("-", MINUS)
+    return localized(_SQRT.sub(r"√\1", expr).replace("*", "×").replace("-", MINUS))
 
 
 #: A kind's builder: (trace, candidate, rng, number) -> an exercise, or None when this

@@ -689,3 +689,53 @@ def test_lecture_folder_holds_the_exercises_and_the_page_checks_them(tmp_path: P
     links = re.findall(r'data-kind="(\w+)".*?(?:data-chapter="(\d+)"|Explained in)', page, re.S)
     assert [k for k, chapter in links if chapter] == ["dot_product"]
     assert m["chapters"][0]["title"].endswith(PLACES["dot_product"][1])
+
+
+# In the lesson's language ---------------------------------------------------------------------
+def test_french_exercises_write_commas_and_the_quiz_keeps_points(tmp_path: Path) -> None:
+    """The built-in French lesson's exercises show 0,26 in every text a student reads (questions,
+    options, worked lines, the sheet), while the worked claims and the GIFT and Moodle numerical
+    answers keep the '.' that code and Moodle parse; the same numbers as in English."""
+    from pygiftparser import parser
+
+    from attncore.i18n import use
+    from attnvid.publish.quiz import gift_text, moodle_xml
+
+    trace = trace_lesson(find_lesson("souris"))
+    english = make_exercises(trace, 20, 0)
+    with use("fr"):
+        french = make_exercises(trace, 20, 0)
+        gift = gift_text("souris", french)
+        xml = moodle_xml("souris", french).decode()
+    point, comma = re.compile(r"\d\.\d"), re.compile(r"\d,\d")
+    commas = 0
+    for en, fr in zip(english, french, strict=True):
+        assert (fr.kind, fr.where, fr.answer, fr.decimals) == (en.kind, en.where, en.answer, en.decimals)
+        assert fr.title != en.title and fr.prompt != en.prompt, "the question is in French"
+        texts = [fr.prompt, *fr.givens, fr.answer_text, *(c.text for c in fr.choices), *(w.text for w in fr.solution)]
+        assert not [t for t in texts if point.search(t)], f"{fr.kind}: a '.' number in {texts}"
+        commas += sum(bool(comma.search(t)) for t in texts)
+        assert [c.mistake for c in fr.choices if c.mistake] != [c.mistake for c in en.choices if c.mistake] \
+            or not fr.choices, "the named mistakes are in French"
+        for w_en, w_fr in zip(en.solution, fr.solution, strict=True):
+            assert w_fr.checks == w_en.checks, "the worked claims are the same, '.' numbers"
+            for expr, result in w_fr.checks:
+                assert show(evaluate(expr), decimals_of(result)) == result
+        if fr.numerical:
+            assert fr.answer_number == en.answer_number, "a number field reads '.'"
+    assert commas > 20
+    numerical = [ex for ex in french if ex.numerical]
+    assert numerical
+    questions = parser.parseFile(io.StringIO(gift))
+    for q, ex in zip(questions, french, strict=True):
+        assert q.valid, q.source
+        if ex.numerical:
+            (answer,) = q.answers.answers
+            assert answer.value == num(ex.answer_number) and f"{{#{ex.answer_number}:{ex.tolerance_text}#" in gift
+            assert "." in ex.answer_number and ex.answer_text == ex.answer_number.replace(".", ",")
+    answers = [a.findtext("text") for q in ET.fromstring(xml) if q.get("type") == "numerical" for a in q.iter("answer")]
+    assert answers == [ex.answer_number for ex in numerical]
+    # the command writes the lesson's language
+    folder = run_exercises(tmp_path, "--lesson", "souris")
+    assert "Réponse" in (folder / "quiz.gift").read_text(encoding="utf-8")
+    assert "Exercices" in _pdf_text(folder / "exercises.pdf")

@@ -40,6 +40,7 @@ from attncore import (
     parse_lesson,
     trace_lesson,
 )
+from attncore.i18n import use
 from attncore.lesson import tomllib
 from attnvid.publish.workbook import WORKBOOK_NAME, workbook_bytes
 from attnvid.publish.workbook.formulas import FUNCTIONS
@@ -100,15 +101,25 @@ LESSONS: dict[str, Callable[[], Lesson]] = {
     "souris": lambda: builtin_lesson("souris"),
     "random": lambda: default_lesson().with_weights("random"),  # untrained: no Training sheet
     "bounds": bounds_lesson,
+    "souris_fr": lambda: builtin_lesson("souris"),  # written in French (LANGUAGE): sheet names with spaces and «'»
 }
+#: The viewer language a workbook of LESSONS is written in (English when not listed).
+LANGUAGE = {"souris_fr": "fr"}
 
 
 # --------------------------------------------------------------------------------------
 # Edits: the same change made in the workbook (openpyxl) and in the lesson (Python)
 # --------------------------------------------------------------------------------------
+def destination(wb: Workbook, name: str) -> tuple[str, str]:
+    """(sheet, range) of the defined name ``name``: openpyxl leaves a quote in a quoted sheet
+    name doubled ('Mise à l''échelle'), as the formula syntax writes it."""
+    ((sheet, ref),) = list(wb.defined_names[name].destinations)
+    return sheet.replace("''", "'"), ref
+
+
 def _range(wb: Workbook, name: str) -> tuple[Any, list[list[Any]]]:
     """The sheet and the cells of the defined name ``name``."""
-    ((sheet, ref),) = list(wb.defined_names[name].destinations)
+    sheet, ref = destination(wb, name)
     cells = wb[sheet][ref.replace("$", "")]
     return wb[sheet], [list(r) for r in (cells if isinstance(cells, tuple) else ((cells,),))]
 
@@ -234,7 +245,8 @@ def cases(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Case]:
     def write(work: Path) -> None:
         (work / "stripped").mkdir()
         for key, trace in traces.items():
-            data = workbook_bytes(trace)
+            with use(LANGUAGE.get(key, "en")):
+                data = workbook_bytes(trace)
             (work / f"{key}.xlsx").write_bytes(data)
             (work / "stripped" / f"{key}.xlsx").write_bytes(strip_cached_values(data))
         for key, (base, edit) in EDITS.items():
@@ -482,7 +494,7 @@ def test_the_video_look(cases: dict[str, Case]) -> None:
     wb = openpyxl.load_workbook(cases["bounds"].written)
     heat = {str(r.sqref) for ws in wb.worksheets for r in ws.conditional_formatting}
     for name in ("Attention_1", "Projected_attention_3", "Head4_attention_2", "Causal_attention_1", "Unscaled_attention_2"):
-        ((sheet, ref),) = list(wb.defined_names[name].destinations)
+        sheet, ref = destination(wb, name)
         assert ref.replace("$", "") in heat, f"{name} has no heat map"
     ws, cells = _range(wb, "Attention_1")
     assert cells[0][0].number_format == "0.000"  # the bounds lesson shows 3 decimals
@@ -746,3 +758,54 @@ def test_every_matrix_of_values_json_is_in_the_workbook(cases: dict[str, Case], 
                 continue
             found = any(a.shape == m.shape and np.allclose(a, m, rtol=0, atol=1e-12) for a in arrays)
             assert found, f"{key} context {c}: values --json {path} ({m.shape}) is in no defined name of the workbook"
+
+
+# --------------------------------------------------------------------------------------
+# In the lesson's language
+# --------------------------------------------------------------------------------------
+FRENCH_SHEETS = ["Accueil", "Entrées", "Plongements", "Produits scalaires", "Mise à l'échelle", "Softmax", "Mélange",
+                 "Deux contextes", "Entraînement", "Projections", "Dimension", "Tête 1", "Tête 2", "Multi-têtes",
+                 "Masque causal", "Positions"]
+
+
+def test_a_french_workbook_has_french_labels_and_the_same_formulas(cases: dict[str, Case]) -> None:
+    """The French workbook of the built-in French lesson: French sheet names, headers and guide;
+    the same cells, numbers and formulas as the English one, its references naming the French
+    sheets (quoted: "Mise à l'échelle" holds an apostrophe). LibreOffice recomputing it to the
+    trace is test_libreoffice_recomputes_the_trace[souris_fr]."""
+    en = openpyxl.load_workbook(cases["souris"].written)
+    fr = openpyxl.load_workbook(cases["souris_fr"].written)
+    assert fr.sheetnames == FRENCH_SHEETS
+    names = dict(zip(en.sheetnames, fr.sheetnames, strict=True))
+    quoted = {f"'{e}'!": "'" + f.replace("'", "''") + "'!" for e, f in names.items()}
+
+    def in_french(formula: str) -> str:
+        for e, f in quoted.items():
+            formula = formula.replace(e, f)
+        return formula
+
+    formulas = [(names[s], ref, in_french(f)) for s, ref, f in formula_cells(en)]
+    assert formulas == formula_cells(fr), "the same formulas, on the French sheets"
+    assert any("'Mise à l''échelle'!" in f for _, _, f in formulas)
+    assert set(fr.defined_names) == set(en.defined_names)
+    for name in fr.defined_names:
+        e_sheet, e_ref = destination(en, name)
+        f_sheet, f_ref = destination(fr, name)
+        assert (names[e_sheet], e_ref) == (f_sheet, f_ref), name
+    cached_en = openpyxl.load_workbook(cases["souris"].written, data_only=True)
+    cached_fr = openpyxl.load_workbook(cases["souris_fr"].written, data_only=True)
+    texts: set[str] = set()
+    for ws_en, ws_fr in zip(cached_en.worksheets, cached_fr.worksheets, strict=True):
+        for row_en, row_fr in zip(ws_en.iter_rows(), ws_fr.iter_rows(), strict=True):
+            for a, b in zip(row_en, row_fr, strict=True):
+                if isinstance(a.value, int | float):
+                    assert a.value == b.value and a.number_format == b.number_format, f"{ws_fr.title}!{b.coordinate}"
+                elif isinstance(b.value, str):
+                    texts.add(b.value)
+    for label in ("mot", "Vocabulaire : une ligne par mot, une colonne par dimension nommée", "Légende",
+                  "Un mot, deux contextes : le classeur d'accompagnement", "produit", "score = somme", "somme"):
+        assert label in texts, label
+    assert not texts & {"word", "Legend", "product", "score = sum", "row sum", "input", "output", "leans"}
+    start = fr["Accueil"]
+    links = {c.hyperlink.location for row in start.iter_rows() for c in row if c.hyperlink is not None}
+    assert links == {"'" + s.replace("'", "''") + "'!A1" for s in FRENCH_SHEETS[1:]}

@@ -8,6 +8,7 @@ import click
 
 from attncore import trace_lesson
 from attncore.exercises import COUNT_LIMITS, make_exercises
+from attncore.i18n import use
 
 from ..lessons import get_lesson, output_root
 from ..options import lesson_option, media_option
@@ -36,14 +37,15 @@ def exercises(lesson_path: Path | None, count: int, seed: int, media: Path) -> N
     """
     lesson = get_lesson(lesson_path)
     trace = trace_lesson(lesson)
-    items = make_exercises(trace, count, seed)
-    root = output_root(lesson, media)
-    folder = root / "exercises" / f"seed-{seed}"
-    with claim_output(root):
-        staging = root / ".work" / "exercises"
-        staging.mkdir(parents=True, exist_ok=True)
-        write_exercise_files(staging, lesson.title, items, seed, lesson.decimals)
-        move_into_place(staging, folder)  # the three files appear together
+    with use(lesson.language):  # the questions, answers and sheet in the lesson's language
+        items = make_exercises(trace, count, seed)
+        root = output_root(lesson, media)
+        folder = root / "exercises" / f"seed-{seed}"
+        with claim_output(root):
+            staging = root / ".work" / "exercises"
+            staging.mkdir(parents=True, exist_ok=True)
+            write_exercise_files(staging, lesson.title, items, seed, lesson.decimals)
+            move_into_place(staging, folder)  # the three files appear together
     kinds = len({e.kind for e in items})
     click.echo(f"exercises: {len(items)} questions of {kinds} kinds, seed {seed}", err=True)
     click.echo(str(folder))

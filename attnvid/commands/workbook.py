@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from attncore import trace_lesson
+from attncore.i18n import use
 
 from ..lessons import get_lesson, lesson_style, output_root
 from ..options import lesson_option, media_option, theme_option
@@ -25,14 +26,16 @@ def workbook(lesson_path: Path | None, theme: str | None, media: Path) -> None:
     is a formula on them, one sheet per step in lecture order. Excel, LibreOffice Calc
     and Google Sheets recompute it. The file is media/workbook/workbook.xlsx for the
     built-in lesson, media/<lesson>/workbook/workbook.xlsx for others (under light/ in the
-    light style, whose colours it takes); its path is the last line printed.
+    light style, whose colours it takes); its path is the last line printed. Its sheet names,
+    headers and guide are in the lesson's language; its numbers are numbers, shown by the
+    spreadsheet in the reader's locale.
     """
     lesson = get_lesson(lesson_path)
     trace = trace_lesson(lesson)
     style = lesson_style(theme, lesson)
     root = output_root(lesson, media, style)
     out = root / "workbook" / WORKBOOK_NAME
-    with claim_output(root):
+    with claim_output(root), use(lesson.language):  # sheet names, headers and the guide in the lesson's language
         written = write_workbook(out, trace, style)
     click.echo(f"workbook: {written.sheets} sheets, {written.formulas} formulas, {written.size / 1024:.0f} KiB", err=True)
     click.echo(str(out))

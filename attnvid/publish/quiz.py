@@ -6,7 +6,8 @@ question whose answer is accepted within its tolerance (half a unit of the last 
 decimal); a multiple-choice one is a single-answer multichoice question whose right
 option is worth 100% and each wrong one 0%, with the mistake it comes from as its
 feedback. The worked solution is the general feedback, shown after the attempt. Texts
-are HTML (the givens one per line).
+are HTML (the givens one per line), in the viewer's language (the exercises were made in
+it); a numerical answer and its tolerance keep the '.' Moodle reads, whatever the language.
 """
 
 from __future__ import annotations
@@ -19,14 +20,15 @@ from pathlib import Path
 from typing import Any
 
 from attncore.exercises import Choice, Exercise
+from attncore.i18n import N_, _
 
 from ..outputs import write_atomic
 from .sheet import write_sheet
 
 GIFT_NAME = "quiz.gift"
 XML_NAME = "quiz.xml"
-#: What a right answer's feedback says.
-RIGHT = "Right."
+#: What a right answer's feedback says (translated where it is written).
+RIGHT = N_("Right.")
 #: GIFT's special characters, escaped with a backslash wherever they are text.
 _GIFT_SPECIAL = re.compile(r"([~=#{}:])")
 
@@ -40,11 +42,16 @@ def question_html(ex: Exercise) -> str:
 def solution_html(ex: Exercise) -> str:
     """The worked solution as HTML, one line per step, then the answer."""
     lines = "<br>".join(html.escape(w.text, quote=False) for w in ex.solution)
-    return f"<p>{lines}</p><p>Answer: {html.escape(ex.answer_text, quote=False)}</p>"
+    answer = html.escape(_("Answer: {answer}").format(answer=ex.answer_text), quote=False)
+    return f"<p>{lines}</p><p>{answer}</p>"
 
 
 def mistake_feedback(choice: Choice) -> str:
-    return RIGHT if not choice.mistake else f"Not quite: this is what you get if you {choice.mistake}."
+    """What a student reads after picking ``choice``: right, or the mistake that gives it."""
+    if not choice.mistake:
+        return _(RIGHT)
+    # Translators: {mistake} is one of the named mistakes ("forgot √d").
+    return _("Not quite: this is what you get if you {mistake}.").format(mistake=choice.mistake)
 
 
 def question_name(ex: Exercise) -> str:
@@ -60,7 +67,8 @@ def _gift_question(ex: Exercise) -> str:
     head = f"::{_g(question_name(ex))}::[html]{_g(question_html(ex))}"
     general = f"####[html]{_g(solution_html(ex))}"
     if ex.numerical:
-        return f"{head} {{#{ex.answer_number}:{ex.tolerance_text}#{_g(RIGHT)} {general}}}"
+        # the answer and tolerance as Moodle parses them: a decimal point in every language
+        return f"{head} {{#{ex.answer_number}:{ex.tolerance_text}#{_g(_(RIGHT))} {general}}}"
     options = "\n".join(f"{'=' if not c.mistake else '~'}{_g(c.text)}#{_g(mistake_feedback(c))}" for c in ex.choices)
     return f"{head} {{\n{options}\n{general}\n}}"
 
@@ -90,7 +98,7 @@ def _xml_question(quiz: ET.Element, ex: Exercise) -> None:
         a = ET.SubElement(q, "answer", {"fraction": "100", "format": "moodle_auto_format"})
         ET.SubElement(a, "text").text = ex.answer_number
         ET.SubElement(a, "tolerance").text = ex.tolerance_text
-        _text(a, "feedback", RIGHT)
+        _text(a, "feedback", _(RIGHT))
         for tag, value in (("unitgradingtype", "0"), ("unitpenalty", "0.1000000"), ("showunits", "3"),
                            ("unitsleft", "0")):
             ET.SubElement(q, tag).text = value

@@ -21,12 +21,15 @@ from pathlib import Path
 import cairo
 
 from attncore.exercises import Exercise
+from attncore.i18n import _, language, ngettext, number
 
 from ..outputs import atomic_path
 from .handout import ACCENT, FONT, INK, LEADING, MARGIN, MUTED, PAGE_H, PAGE_W, RULE, WIDTH
 
 SHEET_NAME = "exercises.pdf"
 MONO = "DejaVu Sans Mono"
+#: (text, monospaced) fonts of a language DejaVu does not cover (Debian's fonts-noto-cjk).
+FACES = {"zh": ("Noto Sans CJK SC", "Noto Sans Mono CJK SC")}
 SIZE = {"title": 22.0, "subtitle": 11.0, "heading": 12.0, "body": 10.5, "given": 9.0, "small": 8.0}
 INDENT = 16.0  # pt: givens, options and worked lines sit under their question's text
 GAP = 14.0  # pt between two questions
@@ -43,10 +46,11 @@ class _Sheet:
     footer: str
     page: int = 1
     y: float = MARGIN
+    faces: tuple[str, str] = (FONT, MONO)  # (text, monospaced): the viewer language's
 
     def font(self, size: float, bold: bool = False, mono: bool = False, colour: tuple[float, float, float] = INK) -> None:
         weight = cairo.FONT_WEIGHT_BOLD if bold else cairo.FONT_WEIGHT_NORMAL
-        self.ctx.select_font_face(MONO if mono else FONT, cairo.FONT_SLANT_NORMAL, weight)
+        self.ctx.select_font_face(self.faces[1] if mono else self.faces[0], cairo.FONT_SLANT_NORMAL, weight)
         self.ctx.set_font_size(size)
         self.ctx.set_source_rgb(*colour)
 
@@ -106,7 +110,17 @@ def _height(sheet: _Sheet, texts: Sequence[tuple[str, float, bool]], indent: flo
 
 
 def _where(ex: Exercise) -> str:
-    return f"{ex.scene} · {ex.section}"
+    """The scene (its class name, as ``attnvid list`` names it) and its section, in the viewer's language."""
+    return f"{ex.scene} · {_(ex.section)}"
+
+
+def _answer_label(ex: Exercise) -> str:
+    return ngettext("Answer ({n} decimal):", "Answer ({n} decimals):", ex.decimals).format(n=ex.decimals)
+
+
+def _option_mistake(letter: str, text: str, mistake: str) -> str:
+    # Translators: a wrong option of the answer key and the mistake that gives it: "b)  0.26: forgot √d".
+    return _("{option}: {mistake}").format(option=f"{letter})  {text}", mistake=mistake)
 
 
 def _keep_together(sheet: _Sheet, texts: Sequence[tuple[str, float, bool]], extra: float = 0.0) -> None:
@@ -128,7 +142,7 @@ def _question(sheet: _Sheet, ex: Exercise) -> None:
     sheet.y += 3
     if ex.numerical:
         sheet.room(2 * SIZE["body"] * LEADING)
-        label = f"Answer ({ex.decimals} decimal{'s' if ex.decimals != 1 else ''}):"
+        label = _answer_label(ex)
         sheet.paragraph(label, SIZE["body"], indent=INDENT)
         x = MARGIN + INDENT + sheet.width(label) + 8
         sheet.ctx.set_source_rgb(*RULE)
@@ -144,34 +158,45 @@ def _question(sheet: _Sheet, ex: Exercise) -> None:
 
 def _key(sheet: _Sheet, ex: Exercise) -> None:
     _keep_together(sheet, [(f"{ex.number}. {ex.title}", SIZE["heading"], False), ("Answer", SIZE["body"], False),
-                           *((f"a)  {c.text}: {c.mistake}", SIZE["body"], False) for c in ex.choices if c.mistake),
-                           ("Worked:", SIZE["body"], False), *((w.text, SIZE["given"], True) for w in ex.solution),
+                           *((_option_mistake("a", c.text, c.mistake), SIZE["body"], False) for c in ex.choices
+                             if c.mistake),
+                           (_("Worked:"), SIZE["body"], False), *((w.text, SIZE["given"], True) for w in ex.solution),
                            ("Explained", SIZE["small"], False)])
     sheet.paragraph(f"{ex.number}. {ex.title}", SIZE["heading"], bold=True)
     if ex.numerical:
         lo, hi = ex.answer_number, ex.tolerance_text
-        sheet.paragraph(f"Answer: {ex.answer_text} (accepted within ±{hi} of {lo})", SIZE["body"], bold=True,
-                        colour=ACCENT)
+        text = _("Answer: {answer} (accepted within ±{tolerance} of {value})").format(
+            answer=ex.answer_text, tolerance=number(hi), value=number(lo))
+        sheet.paragraph(text, SIZE["body"], bold=True, colour=ACCENT)
     else:
         right = next(k for k, c in enumerate(ex.choices) if not c.mistake)
-        sheet.paragraph(f"Answer: {LETTERS[right]})  {ex.answer_text}", SIZE["body"], bold=True, colour=ACCENT)
+        sheet.paragraph(_("Answer: {answer}").format(answer=f"{LETTERS[right]})  {ex.answer_text}"), SIZE["body"],
+                        bold=True, colour=ACCENT)
         for letter, c in zip(LETTERS, ex.choices):
             if c.mistake:
-                sheet.paragraph(f"{letter})  {c.text}: {c.mistake}", SIZE["body"], indent=INDENT, colour=MUTED)
-    sheet.paragraph("Worked:", SIZE["body"])
+                sheet.paragraph(_option_mistake(letter, c.text, c.mistake), SIZE["body"], indent=INDENT, colour=MUTED)
+    sheet.paragraph(_("Worked:"), SIZE["body"])
     for w in ex.solution:
         sheet.paragraph(w.text, SIZE["given"], mono=True, indent=INDENT)
-    sheet.paragraph(f"Explained in the lecture: {_where(ex)}", SIZE["small"], indent=INDENT, colour=MUTED)
+    sheet.paragraph(_("Explained in the lecture: {where}").format(where=_where(ex)), SIZE["small"], indent=INDENT,
+                    colour=MUTED)
     sheet.y += GAP
 
 
 def _intro(sheet: _Sheet, title: str, count: int, seed: int, decimals: int) -> None:
-    sheet.paragraph(f"Exercises: {title}", SIZE["title"], bold=True)
-    sheet.paragraph(f"{count} questions on the lecture's own numbers (seed {seed}). Give numbers with "
-                    f"{decimals} decimal{'s' if decimals != 1 else ''} unless a question says otherwise, rounded half "
-                    "away from zero (4.625 gives 4.63); a numerical answer is right within half a unit of its last "
-                    "decimal. The answer key, with every answer worked, starts on a page of its own.",
-                    SIZE["subtitle"], colour=MUTED)
+    sheet.paragraph(_("Exercises: {title}").format(title=title), SIZE["title"], bold=True)
+    questions = ngettext("{count} question on the lecture's own numbers (seed {seed}).",
+                         "{count} questions on the lecture's own numbers (seed {seed}).", count).format(
+        count=count, seed=seed)
+    rounding = ngettext("Give numbers with {decimals} decimal unless a question says otherwise, rounded half away "
+                        "from zero ({example} gives {rounded}); a numerical answer is right within half a unit of its "
+                        "last decimal.",
+                        "Give numbers with {decimals} decimals unless a question says otherwise, rounded half away "
+                        "from zero ({example} gives {rounded}); a numerical answer is right within half a unit of its "
+                        "last decimal.", decimals).format(decimals=decimals, example=number("4.625"),
+                                                          rounded=number("4.63"))
+    key = _("The answer key, with every answer worked, starts on a page of its own.")
+    sheet.paragraph(f"{questions} {rounding} {key}", SIZE["subtitle"], colour=MUTED)
     sheet.y += GAP
 
 
@@ -179,16 +204,17 @@ def write_sheet(out: Path, title: str, exercises: Sequence[Exercise], seed: int,
     """Write the sheet to ``out`` atomically; the number of pages."""
     with atomic_path(out) as tmp:
         surface = cairo.PDFSurface(str(tmp), PAGE_W, PAGE_H)
-        surface.set_metadata(cairo.PDF_METADATA_TITLE, f"{title}: exercises")
+        surface.set_metadata(cairo.PDF_METADATA_TITLE, _("{title}: exercises").format(title=title))
         surface.set_metadata(cairo.PDF_METADATA_CREATOR, "attnvid exercises")
         surface.set_metadata(cairo.PDF_METADATA_CREATE_DATE, "1980-01-01T00:00:00Z")  # the same seed, the same bytes
-        sheet = _Sheet(surface, cairo.Context(surface), f"{title}: exercises")
+        sheet = _Sheet(surface, cairo.Context(surface), _("{title}: exercises").format(title=title),
+                       faces=FACES.get(language(), (FONT, MONO)))
         _intro(sheet, title, len(exercises), seed, decimals)
         for ex in exercises:
             _question(sheet, ex)
         sheet.new_page()
-        sheet.footer = f"{title}: answer key"
-        sheet.paragraph("Answer key", SIZE["title"], bold=True)
+        sheet.footer = _("{title}: answer key").format(title=title)
+        sheet.paragraph(_("Answer key"), SIZE["title"], bold=True)
         sheet.y += GAP / 2
         for ex in exercises:
             _key(sheet, ex)

@@ -11,6 +11,11 @@ Google Sheets.
 - :mod:`.style`: the video's colours (read from ``scenes/theme.py`` without manim);
 - :mod:`.grid`: placing labelled matrices and naming them;
 - :mod:`.inputs`, :mod:`.simple`, :mod:`.learned`, :mod:`.order`, :mod:`.guide`: the sheets.
+
+Sheet names, headers, labels and the guide are written in the current viewer language
+(:func:`attncore.i18n.use`; ``attnvid workbook`` uses the lesson's); numbers stay numbers (the
+reader's spreadsheet shows them in its own locale) and formulas and defined names stay as they
+are, referring to the sheets by their translated, quoted names.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from datetime import datetime
 from pathlib import Path
 
 from attncore import LessonTrace
+from attncore.i18n import _
 
 from ...outputs import write_atomic
 from .cached import FIXED_DATE, add_cached_values
@@ -42,7 +48,7 @@ def build_book(trace: LessonTrace, style: str = "dark") -> Book:
     """Every sheet of the workbook, in lecture order after the first two (Start, Inputs), in
     the colours of the video's ``style``."""
     book = Book(trace, Palette(trace.lesson.theme, trace.lesson.dimensions, style))
-    start = book.sheet(START)
+    start = book.sheet(_(START))
     inputs_sheet(book, trace)
     simplified_sheets(book)
     learned_sheets(book)

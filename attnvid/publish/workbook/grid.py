@@ -8,6 +8,7 @@ the trace), which :mod:`.cached` writes into the file as the cell's cached value
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Sequence
 from copy import copy
 from dataclasses import dataclass, field, replace
@@ -26,7 +27,7 @@ from attncore import LessonTrace, fmt
 
 from .style import Palette, number_format
 
-__all__ = ["Block", "Book", "Linked", "Matrix", "Sheet", "addr"]
+__all__ = ["Block", "Book", "Linked", "Matrix", "Sheet", "addr", "text_width"]
 
 Cached = float | str
 
@@ -40,6 +41,11 @@ class Linked:
 
 
 Label = str | Linked
+
+
+def text_width(text: str) -> int:
+    """How many digit widths ``text`` takes: a wide (CJK) character counts two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
 def addr(row: int, col: int, absolute: bool = False) -> str:
@@ -168,7 +174,7 @@ class Sheet:
         return self.book.palette
 
     def _measure(self, col: int, text: str) -> None:
-        self.widths[col] = max(self.widths.get(col, 0.0), len(text) * 1.1 + 2)
+        self.widths[col] = max(self.widths.get(col, 0.0), text_width(text) * 1.1 + 2)
 
     def put(self, row: int, col: int, value: float | str, *, cached: Cached | None = None, font: Font | None = None,
             fill: PatternFill | None = None, decimals: int | None = None, align: Alignment | None = None,
