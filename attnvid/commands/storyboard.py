@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 
 import click
 
+from attncore.i18n import _, language, use
+
 from ..catalog import lecture_scenes
 from ..env import LESSON_ENV
 from ..lessons import get_lesson, lesson_spec, lesson_style, output_root
@@ -42,9 +44,11 @@ def storyboard(quality: str, jobs: int | None, lesson_path: Path | None, theme: 
     out = root / "storyboard" / f"storyboard_{quality}.png"
     with claim_output(root):
         per_scene = _frames_of(names, quality, spec, root, jobs or default_jobs(), style)
-        tiles = [(f"{k}. {s} · {title}", png) for k, (s, frames) in enumerate(zip(names, per_scene, strict=True), 1)
-                 for title, png in frames]
-        write_atomic(out, contact_sheet(tiles, style))
+        with use(lesson.language):  # the sections' titles as the frames show them
+            tiles = [(f"{k}. {s} · {_(title)}", png)
+                     for k, (s, frames) in enumerate(zip(names, per_scene, strict=True), 1) for title, png in frames]
+            sheet = contact_sheet(tiles, style)
+        write_atomic(out, sheet)
     click.echo(f"storyboard: {len(tiles)} sections of {len(names)} scenes", err=True)
     click.echo(str(out))
 
@@ -72,7 +76,7 @@ def contact_sheet(tiles: list[tuple[str, bytes]], style: str = "dark") -> bytes:
     rows = math.ceil(len(tiles) / cols)
     sheet = Image.new("RGB", (cols * (tile_w + pad) + pad, rows * (tile_h + label_h + pad) + pad), SHEET_COLOURS[style][0])
     draw = ImageDraw.Draw(sheet)
-    font = _font(14)
+    font = _font(14, language())
     for k, (caption, png) in enumerate(tiles):
         x = pad + (k % cols) * (tile_w + pad)
         y = pad + (k // cols) * (tile_h + label_h + pad)
@@ -86,12 +90,18 @@ def contact_sheet(tiles: list[tuple[str, bytes]], style: str = "dark") -> bytes:
     return buf.getvalue()
 
 
-def _font(size: int) -> FreeTypeFont | ImageFont:
+#: Fonts of the captions by language: DejaVu has no Chinese (Debian's fonts-noto-cjk has).
+#: (path, index in the collection: 2 is Simplified Chinese).
+FONTS = {"zh": (("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc", 2),)}
+
+
+def _font(size: int, lang: str = "en") -> FreeTypeFont | ImageFont:
     from PIL import ImageFont
 
-    for path in ("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "DejaVuSans.ttf"):
+    for path, index in (*FONTS.get(lang, ()), ("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", 0),
+                        ("DejaVuSans.ttf", 0)):
         try:
-            return ImageFont.truetype(path, size)
+            return ImageFont.truetype(path, size, index=index)
         except OSError:
             continue
     return ImageFont.load_default()

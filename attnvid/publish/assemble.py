@@ -29,6 +29,7 @@ from av.video.stream import VideoStream
 
 from attncore import Lesson, trace_lesson
 from attncore.exercises import make_exercises
+from attncore.i18n import _, use
 
 from ..outputs import atomic_path, write_atomic
 from ..render.jobs import Job, Result
@@ -52,12 +53,13 @@ class Chapter:
 
 
 def chapters_for(results: Sequence[Result], titles: Sequence[str]) -> list[Chapter]:
-    """One chapter per section, on the lecture's timeline (scene offsets added)."""
+    """One chapter per section, on the lecture's timeline (scene offsets added), titled in the
+    current language (``titles`` and the sections' titles are the English ones, translated here)."""
     out = []
     offset = 0.0
     for r, scene_title in zip(results, titles, strict=True):
         for s in r.sections:
-            out.append(Chapter(f"{scene_title} — {s['title']}", offset + s["start_s"], offset + s["end_s"]))
+            out.append(Chapter(f"{_(scene_title)} — {_(s['title'])}", offset + s["start_s"], offset + s["end_s"]))
         offset += r.duration
     return out
 
@@ -211,8 +213,8 @@ def lecture_manifest(lesson: Lesson, quality: str, duration: float, chapters: Se
         "posters": posters,
         "page": "index.html",
         "captions": [
-            {"path": "captions.vtt", "format": "vtt", "lang": lesson.language, "label": "Captions"},
-            {"path": "captions.srt", "format": "srt", "lang": lesson.language, "label": "Captions"},
+            {"path": "captions.vtt", "format": "vtt", "lang": lesson.language, "label": _("Captions")},
+            {"path": "captions.srt", "format": "srt", "lang": lesson.language, "label": _("Captions")},
         ],
         "narration": "narration.md",
         "workbook": WORKBOOK_NAME,
@@ -242,7 +244,7 @@ def _part_entry(folder: Path, n: int, title: str, jobs: Sequence[Job], results: 
     write_atomic(folder / f"{stem}.srt", compose_srt(cues).encode())
     write_atomic(folder / f"{stem}.vtt", compose_vtt(cues).encode())
     return {
-        "title": title,
+        "title": _(title),  # shown (page, deck); the lesson's own part titles are not in the catalogue
         "scenes": [j.scene for j in jobs],
         "video": f"{stem}.mp4",
         "duration_s": round(duration, 6),
@@ -251,8 +253,8 @@ def _part_entry(folder: Path, n: int, title: str, jobs: Sequence[Job], results: 
         "chapters": [{"title": c.title, "start_s": round(c.start_s, 6), "end_s": round(c.end_s, 6)} for c in chapters],
         "chapters_vtt": f"{stem}.chapters.vtt",
         "captions": [
-            {"path": f"{stem}.vtt", "format": "vtt", "lang": language, "label": "Captions"},
-            {"path": f"{stem}.srt", "format": "srt", "lang": language, "label": "Captions"},
+            {"path": f"{stem}.vtt", "format": "vtt", "lang": language, "label": _("Captions")},
+            {"path": f"{stem}.srt", "format": "srt", "lang": language, "label": _("Captions")},
         ],
     }
 
@@ -299,8 +301,16 @@ def assemble_lecture(folder: Path, lesson: Lesson, jobs: Sequence[Job], results:
                      prints: Mapping[tuple[str, str], Path] | None = None) -> tuple[float, int]:
     """Write the lecture folder from the rendered scenes: the duration and the number of chapters.
 
-    Every file goes through a ``.part`` name, so a reader sees whole files only.
+    Every file goes through a ``.part`` name, so a reader sees whole files only. Everything
+    is written in the lesson's language (``titles``: the scenes' English titles).
     """
+    with use(lesson.language):
+        return _assemble(folder, lesson, jobs, results, titles, quality, voice, prints)
+
+
+def _assemble(folder: Path, lesson: Lesson, jobs: Sequence[Job], results: Sequence[Result],
+              titles: Sequence[str], quality: str, voice: str,
+              prints: Mapping[tuple[str, str], Path] | None) -> tuple[float, int]:
     folder.mkdir(parents=True, exist_ok=True)
     chapters = chapters_for(results, titles)
     duration = join_videos([Path(r.path) for r in results], folder / "lecture.mp4", chapters)

@@ -35,6 +35,8 @@ from pptx.shapes.placeholder import SlidePlaceholder
 from pptx.slide import Slide
 from pptx.util import Emu
 
+from attncore.i18n import _, ngettext
+
 from ..outputs import atomic_path
 from .clips import SectionClip
 
@@ -86,10 +88,11 @@ def _autoplay_timing(movie_id: int) -> str:
 def _add_section(slide: Slide, folder: Path, clip: SectionClip) -> None:
     title = slide.shapes.title
     if title is not None:  # first, so that the video covers it
-        title.text = f"{clip.scene_title} — {clip.title}"
+        title.text = f"{_(clip.scene_title)} — {_(clip.title)}"
     movie = slide.shapes.add_movie(str(folder / clip.path), Emu(0), Emu(0), SLIDE_WIDTH, SLIDE_HEIGHT,
                                    poster_frame_image=str(folder / clip.poster), mime_type="video/mp4")
-    movie.name = f"Section video: {clip.title}"
+    # Translators: the name of a slide's video (read by a screen reader); {title} is the section's.
+    movie.name = _("Section video: {title}").format(title=_(clip.title))
     sld = slide._element
     old = sld.find(f"{{{sld.nsmap['p']}}}timing")
     if old is not None:
@@ -104,7 +107,7 @@ def _add_section(slide: Slide, folder: Path, clip: SectionClip) -> None:
 class DeckPart:
     """A part of the lecture: its title slide comes before the first section of its first scene."""
 
-    title: str
+    title: str  # as shown (translated)
     scenes: Sequence[str]  # class names, in lecture order
 
 
@@ -125,13 +128,16 @@ def _add_part_title(slide: Slide, n: int, part: DeckPart, clips: Sequence[Sectio
     length below; its scenes in the notes."""
     mine = [c for c in clips if c.scene in part.scenes]
     seconds = round(sum(c.end_s - c.start_s for c in mine))
-    scene_titles = list(dict.fromkeys(c.scene_title for c in mine))
+    scene_titles = list(dict.fromkeys(_(c.scene_title) for c in mine))
     slide.background.fill.solid()
     slide.background.fill.fore_color.rgb = PART_COLOURS["background"]
     if slide.shapes.title is not None:
-        _place(slide.shapes.title, 0.3, 0.2, f"Part {n}: {part.title}", PART_COLOURS["title"])
-    _place(slide.placeholders[1], 0.52, 0.12, f"{len(scene_titles)} scene{'s' if len(scene_titles) != 1 else ''} · "
-           f"{len(mine)} sections · {seconds // 60}:{seconds % 60:02d}", PART_COLOURS["subtitle"])
+        _place(slide.shapes.title, 0.3, 0.2, _("Part {n}: {title}").format(n=n, title=part.title),
+               PART_COLOURS["title"])
+    scenes = ngettext("{n} scene", "{n} scenes", len(scene_titles)).format(n=len(scene_titles))
+    sections = ngettext("{n} section", "{n} sections", len(mine)).format(n=len(mine))
+    _place(slide.placeholders[1], 0.52, 0.12, f"{scenes} · {sections} · {seconds // 60}:{seconds % 60:02d}",
+           PART_COLOURS["subtitle"])
     notes = slide.notes_slide.notes_text_frame
     if notes is not None:
         notes.text = "\n".join(scene_titles)
@@ -151,7 +157,7 @@ def write_deck(out: Path, folder: Path, title: str, clips: Sequence[SectionClip]
         _add_section(prs.slides.add_slide(prs.slide_layouts[TITLE_ONLY]), folder, clip)
     props = prs.core_properties
     props.title = title
-    props.subject = "Self-attention, explained with real numbers"
+    props.subject = _("Self-attention, explained with real numbers")
     props.author = props.last_modified_by = "attnvid"
     props.created = props.modified = datetime.datetime(*FIXED_DATE)
     props.revision = 1

@@ -29,6 +29,7 @@ import cairo
 from PIL import Image
 
 from attncore import Lesson
+from attncore.i18n import _, language, ngettext, quoted
 
 from ..env import TEXT_CACHE_ENV
 from ..outputs import atomic_path, write_atomic
@@ -41,6 +42,8 @@ PAGE_W, PAGE_H = 595.276, 841.89
 MARGIN = 48.0
 WIDTH = PAGE_W - 2 * MARGIN
 FONT = "DejaVu Sans"
+#: The font of a language DejaVu does not cover (Debian's fonts-noto-cjk, which ``doctor`` checks).
+FONTS = {"zh": "Noto Sans CJK SC"}
 #: Colours (r, g, b) by role: print-friendly, dark text on white.
 INK = (0.10, 0.11, 0.13)
 MUTED = (0.42, 0.44, 0.49)
@@ -72,9 +75,10 @@ class _Pen:
 
     ctx: cairo.Context[cairo.PDFSurface]
     y: float = MARGIN
+    face: str = FONT
 
     def font(self, size: float, bold: bool = False, colour: tuple[float, float, float] = INK) -> None:
-        self.ctx.select_font_face(FONT, cairo.FONT_SLANT_NORMAL, cairo.FONT_WEIGHT_BOLD if bold else cairo.FONT_WEIGHT_NORMAL)
+        self.ctx.select_font_face(self.face, cairo.FONT_SLANT_NORMAL, cairo.FONT_WEIGHT_BOLD if bold else cairo.FONT_WEIGHT_NORMAL)
         self.ctx.set_font_size(size)
         self.ctx.set_source_rgb(*colour)
 
@@ -87,13 +91,21 @@ class _Pen:
 
 
 def wrap(pen: _Pen, text: str, width: float) -> list[str]:
-    """``text`` in lines no wider than ``width`` at the pen's font (greedy, on spaces)."""
+    """``text`` in lines no wider than ``width`` at the pen's font (greedy, on spaces; a run
+    wider than a line, as a Chinese sentence without spaces, is broken between characters)."""
     lines: list[str] = []
     for word in text.split():
         if lines and pen.width(f"{lines[-1]} {word}") <= width:
             lines[-1] += f" {word}"
-        else:
+        elif pen.width(word) <= width:
             lines.append(word)
+        else:
+            lines.append("")
+            for ch in word:
+                if not lines[-1] or pen.width(lines[-1] + ch) <= width:
+                    lines[-1] += ch
+                else:
+                    lines.append(ch)
     return lines
 
 
@@ -169,30 +181,41 @@ def _sentence(pen: _Pen, tokens: Sequence[str], focus: str) -> None:
 
 def _title_page(pen: _Pen, lesson: Lesson, clips: Sequence[SectionClip], duration: float) -> None:
     _paragraph(pen, lesson.title, SIZE["title"], bold=True)
-    _paragraph(pen, "Self-attention, explained with real numbers: the handout of the lecture", SIZE["subtitle"],
+    _paragraph(pen, _("Self-attention, explained with real numbers: the handout of the lecture"), SIZE["subtitle"],
                colour=MUTED)
     pen.y += 18
-    _paragraph(pen, "The sentences", SIZE["heading"], bold=True)
+    _paragraph(pen, _("The sentences"), SIZE["heading"], bold=True)
     for c in lesson.contexts:
         _sentence(pen, c.tokens, c.focus)
-        lean = f", which should lean to {c.leans}" if c.leans else ""
-        _paragraph(pen, f"{c.name}: we follow “{c.focus}”{lean}.", SIZE["body"], colour=MUTED)
+        if c.leans:
+            # Translators: under a sentence of the lesson: {name} is its context, {word} the word
+            # followed (quoted), {lean} the dimension its meaning should lean to.
+            said = _("{name}: we follow {word}, which should lean to {lean}.")
+        else:
+            said = _("{name}: we follow {word}.")
+        _paragraph(pen, said.format(name=c.name, word=quoted(c.focus), lean=c.leans), SIZE["body"], colour=MUTED)
         pen.y += 4
     pen.y += 14
-    _paragraph(pen, "Contents", SIZE["heading"], bold=True)
+    _paragraph(pen, _("Contents"), SIZE["heading"], bold=True)
     first_page: dict[str, int] = {}
     for clip, page in zip(clips, _pages(clips), strict=True):
-        first_page.setdefault(clip.scene_title or clip.title, page)
+        first_page.setdefault(_(clip.scene_title or clip.title), page)
     pen.font(SIZE["body"])
     for scene_title, page in first_page.items():
         pen.y += SIZE["body"] * LEADING
         pen.text(MARGIN, pen.y, scene_title)
-        number = f"page {page}"
+        # Translators: a page number in the handout's contents.
+        number = _("page {n}").format(n=page)
         pen.text(MARGIN + WIDTH - pen.width(number), pen.y, number)
     pen.y += 18
-    _paragraph(pen, f"{len(clips)} sections, {_clock(duration)} of video (lecture.mp4). Each half page shows a "
-               "section's last frame and what the narration says over it; the slides (lecture.pptx) play the "
-               "same sections, and the workbook (workbook.xlsx) computes every number.", SIZE["body"], colour=MUTED)
+    about = ngettext(
+        "{n} section, {time} of video (lecture.mp4). Each half page shows a section's last frame and what the "
+        "narration says over it; the slides (lecture.pptx) play the same sections, and the workbook "
+        "(workbook.xlsx) computes every number.",
+        "{n} sections, {time} of video (lecture.mp4). Each half page shows a section's last frame and what the "
+        "narration says over it; the slides (lecture.pptx) play the same sections, and the workbook "
+        "(workbook.xlsx) computes every number.", len(clips))
+    _paragraph(pen, about.format(n=len(clips), time=_clock(duration)), SIZE["body"], colour=MUTED)
 
 
 def _narration_size(pen: _Pen, text: str, room: float) -> tuple[float, float]:
@@ -212,9 +235,9 @@ def _section_block(pen: _Pen, png: Path, clip: SectionClip, index: int, total: i
     pen.font(SIZE["scene"], bold=True, colour=MUTED)
     where = f"{index}/{total} · {_clock(clip.start_s)}–{_clock(clip.end_s)}"
     pen.text(PAGE_W - MARGIN - pen.width(where), top + SIZE["scene"], where)
-    pen.text(MARGIN, top + SIZE["scene"], clip.scene_title)
+    pen.text(MARGIN, top + SIZE["scene"], _(clip.scene_title))
     pen.y = top + SIZE["scene"] * LEADING
-    _paragraph(pen, clip.title, SIZE["heading"], bold=True)
+    _paragraph(pen, _(clip.title), SIZE["heading"], bold=True)
     pen.y += GAP
     heading = pen.y - top
     size, text_h = _narration_size(pen, clip.narration, HALF - heading - WIDTH * 9 / 16 - GAP - BLOCK_GAP)
@@ -237,10 +260,10 @@ def write_handout(out: Path, folder: Path, lesson: Lesson, clips: Sequence[Secti
     prints = prints or {}
     with atomic_path(out) as tmp:
         surface = cairo.PDFSurface(str(tmp), PAGE_W, PAGE_H)
-        surface.set_metadata(cairo.PDF_METADATA_TITLE, f"{lesson.title}: handout")
+        surface.set_metadata(cairo.PDF_METADATA_TITLE, _("{title}: handout").format(title=lesson.title))
         surface.set_metadata(cairo.PDF_METADATA_CREATOR, "attnvid lecture")
         surface.set_metadata(cairo.PDF_METADATA_CREATE_DATE, "1980-01-01T00:00:00Z")  # the same lecture, the same bytes
-        pen = _Pen(cairo.Context(surface))
+        pen = _Pen(cairo.Context(surface), face=FONTS.get(language(), FONT))
         _title_page(pen, lesson, clips, duration)
         _footer(pen, lesson.title, 1)
         pages = _pages(clips)

@@ -15,6 +15,8 @@ import html
 import json
 from typing import Any
 
+from attncore.i18n import N_, _, language, ngettext
+
 #: The Try it panel's and the self-check's own surfaces in the light style (:mod:`.playground`,
 #: :mod:`.selfcheck`): white fields and
 #: cards on the light page, lines and grid as the light style draws them.
@@ -33,7 +35,7 @@ LIGHT_CSS = ("""<style>
 </style>""")
 
 _PAGE = """<!doctype html>
-<html lang="en">
+<html lang="__LANG__">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -87,26 +89,30 @@ __STYLE__
       __TRACKS__
     </video>
     <div class="bar">
-      <button id="presenter" aria-pressed="false" title="Pause at the end of every section (P)">Presenter mode</button>
-      <button id="back" title="Previous section (←)">◀ Section</button>
-      <button id="next" title="Next section (→)">Section ▶</button>
+      <button id="presenter" aria-pressed="false" title="__T_PRESENTER_TIP__">__T_PRESENTER__</button>
+      <button id="back" title="__T_BACK_TIP__">__T_BACK__</button>
+      <button id="next" title="__T_NEXT_TIP__">__T_NEXT__</button>
       <span id="status"></span>
     </div>
   </section>
-  <nav aria-label="Chapters"><ol id="chapters"></ol></nav>
+  <nav aria-label="__T_CHAPTERS__"><ol id="chapters"></ol></nav>
 </main>
 __PARTS__
 __SELFCHECK__
 <script id="manifest" type="application/json">__MANIFEST__</script>
+<script id="page-strings" type="application/json">__STRINGS__</script>
 <script>
 "use strict";
 const manifest = JSON.parse(document.getElementById("manifest").textContent);
+// The page's words in the lecture's language (translated when the page was written): {name}s filled here.
+const S = JSON.parse(document.getElementById("page-strings").textContent);
+function fillIn(text, values) { return text.replace(/\\{(\\w+)\\}/g, (m, k) => (k in values ? String(values[k]) : m)); }
 const chapters = manifest.chapters;
 const video = document.getElementById("video");
 // Captions from the embedded cues (a <track> file would be refused from file://).
 if (manifest.caption_cues.length) {
   const cap = (manifest.captions || [])[0] || {};
-  const track = video.addTextTrack("captions", cap.label || "Captions", cap.lang || "en");
+  const track = video.addTextTrack("captions", cap.label || S.captions, cap.lang || S.lang);
   manifest.caption_cues.forEach(c => track.addCue(new VTTCue(c.start, c.end, c.text)));
   track.mode = "showing";
 }
@@ -132,7 +138,7 @@ chapters.forEach((c, i) => {
   li.appendChild(b);
   list.appendChild(li);
 });
-document.getElementById("meta").textContent = chapters.length + " sections · " + fmt(manifest.duration_s);
+document.getElementById("meta").textContent = S.sections + " · " + fmt(manifest.duration_s);
 // The parts: a label over each part's first chapter; each part's own video gets its
 // captions (the lecture's cues in its time span, shifted to start at zero); a button
 // plays the part in the lecture's video.
@@ -140,7 +146,7 @@ document.getElementById("meta").textContent = chapters.length + " sections · " 
   const first = list.children[chapterAt(p.start_s + EPS)];
   const label = document.createElement("div");
   label.className = "part-label";
-  label.textContent = "Part " + (n + 1) + " · " + p.title;
+  label.textContent = fillIn(S.part, { n: n + 1, title: p.title });
   if (first) first.insertBefore(label, first.firstChild);
   const article = document.querySelector('.part[data-index="' + n + '"]');
   if (!article) return;
@@ -149,7 +155,7 @@ document.getElementById("meta").textContent = chapters.length + " sections · " 
   const cues = manifest.caption_cues.filter(c => c.start >= p.start_s - EPS && c.start < end - EPS);
   if (v && cues.length) {
     const cap = (p.captions || [])[0] || {};
-    const track = v.addTextTrack("captions", cap.label || "Captions", cap.lang || "en");
+    const track = v.addTextTrack("captions", cap.label || S.captions, cap.lang || S.lang);
     cues.forEach(c => track.addCue(new VTTCue(c.start - p.start_s, Math.min(c.end, end) - p.start_s, c.text)));
     track.mode = "showing";
   }
@@ -170,8 +176,9 @@ function seekTo(i, play) {
 function mark() {
   const i = chapterAt(video.currentTime);
   list.querySelectorAll("button").forEach(b => b.classList.toggle("current", Number(b.dataset.index) === i));
-  status.textContent = (presenter ? "Presenter · " : "") + "Section " + (i + 1) + " of " + chapters.length +
-    (holdAt !== null ? " · paused at its end: space or → to go on" : "");
+  // (a pause at a section's end happens in presenter mode only)
+  status.textContent = fillIn(holdAt !== null ? S.status_held : presenter ? S.status_presenter : S.status,
+                           { i: i + 1, n: chapters.length });
 }
 // Presenter mode: stop at the end of the section being played. The section is fixed
 // when playback starts or jumps (not re-derived from the time, which may already have
@@ -228,19 +235,21 @@ __PANEL__
 """
 
 
-#: The lecture folder's other files the page links, by manifest key: (label, what it is).
+#: The lecture folder's other files the page links, by manifest key: (label, what it is),
+#: translated where the page is written.
 LINKS = (
-    ("slides", "Slides", "one slide per section, its video playing by itself (PowerPoint, LibreOffice Impress)"),
-    ("handout", "Handout", "one page per section: its last frame and its narration (PDF)"),
-    ("workbook", "Workbook", "every number of the lecture as a live spreadsheet formula"),
-    ("playground", "Try it", "every step recomputed in the page as you change the words, vectors and settings"),
+    ("slides", N_("Slides"), N_("one slide per section, its video playing by itself (PowerPoint, LibreOffice Impress)")),
+    ("handout", N_("Handout"), N_("one page per section: its last frame and its narration (PDF)")),
+    ("workbook", N_("Workbook"), N_("every number of the lecture as a live spreadsheet formula")),
+    ("playground", N_("Try it"), N_("every step recomputed in the page as you change the words, vectors and settings")),
 )
 
 
 def _links(manifest: dict[str, Any]) -> str:
-    items = [f'<a href="{html.escape(manifest[key])}" title="{html.escape(what)}">{label}</a>'
+    items = [f'<a href="{html.escape(manifest[key])}" title="{html.escape(_(what))}">{html.escape(_(label))}</a>'
              for key, label, what in LINKS if manifest.get(key)]
-    return f'<nav class="files" aria-label="Lecture files">{"".join(items)}</nav>' if items else ""
+    return (f'<nav class="files" aria-label="{html.escape(_("Lecture files"))}">{"".join(items)}</nav>'
+            if items else "")
 
 
 def _clock(seconds: float) -> str:
@@ -252,13 +261,16 @@ def _part(n: int, part: dict[str, Any]) -> str:
     """Part ``n``'s card: its title, length, scenes, its own video and its files."""
     scenes = list(dict.fromkeys(c["title"].split(" — ", 1)[0] for c in part["chapters"]))
     items = "".join(f"<li>{html.escape(t)}</li>" for t in scenes)
-    count = f"{len(scenes)} scene{'s' if len(scenes) != 1 else ''}"
+    count = ngettext("{n} scene", "{n} scenes", len(scenes)).format(n=len(scenes))
+    sections = ngettext("{n} section", "{n} sections", len(part["chapters"])).format(n=len(part["chapters"]))
     vtt = next((c["path"] for c in part["captions"] if c["format"] == "vtt"), None)
-    links = (f'<button class="in-lecture" type="button">Play in the lecture ({_clock(part["start_s"])})</button>'
-             f'<a href="{html.escape(part["video"])}">Video file</a>'
-             + (f'<a href="{html.escape(vtt)}">Captions</a>' if vtt else ""))
-    return (f'<article class="part" data-index="{n - 1}"><h3>Part {n} · {html.escape(part["title"])}</h3>'
-            f'<p class="muted">{count} · {len(part["chapters"])} sections · {_clock(part["duration_s"])}</p>'
+    play = _("Play in the lecture ({time})").format(time=_clock(part["start_s"]))
+    links = (f'<button class="in-lecture" type="button">{html.escape(play)}</button>'
+             f'<a href="{html.escape(part["video"])}">{html.escape(_("Video file"))}</a>'
+             + (f'<a href="{html.escape(vtt)}">{html.escape(_("Captions"))}</a>' if vtt else ""))
+    heading = _("Part {n} · {title}").format(n=n, title=part["title"])
+    return (f'<article class="part" data-index="{n - 1}"><h3>{html.escape(heading)}</h3>'
+            f'<p class="muted">{html.escape(count)} · {html.escape(sections)} · {_clock(part["duration_s"])}</p>'
             f'<video controls preload="metadata" playsinline poster="{html.escape(part["poster"])}">'
             f'<source src="{html.escape(part["video"])}" type="video/mp4"></video>'
             f"<ul>{items}</ul><p>{links}</p></article>")
@@ -269,8 +281,39 @@ def _parts(manifest: dict[str, Any]) -> str:
     if not parts:
         return ""
     cards = "".join(_part(n, p) for n, p in enumerate(parts, 1))
-    return (f'<section id="parts" aria-labelledby="parts-title"><h2 id="parts-title">The lecture in '
-            f'{len(parts)} part{"s" if len(parts) != 1 else ""}</h2><div class="parts">{cards}</div></section>')
+    heading = ngettext("The lecture in {n} part", "The lecture in {n} parts", len(parts)).format(n=len(parts))
+    return (f'<section id="parts" aria-labelledby="parts-title"><h2 id="parts-title">{html.escape(heading)}'
+            f'</h2><div class="parts">{cards}</div></section>')
+
+
+def _strings(manifest: dict[str, Any]) -> dict[str, str]:
+    """The words the page's script shows, in the current language ({i} and {n} filled there)."""
+    n = len(manifest.get("chapters") or [])
+    return {
+        "lang": language(),
+        "captions": _("Captions"),
+        "sections": ngettext("{n} section", "{n} sections", n).format(n=n),
+        "part": _("Part {n} · {title}"),
+        # Translators: the player's status line; {i} is the section playing, {n} how many there are.
+        "status": _("Section {i} of {n}"),
+        "status_presenter": _("Presenter · Section {i} of {n}"),
+        "status_held": _("Presenter · Section {i} of {n} · paused at its end: space or → to go on"),
+    }
+
+
+def _chrome() -> dict[str, str]:
+    """The player's buttons and labels in the current language, by their place in :data:`_PAGE`."""
+    return {
+        "__T_PRESENTER_TIP__": _("Pause at the end of every section (P)"),
+        "__T_PRESENTER__": _("Presenter mode"),
+        "__T_BACK_TIP__": _("Previous section (←)"),
+        # Translators: a button that goes back one section of the video.
+        "__T_BACK__": _("◀ Section"),
+        "__T_NEXT_TIP__": _("Next section (→)"),
+        # Translators: a button that goes on to the next section of the video.
+        "__T_NEXT__": _("Section ▶"),
+        "__T_CHAPTERS__": _("Chapters"),
+    }
 
 
 def lecture_page(manifest: dict[str, Any], title: str, cues: list[dict[str, Any]] | None = None,
@@ -283,9 +326,14 @@ def lecture_page(manifest: dict[str, Any], title: str, cues: list[dict[str, Any]
     ``self_check`` is the exercises' section (:func:`attnvid.publish.selfcheck.self_check_section`).
     """
     data = json.dumps({**manifest, "caption_cues": cues or []}, ensure_ascii=False).replace("</", "<\\/")
+    strings = json.dumps(_strings(manifest), ensure_ascii=False).replace("</", "<\\/")
     posters = manifest.get("posters") or [""]
+    page = _PAGE
+    for key, text in _chrome().items():
+        page = page.replace(key, html.escape(text))
     return (
-        _PAGE.replace("__TITLE__", html.escape(title))
+        page.replace("__LANG__", html.escape(language()))
+        .replace("__TITLE__", html.escape(title))
         .replace("__STYLE__", LIGHT_CSS if manifest.get("style") == "light" else "")
         .replace("__VIDEO__", html.escape(manifest["video"]))
         .replace("__POSTER__", html.escape(posters[0]))
@@ -294,5 +342,6 @@ def lecture_page(manifest: dict[str, Any], title: str, cues: list[dict[str, Any]
         .replace("__PARTS__", _parts(manifest))
         .replace("__SELFCHECK__", self_check)
         .replace("__MANIFEST__", data)
+        .replace("__STRINGS__", strings)
         .replace("__PANEL__", panel)
     )

@@ -13,6 +13,20 @@
   const DATA = JSON.parse(document.getElementById("playground-data").textContent);
   const DEC = DATA.decimals;
   const MINUS = "\u2212";
+  // The panel's words and decimal sign in the lecture's language (translated in Python, in
+  // DATA.strings); {name}s are filled here. Numbers in data-value stay in the plain '.' form.
+  const S = DATA.strings;
+  const DECIMAL = DATA.decimal || ".";
+  function say_(text, values) { return text.replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m)); }
+  // A template with elements among its words: the text around the {name}s, and the values as they are.
+  function pieces(text, values) {
+    return text.split(/(\{\w+\})/).filter(x => x !== "").map(x => {
+      const m = /^\{(\w+)\}$/.exec(x);
+      return m && m[1] in values ? values[m[1]] : x;
+    });
+  }
+  function q(word) { return say_(S.quote, { word }); }
+  function local(plain) { return DECIMAL === "." ? plain : plain.replace(".", DECIMAL); }
 
   // ---- exact float64 arithmetic -------------------------------------------------------
   const view = new DataView(new ArrayBuffer(8));
@@ -192,12 +206,12 @@
     if (!large(x)) return fmt(x);
     const p = sciParts(x);
     const sup = String(p.exponent).split("").map(c => "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079"[Number(c)]).join("");
-    return p.mantissa.replace("-", MINUS) + " \u00d7 10" + sup;
+    return local(p.mantissa).replace("-", MINUS) + " \u00d7 10" + sup;
   }
   function fmt(x, dec = DEC) {
     if (x === Infinity) return "\u221e";
     if (x === -Infinity) return MINUS + "\u221e";
-    return fmtPlain(x, dec).replace("-", MINUS);
+    return local(fmtPlain(x, dec)).replace("-", MINUS);
   }
 
   // ---- the lesson, as the student has edited it ----------------------------------------------
@@ -330,11 +344,11 @@
     const ch = DATA.chapters[step];
     if (!ch) return null;
     if (DATA.in_lecture) {
-      return el("button", { type: "button", class: "pg-video", title: "Play this step's chapter in the lecture video",
+      return el("button", { type: "button", class: "pg-video", title: S.video_tip,
         onclick: () => { window.lecture.seekTo(ch.index, true); window.lecture.video.scrollIntoView({ block: "start" }); } },
-      "\u25b6 In the video");
+      S.in_video);
     }
-    return el("a", { class: "pg-video", href: DATA.video + "#t=" + ch.start_s, text: "\u25b6 In the video" });
+    return el("a", { class: "pg-video", href: DATA.video + "#t=" + ch.start_s, text: S.in_video });
   }
   function step(id, title, formula, ...body) {
     return el("section", { class: "pg-step", id: "pg-step-" + id, "aria-labelledby": "pg-title-" + id },
@@ -357,7 +371,7 @@
       })))));
     return el("div", { class: "pg-scroll" }, el("table", { class: "pg-matrix pg-edit" }, el("thead", {}, head_), el("tbody", {}, body)));
   }
-  function plainInput(x) { return String(x).replace("-", MINUS); }
+  function plainInput(x) { return local(String(x)).replace("-", MINUS); }
 
   function bars(r) {
     const out = r.output[r.focus];
@@ -390,75 +404,75 @@
     root.dataset.context = String(state.ctx);
     root.dataset.stage = stageName();
 
-    out.push(step("embeddings", DATA.titles.embeddings, "X: one row per word",
-      el("p", { class: "pg-note", text: "Each word has one vector: editing a cell changes that word wherever it appears." }),
+    out.push(step("embeddings", DATA.titles.embeddings, S.embeddings_formula,
+      el("p", { class: "pg-note", text: S.embeddings_note }),
       embeddingsTable(r)));
     if (state.positions) {
       out.push(step("positions", DATA.titles.positions, "X + PE",
-        matrixTable({ name: "encoding", M: r.encoding, rows: toks.map((w, p) => p + " " + w), cols: dims, colColours: dims.map((_, k) => dimColour(k)), caption: "PE, the sinusoidal encoding of each position" }),
+        matrixTable({ name: "encoding", M: r.encoding, rows: toks.map((w, p) => p + " " + w), cols: dims, colColours: dims.map((_, k) => dimColour(k)), caption: S.encoding_caption }),
         matrixTable({ name: "inputs", M: r.inputs, rows: toks, cols: dims, colColours: dims.map((_, k) => dimColour(k)), focusRow: f, caption: "X + PE" })));
     }
     if (state.weights !== "simple") {
       const W = DATA.weights;
       const block = M => (heads ? blockOf(M, state.head, r.dk) : M);
-      const wTables = ["W_Q", "W_K", "W_V"].map(nm => matrixTable({ name: nm, M: block(W[nm]), rows: dims, cols: qkvCols, head: headIdx, caption: nm + (heads ? " (head " + (state.head + 1) + "'s columns)" : "") }));
+      const wTables = ["W_Q", "W_K", "W_V"].map(nm => matrixTable({ name: nm, M: block(W[nm]), rows: dims, cols: qkvCols, head: headIdx, caption: heads ? say_(S.head_columns, { matrix: nm, n: state.head + 1 }) : nm }));
       out.push(step("projections", heads ? DATA.titles.heads : DATA.titles.projections, "Q = X·W_Q, K = X·W_K, V = X·W_V",
         el("p", { class: "pg-note", text: DATA.provenance }),
-        el("details", {}, el("summary", { text: "The weights" }), wTables),
+        el("details", {}, el("summary", { text: S.the_weights }), wTables),
         el("div", { class: "pg-row" },
           ["Q", "K", "V"].map((nm, t) => matrixTable({
             name: nm, M: [r.q, r.k, r.v][t], rows: toks, cols: qkvCols, colColours: headColours, head: headIdx,
             caption: nm, captionColour: COLOURS[["query", "key", "value"][t]], focusRow: f,
           })))));
     }
-    const qk = state.weights === "simple" ? "X·Xᵀ" : heads ? "Q_h·K_hᵀ (head " + (state.head + 1) + ")" : "Q·Kᵀ";
+    const qk = state.weights === "simple" ? "X·Xᵀ" : heads ? say_(S.head_scores, { n: state.head + 1 }) : "Q·Kᵀ";
     out.push(step("scores", DATA.titles.scores, "S = " + qk,
       matrixTable({ name: "scores", M: r.scores, rows: toks, cols: toks, head: headIdx, focusRow: f })));
-    out.push(step("scaled", DATA.titles.scaled, state.scaled ? qk + " / √" + r.dk : "not scaled",
+    out.push(step("scaled", DATA.titles.scaled, state.scaled ? qk + " / √" + r.dk : S.not_scaled,
       state.scaled ? matrixTable({ name: "scaled", M: r.scaled, rows: toks, cols: toks, head: headIdx, focusRow: f })
-        : el("p", { class: "pg-note", text: "Scaling is off: the softmax gets the scores as they are (turn “Divide by √d” on to compare)." })));
+        : el("p", { class: "pg-note", text: S.scaling_off })));
     if (state.causal) {
-      out.push(step("masked", DATA.titles.masked, "−∞ above the diagonal",
-        el("p", { class: "pg-note", text: "Each word sees itself and the words before it." }),
+      out.push(step("masked", DATA.titles.masked, S.masked_formula,
+        el("p", { class: "pg-note", text: S.masked_note }),
         matrixTable({ name: "masked", M: r.masked, rows: toks, cols: toks, head: headIdx, focusRow: f })));
     }
     const expRow = el("div", { class: "pg-scroll" }, el("table", { class: "pg-matrix" },
-      el("thead", {}, el("tr", {}, el("th", {}, ""), toks.map(w => el("th", { scope: "col", text: w })), el("th", { scope: "col", text: "sum" }))),
+      el("thead", {}, el("tr", {}, el("th", {}, ""), toks.map(w => el("th", { scope: "col", text: w })), el("th", { scope: "col", text: S.sum }))),
       el("tbody", {}, el("tr", { class: "pg-focus" }, el("th", { scope: "row", text: "exp" }),
         r.exps.map((x, j) => el("td", { ...numberAttrs("exp", f, j, x, headIdx), "data-value": expPlain(x) }, expText(x))),
         el("td", { ...numberAttrs("sum", f, null, r.sum, headIdx), "data-value": expPlain(r.sum), class: "pg-sum" }, expText(r.sum))))));
     const unreadable = fmt(r.sum) === fmt(0) || large(r.sum) || !isFinite(r.sum);
-    out.push(step("softmax", DATA.titles.softmax, "exp, then divide by the row's sum",
-      el("p", { class: "pg-note", text: "The row of “" + c.focus + "”: each exponential divided by their sum is its attention weight." }),
+    out.push(step("softmax", DATA.titles.softmax, S.softmax_formula,
+      el("p", { class: "pg-note", text: say_(S.softmax_note, { word: q(c.focus) }) }),
       expRow,
-      unreadable ? el("p", { class: "pg-note", text: "These exponentials are too " + (fmt(r.sum) === fmt(0) ? "small" : "large") +
-        " to read at this precision" + (fmt(r.sum) === fmt(0) ? "" : " (from " + DATA.exp_limit + " on: " + DATA.significant + " significant digits)") +
-        "; the softmax subtracts the row's largest score first, which gives the same weights." }) : null));
-    out.push(step("attention", DATA.titles.attention, "A = softmax(…): row = query, column = key",
+      unreadable ? el("p", { class: "pg-note", text: fmt(r.sum) === fmt(0) ? S.too_small :
+        say_(S.too_large, { limit: local(String(DATA.exp_limit)), n: DATA.significant }) }) : null));
+    out.push(step("attention", DATA.titles.attention, S.attention_formula,
       matrixTable({ name: "attention", M: r.attention, rows: toks, cols: toks, heatMap: true, head: headIdx, focusRow: f })));
     const vName = state.weights === "simple" ? "X" : "V";
     const vCols = state.weights === "simple" ? dims : qkvCols;
-    const mixing = [matrixTable({ name: "weighted", M: r.weighted, rows: toks.map((w, j) => [el("span", numberAttrs("attention", f, j, r.attention[f][j], headIdx), fmt(r.attention[f][j])), " × " + w]), cols: vCols, head: headIdx, caption: "The weighted " + vName + " rows of “" + c.focus + "”" })];
+    const mixing = [matrixTable({ name: "weighted", M: r.weighted, rows: toks.map((w, j) => [el("span", numberAttrs("attention", f, j, r.attention[f][j], headIdx), fmt(r.attention[f][j])), " × " + w]), cols: vCols, head: headIdx, caption: say_(S.weighted_caption, { matrix: vName, word: q(c.focus) }) })];
     if (heads) {
-      mixing.push(matrixTable({ name: "output", M: r.headOutput, rows: toks, cols: qkvCols, colColours: headColours, head: headIdx, focusRow: f, caption: "Head " + (state.head + 1) + "'s output A·V" }));
+      mixing.push(matrixTable({ name: "output", M: r.headOutput, rows: toks, cols: qkvCols, colColours: headColours, head: headIdx, focusRow: f, caption: say_(S.head_output, { n: state.head + 1 }) }));
     } else {
-      mixing.push(matrixTable({ name: "output", M: r.output, rows: toks, cols: dims, colColours: dims.map((_, k) => dimColour(k)), focusRow: f, caption: "Output A·" + vName }));
+      mixing.push(matrixTable({ name: "output", M: r.output, rows: toks, cols: dims, colColours: dims.map((_, k) => dimColour(k)), focusRow: f, caption: say_(S.output_caption, { matrix: vName }) }));
     }
-    out.push(step("mixing", DATA.titles.mixing, "Output = A·" + vName, el("div", { class: "pg-row" }, mixing)));
+    out.push(step("mixing", DATA.titles.mixing, say_(S.output_formula, { matrix: vName }), el("div", { class: "pg-row" }, mixing)));
     if (heads) {
-      out.push(step("heads", DATA.titles.heads, "concat(heads)·W_O",
-        matrixTable({ name: "concat", M: r.concat, rows: toks, cols: numbered("c", dims.length), caption: "The heads side by side",
+      out.push(step("heads", DATA.titles.heads, S.concat_formula,
+        matrixTable({ name: "concat", M: r.concat, rows: toks, cols: numbered("c", dims.length), caption: S.concat_caption,
           colColours: dims.map((_, j) => DATA.head_colours[Math.floor(j / r.dk)]) }),
         el("details", {}, el("summary", { text: "W_O" }), matrixTable({ name: "W_O", M: DATA.weights.W_O, rows: dims, cols: dims })),
-        matrixTable({ name: "output", M: r.output, rows: toks, cols: dims, colColours: dims.map((_, k) => dimColour(k)), focusRow: f, caption: "Output" })));
+        matrixTable({ name: "output", M: r.output, rows: toks, cols: dims, colColours: dims.map((_, k) => dimColour(k)), focusRow: f, caption: S.output })));
     }
     const k = r.lean.k, m = r.lean.margin;
     const tie = fmt(m) === fmt(0);
-    const lean = el("p", { class: "pg-lean" }, "“" + c.focus + "” leans ",
-      el("strong", { style: "color:" + dimColour(k), text: dims[k] }), ", by ",
-      el("span", numberAttrs("lean", f, k, m, null), fmt(m)),
-      tie ? " (no clear lean at this precision)" : "");
-    out.push(step("lean", DATA.titles.lean, "the output of “" + c.focus + "” by named dimension", bars(r), lean));
+    const lean = el("p", { class: "pg-lean" }, pieces(tie ? S.lean_tie : S.lean, {
+      word: q(c.focus),
+      dimension: el("strong", { style: "color:" + dimColour(k), text: dims[k] }),
+      margin: el("span", numberAttrs("lean", f, k, m, null), fmt(m)),
+    }));
+    out.push(step("lean", DATA.titles.lean, say_(S.lean_formula, { word: q(c.focus) }), bars(r), lean));
     stepsBox.replaceChildren(...out);
   }
 
@@ -483,18 +497,18 @@
     const old = state.vocab.get(word)[k];
     const back = () => { input.value = plainInput(old); };
     if (!/^[+-]?(\d+\.?\d*|\.\d+)$/.test(raw)) {
-      back(); return say("“" + input.value + "” is not a number: write a number such as 1 or 0.5 (" + word + ", " + DATA.dimensions[k] + " stays " + fmt(old) + ").", "error");
+      back(); return say(say_(S.not_a_number, { value: q(input.value), word, dimension: DATA.dimensions[k], old: fmt(old) }), "error");
     }
     const x = Number(raw);
     if (Math.abs(x) > LIMIT.value) {
-      back(); return say(raw + " is outside the lesson's range, −" + LIMIT.value + " to " + LIMIT.value + ".", "error");
+      back(); return say(say_(S.out_of_range, { number: local(raw), limit: local(String(LIMIT.value)) }), "error");
     }
     const frac = (raw.split(".")[1] || "").replace(/0+$/, "");
     if (frac.length > DEC) {
-      back(); return say(raw + " needs " + frac.length + " decimals; this lesson shows " + DEC + " (write " + fmt(x) + ").", "error");
+      back(); return say(say_(S.too_precise, { number: local(raw), n: frac.length, decimals: DEC, shown: fmt(x) }), "error");
     }
     state.vocab.get(word)[k] = x === 0 ? 0 : x;
-    say("“" + word + "”, " + DATA.dimensions[k] + " = " + fmt(x) + ": every step recomputed.", "");
+    say(say_(S.cell_changed, { word: q(word), dimension: DATA.dimensions[k], value: fmt(x) }), "");
     render();
     refocus('input[data-matrix="embeddings"][data-row="' + input.dataset.row + '"][data-col="' + k + '"]');
   }
@@ -507,22 +521,26 @@
     const toks = text.trim().split(/\s+/).filter(Boolean);
     const [lo, hi] = LIMIT.tokens;
     if (toks.length < lo || toks.length > hi) {
-      return fail("The sentence has " + toks.length + " word" + (toks.length === 1 ? "" : "s") + "; the lesson allows " + lo + " to " + hi + ".");
+      const counted = S.sentence_length[Math.min(toks.length, S.sentence_length.length - 1)];
+      return fail(say_(counted, { n: toks.length, low: lo, high: hi }));
     }
     const unknown = toks.find(w => !state.vocab.has(w));
     if (unknown !== undefined) {
       const same = [...state.vocab.keys()].find(w => w.toLocaleLowerCase() === unknown.toLocaleLowerCase());
-      return fail("“" + unknown + "” is not in the vocabulary" + (same ? "; did you mean “" + same + "”?" : "; use one of: " + [...state.vocab.keys()].join(", ") + "."));
+      return fail(same ? say_(S.unknown_did_you_mean, { word: q(unknown), other: q(same) })
+        : say_(S.unknown_use_one_of, { word: q(unknown), words: [...state.vocab.keys()].join(S.separator) }));
     }
     const others = state.contexts.filter((_, i) => i !== state.ctx).flatMap(x => x.tokens);
     const distinct = new Set([...others, ...toks]).size;
     if (distinct > LIMIT.sentence_words) {
-      return fail("The sentences would use " + distinct + " different words; the lesson allows at most " + LIMIT.sentence_words + ".");
+      return fail(say_(S.too_many_words, { n: distinct, limit: LIMIT.sentence_words }));
     }
     c.tokens = toks;
-    let note = "";
-    if (!toks.includes(c.focus)) { note = " “" + c.focus + "” is no longer in it: the focus is now “" + toks[0] + "”."; c.focus = toks[0]; }
-    say("Sentence: “" + toks.join(" ") + "”." + note, "");
+    const sentence = q(toks.join(" "));
+    if (!toks.includes(c.focus)) {
+      say(say_(S.sentence_new_focus, { sentence, word: q(c.focus), other: q(toks[0]) }), "");
+      c.focus = toks[0];
+    } else say(say_(S.sentence, { sentence }), "");
     syncControls(); render();
     return true;
   }
@@ -549,7 +567,7 @@
     }));
     ctl("sentence").addEventListener("change", e => editSentence(e.target.value));
     ctl("focus").addEventListener("change", e => {
-      state.contexts[state.ctx].focus = e.target.value; say("Focus: “" + e.target.value + "”.", ""); render();
+      state.contexts[state.ctx].focus = e.target.value; say(say_(S.focus, { word: q(e.target.value) }), ""); render();
     });
     for (const name of ["scaled", "causal", "positions"]) {
       ctl(name).addEventListener("change", e => { state[name] = e.target.checked; render(); });
@@ -563,7 +581,7 @@
       const c = state.contexts[state.ctx];
       editSentence(c.tokens.concat([b.dataset.word]).join(" "));
     }));
-    ctl("reset").addEventListener("click", () => { state = freshState(); say("Back to the lesson's own inputs.", ""); syncControls(); render(); });
+    ctl("reset").addEventListener("click", () => { state = freshState(); say(S.reset, ""); syncControls(); render(); });
     linkChapters();
   }
   // Each chapter of the lecture page gets a link to its step of the panel.
@@ -573,7 +591,7 @@
     for (const [index, stepId, mode] of DATA.chapter_steps) {
       const li = items[index];
       if (!li) continue;
-      li.append(el("a", { class: "pg-try", href: "#pg-step-" + stepId, title: "Try this step yourself", text: "Try it",
+      li.append(el("a", { class: "pg-try", href: "#pg-step-" + stepId, title: S.try_tip, text: S.try_it,
         onclick: e => { e.preventDefault(); show(stepId, mode); } }));
     }
   }

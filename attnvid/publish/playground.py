@@ -28,6 +28,7 @@ from importlib import resources
 from typing import Any
 
 from attncore import Lesson, LessonTrace
+from attncore.i18n import _, language, ngettext, pgettext, quoted
 from attncore.lesson import EXP_LIMIT, LIMITS, VALUE_LIMIT
 from attncore.steps import sinusoidal_encoding
 
@@ -53,6 +54,8 @@ STEPS: tuple[tuple[str, str, str, str], ...] = (
     ("heads", "12 · Multi-head attention", "MultiHead", "heads"),
     ("lean", "8 · Side by side", "TwoContexts", ""),
 )
+#: How many counts :func:`_strings` writes a sentence-length message for (a longer one takes the last).
+_COUNTS = 40
 #: Chapters of scenes without a step of their own, linked to the step that shows their numbers.
 _ALSO = {"SimplifiedAttention": ("scores", ""), "LearningTheWeights": ("projections", "trained"),
          "ChangingDimension": ("projections", "trained")}
@@ -78,9 +81,9 @@ def _chapters(manifest: dict[str, Any]) -> tuple[dict[str, dict[str, Any]], list
     sections = manifest.get("sections") or []
     steps: dict[str, dict[str, Any]] = {}
     links: list[tuple[int, str, str]] = []
-    by_scene = {scene: (step, mode) for step, _, scene, mode in STEPS} | _ALSO
+    by_scene = {scene: (step, mode) for step, _title, scene, mode in STEPS} | _ALSO
     for index, s in enumerate(sections):
-        for step, _, scene, _ in STEPS:
+        for step, _title, scene, _mode in STEPS:
             if s["scene"] == scene and step not in steps:
                 steps[step] = {"index": index, "start_s": s["start_s"]}
         if s["scene"] in by_scene:
@@ -108,7 +111,7 @@ def playground_data(trace: LessonTrace, manifest: dict[str, Any], in_lecture: bo
         "limits": {"tokens": [lo, hi], "value": VALUE_LIMIT, "sentence_words": LIMITS["sentence_words"][1]},
         "heads": lesson.heads,
         "weights": {"W_Q": rows(w.W_Q), "W_K": rows(w.W_K), "W_V": rows(w.W_V), "W_O": rows(w.W_O)},
-        "provenance": w.provenance + " They stay as they are while you edit.",
+        "provenance": _("{provenance} They stay as they are while you edit.").format(provenance=w.provenance),
         # one matrix per sentence length: numpy's sine of a longer array could differ in a last bit
         "encodings": {str(n): rows(sinusoidal_encoding(n, lesson.d)) for n in range(lo, hi + 1)},
         "colours": colours,
@@ -116,11 +119,91 @@ def playground_data(trace: LessonTrace, manifest: dict[str, Any], in_lecture: bo
         "head_colours": heads,
         "exp_limit": EXP_LIMIT,
         "significant": SIGNIFICANT,
-        "titles": {step: title for step, title, _, _ in STEPS},
+        # the scenes' titles, translated as the scenes translate them
+        "titles": {step: _(title) for step, title, _scene, _mode in STEPS},
         "chapters": chapters,
         "chapter_steps": links,
         "in_lecture": in_lecture,
         "video": manifest.get("video", ""),
+        "decimal": decimal_symbol(),
+        "strings": _strings(lo, hi),
+    }
+
+
+def decimal_symbol() -> str:
+    """The current language's decimal sign (Babel's CLDR data), which the panel writes numbers with."""
+    from babel.numbers import get_decimal_symbol
+
+    lang = language()
+    return "." if lang == "en" else str(get_decimal_symbol(lang))
+
+
+def _strings(lo: int, hi: int) -> dict[str, Any]:
+    """The words ``playground.js`` shows, in the current language; it fills their ``{names}``."""
+    # Translators: the sentence has {n} words, out of the range {low} to {high} the lesson allows.
+    length = [ngettext("The sentence has {n} word; the lesson allows {low} to {high}.",
+                       "The sentence has {n} words; the lesson allows {low} to {high}.", n) for n in range(_COUNTS)]
+    return {
+        "quote": quoted("{word}"),
+        # Translators: what separates the words of a list the student can pick from.
+        "separator": pgettext("list separator", ", "),
+        "video_tip": _("Play this step's chapter in the lecture video"),
+        "in_video": _("▶ In the video"),
+        # Translators: X is the matrix of word vectors (maths: keep it).
+        "embeddings_formula": _("X: one row per word"),
+        "embeddings_note": _("Each word has one vector: editing a cell changes that word wherever it appears."),
+        "encoding_caption": _("PE, the sinusoidal encoding of each position"),
+        # Translators: {matrix} is W_Q, W_K or W_V; {n} the head's number.
+        "head_columns": _("{matrix} (head {n}'s columns)"),
+        "the_weights": _("The weights"),
+        "head_scores": _("Q_h·K_hᵀ (head {n})"),
+        "not_scaled": _("not scaled"),
+        "scaling_off": _("Scaling is off: the softmax gets the scores as they are (turn “Divide by √d” on to compare)."),
+        "masked_formula": _("−∞ above the diagonal"),
+        "masked_note": _("Each word sees itself and the words before it."),
+        # Translators: the heading of the column that adds up a row of exponentials.
+        "sum": pgettext("table column", "sum"),
+        "softmax_formula": _("exp, then divide by the row's sum"),
+        # Translators: {word} is the followed word, already in quotation marks.
+        "softmax_note": _("The row of {word}: each exponential divided by their sum is its attention weight."),
+        "too_small": _("These exponentials are too small to read at this precision; the softmax subtracts the "
+                       "row's largest score first, which gives the same weights."),
+        "too_large": _("These exponentials are too large to read at this precision (from {limit} on: {n} "
+                       "significant digits); the softmax subtracts the row's largest score first, which gives the "
+                       "same weights."),
+        # Translators: A is the attention matrix; keep "softmax(…)".
+        "attention_formula": _("A = softmax(…): row = query, column = key"),
+        # Translators: {matrix} is X or V; {word} the followed word, in quotation marks.
+        "weighted_caption": _("The weighted {matrix} rows of {word}"),
+        "head_output": _("Head {n}'s output A·V"),
+        "output_caption": _("Output A·{matrix}"),
+        "output_formula": _("Output = A·{matrix}"),
+        # Translators: concatenate the heads' outputs, then multiply by W_O.
+        "concat_formula": _("concat(heads)·W_O"),
+        "concat_caption": _("The heads side by side"),
+        "output": _("Output"),
+        # Translators: {word} (quoted) leans to the dimension {dimension}, by a margin of {margin}.
+        "lean": _("{word} leans {dimension}, by {margin}"),
+        "lean_tie": _("{word} leans {dimension}, by {margin} (no clear lean at this precision)"),
+        "lean_formula": _("the output of {word} by named dimension"),
+        # Translators: {value} is what the student typed, in quotation marks; {old} the cell's value, kept.
+        "not_a_number": _("{value} is not a number: write a number such as 1 or 0.5 ({word}, {dimension} stays "
+                          "{old})."),
+        "out_of_range": _("{number} is outside the lesson's range, −{limit} to {limit}."),
+        # Translators: {number} typed has {n} decimals; the lesson shows {decimals}; {shown} is it rounded.
+        "too_precise": _("{number} needs {n} decimals; this lesson shows {decimals} (write {shown})."),
+        "cell_changed": _("{word}, {dimension} = {value}: every step recomputed."),
+        "sentence_length": length,
+        "unknown_did_you_mean": _("{word} is not in the vocabulary; did you mean {other}?"),
+        "unknown_use_one_of": _("{word} is not in the vocabulary; use one of: {words}."),
+        "too_many_words": _("The sentences would use {n} different words; the lesson allows at most {limit}."),
+        "sentence": _("Sentence: {sentence}."),
+        # Translators: the new sentence no longer has the followed word {word}; {other} is followed now.
+        "sentence_new_focus": _("Sentence: {sentence}. {word} is no longer in it: the focus is now {other}."),
+        "focus": _("Focus: {word}."),
+        "reset": _("Back to the lesson's own inputs."),
+        "try_tip": _("Try this step yourself"),
+        "try_it": _("Try it"),
     }
 
 
@@ -131,24 +214,29 @@ def _controls(lesson: Lesson) -> str:
                    f"{e(c.name)}</button>" for k, c in enumerate(lesson.contexts))
     words = "".join(f'<button type="button" data-control="add-word" data-word="{e(w)}">{e(w)}</button>'
                     for w, _ in lesson.vocabulary)
-    heads = "".join(f'<option value="head:{h}">Lesson\'s weights, head {h + 1} of {lesson.heads}</option>'
+    def t(text: str) -> str:  # a text between tags
+        return html.escape(text, quote=False)
+
+    head = _("Lesson's weights, head {n} of {heads}")
+    heads = "".join(f'<option value="head:{h}">{t(head.format(n=h + 1, heads=lesson.heads))}</option>'
                     for h in range(lesson.heads))
+    one_head = _("Lesson's weights, one head")
     return (
         f'<div class="pg-controls">'
         f'<div class="pg-field" role="group" aria-labelledby="pg-context-label">'
-        f'<span id="pg-context-label">Context</span>{tabs}</div>'
-        f'<label class="pg-field pg-wide">Sentence <input type="text" data-control="sentence" '
+        f'<span id="pg-context-label">{t(_("Context"))}</span>{tabs}</div>'
+        f'<label class="pg-field pg-wide">{t(_("Sentence"))} <input type="text" data-control="sentence" '
         f'autocomplete="off" spellcheck="false" aria-describedby="pg-words-label"></label>'
         f'<div class="pg-field pg-wide pg-words" role="group" aria-labelledby="pg-words-label">'
-        f'<span id="pg-words-label" class="pg-muted">Add a word of the vocabulary:</span>{words}</div>'
-        f'<label class="pg-field">Focus word <select data-control="focus"></select></label>'
-        f'<label class="pg-field">Weights <select data-control="weights">'
-        f'<option value="simple">Simplified: Q = K = V = X</option>'
-        f'<option value="trained">Lesson\'s weights, one head</option>{heads}</select></label>'
-        f'<label class="pg-check"><input type="checkbox" data-control="scaled"> Divide by √d</label>'
-        f'<label class="pg-check"><input type="checkbox" data-control="causal"> Causal mask</label>'
-        f'<label class="pg-check"><input type="checkbox" data-control="positions"> Add positions</label>'
-        f'<button type="button" data-control="reset" class="pg-reset">Reset</button>'
+        f'<span id="pg-words-label" class="pg-muted">{t(_("Add a word of the vocabulary:"))}</span>{words}</div>'
+        f'<label class="pg-field">{t(_("Focus word"))} <select data-control="focus"></select></label>'
+        f'<label class="pg-field">{t(_("Weights"))} <select data-control="weights">'
+        f'<option value="simple">{t(_("Simplified: Q = K = V = X"))}</option>'
+        f'<option value="trained">{t(one_head)}</option>{heads}</select></label>'
+        f'<label class="pg-check"><input type="checkbox" data-control="scaled"> {t(_("Divide by √d"))}</label>'
+        f'<label class="pg-check"><input type="checkbox" data-control="causal"> {t(_("Causal mask"))}</label>'
+        f'<label class="pg-check"><input type="checkbox" data-control="positions"> {t(_("Add positions"))}</label>'
+        f'<button type="button" data-control="reset" class="pg-reset">{t(_("Reset"))}</button>'
         f"</div>"
     )
 
@@ -158,12 +246,16 @@ def playground_panel(trace: LessonTrace, manifest: dict[str, Any], *, in_lecture
     ``manifest`` is given; ``in_lecture``: the page also has the lecture's video and chapters."""
     data = json.dumps(playground_data(trace, manifest, in_lecture), ensure_ascii=False).replace("</", "<\\/")
     lesson = trace.lesson
+    about = ngettext("Change the words, their vectors or the settings: every step of the lecture is recomputed here "
+                     "with the video's numbers ({n} decimal, halves rounded away from zero).",
+                     "Change the words, their vectors or the settings: every step of the lecture is recomputed here "
+                     "with the video's numbers ({n} decimals, halves rounded away from zero).",
+                     lesson.decimals).format(n=lesson.decimals)
     return (
         f"<style>{_asset('playground.css')}</style>"
         f'<section id="playground" class="pg" aria-labelledby="pg-heading">'
-        f'<h2 id="pg-heading">Try it yourself</h2>'
-        f'<p class="pg-muted">Change the words, their vectors or the settings: every step of the lecture is '
-        f"recomputed here with the video's numbers ({lesson.decimals} decimals, halves rounded away from zero).</p>"
+        f'<h2 id="pg-heading">{html.escape(_("Try it yourself"))}</h2>'
+        f'<p class="pg-muted">{html.escape(about, quote=False)}</p>'
         f"{_controls(lesson)}"
         f'<p class="pg-message" role="status" aria-live="polite"></p>'
         f'<div class="pg-steps"></div></section>'
@@ -177,7 +269,7 @@ _PAGE = """<!doctype html>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Try it: __TITLE__</title>
+<title>__PAGE_TITLE__</title>
 <style>
   :root { color-scheme: dark; --bg: #14161c; --panel: #20232c; --text: #ece8e1; --muted: #8d93a1; --accent: #f2c14e; }
   * { box-sizing: border-box; }
@@ -198,11 +290,12 @@ __PANEL__
 def playground_page(trace: LessonTrace, manifest: dict[str, Any]) -> str:
     """``playground.html``: the panel on a page of its own (steps link to the lecture's video file)."""
     video = manifest.get("video")
-    link = f'<p><a href="{html.escape(video)}">The lecture video</a></p>' if video else ""
+    link = f'<p><a href="{html.escape(video)}">{html.escape(_("The lecture video"))}</a></p>' if video else ""
     light = manifest.get("style") == "light"
     root = f":root {{ {LIGHT_ROOT_VARS} {LIGHT_PANEL_VARS} }}" if light else ""
     page = _PAGE.replace("</style>", f"  {root}\n</style>", 1) if light else _PAGE
     return (page.replace("__LANG__", html.escape(trace.lesson.language))
+            .replace("__PAGE_TITLE__", html.escape(_("Try it: {title}").format(title=trace.lesson.title)))
             .replace("__TITLE__", html.escape(trace.lesson.title))
             .replace("__VIDEO__", link)
             .replace("__PANEL__", playground_panel(trace, manifest, in_lecture=False)))

@@ -15,10 +15,12 @@ Kept out of :mod:`attnvid.publish.page`, which only places the section
 from __future__ import annotations
 
 import html
+import json
 from collections.abc import Sequence
 from typing import Any
 
 from attncore.exercises import Exercise
+from attncore.i18n import _, ngettext, number
 
 _STYLE = """<style>
   #self-check { padding: 0 20px 24px; }
@@ -49,23 +51,25 @@ _SCRIPT = """<script>
 (() => {
   "use strict";
   const number = s => Number(s.trim().replace(/\\u2212/g, "-").replace(",", "."));
+  // the words in the lecture's language, {name}s filled here
+  const S = JSON.parse(document.getElementById("self-check-strings").textContent);
+  const fill = (text, values) => text.replace(/\\{(\\w+)\\}/g, (m, k) => (k in values ? String(values[k]) : m));
   document.querySelectorAll("#self-check .exercise").forEach(ex => {
     const verdict = ex.querySelector(".verdict"), worked = ex.querySelector("details.worked");
     ex.querySelector("button.check").addEventListener("click", () => {
       let right, said;
       if (ex.dataset.numerical === "1") {
         const raw = ex.querySelector("input.answer").value, v = number(raw);
-        if (raw.trim() === "" || !Number.isFinite(v)) { verdict.textContent = "Type a number first."; return; }
+        if (raw.trim() === "" || !Number.isFinite(v)) { verdict.textContent = S.type_number; return; }
         // the tolerance, plus a hair for the binary representation of decimals (0.005 is not exact)
-        right = Math.abs(v - Number(ex.dataset.answer)) <= Number(ex.dataset.tolerance) + 1e-9;
-        said = right ? "Right: " + ex.dataset.shown + "." :
-          "Not quite: " + raw.trim() + " is not within \\u00b1" + ex.dataset.tolerance + " of the answer. See how it is worked:";
+        right = Math.abs(v - number(ex.dataset.answer)) <= Number(ex.dataset.tolerance) + 1e-9;
+        said = right ? fill(S.right, { answer: ex.dataset.shown }) :
+          fill(S.not_within, { number: raw.trim(), tolerance: ex.dataset.toleranceShown || ex.dataset.tolerance });
       } else {
         const picked = ex.querySelector("input[type=radio]:checked");
-        if (!picked) { verdict.textContent = "Choose an option first."; return; }
+        if (!picked) { verdict.textContent = S.choose; return; }
         right = picked.dataset.right === "1";
-        said = right ? "Right: " + ex.dataset.shown + "." :
-          "Not quite: that is what you get if you " + picked.dataset.mistake + ". See how it is worked:";
+        said = right ? fill(S.right, { answer: ex.dataset.shown }) : fill(S.mistake, { mistake: picked.dataset.mistake });
       }
       verdict.textContent = said;
       verdict.className = "verdict " + (right ? "right" : "wrong");
@@ -90,34 +94,50 @@ def _e(text: str) -> str:
 def chapter_of(ex: Exercise, chapters: Sequence[dict[str, Any]]) -> int | None:
     """The index of the lecture chapter that explains ``ex`` (its section), or None when the
     lecture leaves that scene out."""
-    return next((k for k, c in enumerate(chapters) if c["title"].endswith(f" — {ex.section}")), None)
+    section = _(ex.section)  # the chapters are titled in the current language
+    return next((k for k, c in enumerate(chapters) if c["title"].endswith(f" — {section}")), None)
 
 
 def _answer_field(ex: Exercise) -> str:
     if ex.numerical:
-        plural = "s" if ex.decimals != 1 else ""
-        return (f'<label>Your answer ({ex.decimals} decimal{plural}) <input type="text" class="answer" inputmode="decimal" '
-                f'autocomplete="off" aria-label="Your answer to question {ex.number}"></label>')
+        said = ngettext("Your answer ({n} decimal)", "Your answer ({n} decimals)", ex.decimals).format(n=ex.decimals)
+        label = _("Your answer to question {n}").format(n=ex.number)
+        return (f'<label>{_e(said)} <input type="text" class="answer" inputmode="decimal" '
+                f'autocomplete="off" aria-label="{_e(label)}"></label>')
     items = "".join(
         f'<label><input type="radio" name="exercise-{ex.number}" value="{k}" data-right="{0 if c.mistake else 1}" '
         f'data-mistake="{_e(c.mistake)}"> {_e(c.text)}</label>' for k, c in enumerate(ex.choices))
-    return f'<fieldset><legend class="muted">Choose one</legend>{items}</fieldset>'
+    return f'<fieldset><legend class="muted">{_e(_("Choose one"))}</legend>{items}</fieldset>'
 
 
 def _card(ex: Exercise, chapters: Sequence[dict[str, Any]]) -> str:
     k = chapter_of(ex, chapters)
-    where = f"{ex.scene} — {ex.section}"
-    watch = (f'<button type="button" class="chapter" data-chapter="{k}">Watch how: {_e(chapters[k]["title"])}</button>'
-             if k is not None else f'<span class="muted">Explained in {_e(where)}</span>')
+    where = f"{ex.scene} — {_(ex.section)}"
+    watch = (f'<button type="button" class="chapter" data-chapter="{k}">'
+             f'{_e(_("Watch how: {chapter}").format(chapter=chapters[k]["title"]))}</button>'
+             if k is not None else f'<span class="muted">{_e(_("Explained in {where}").format(where=where))}</span>')
     steps = "".join(f"<li>{_e(w.text)}</li>" for w in ex.solution)
     data = (f'data-number="{ex.number}" data-kind="{ex.kind}" data-numerical="{1 if ex.numerical else 0}" '
-            f'data-shown="{_e(ex.answer_text)}" data-answer="{_e(ex.answer_number)}" data-tolerance="{ex.tolerance_text}"')
+            f'data-shown="{_e(ex.answer_text)}" data-answer="{_e(ex.answer_number)}" data-tolerance="{ex.tolerance_text}"'
+            + (f' data-tolerance-shown="{_e(shown)}"' if (shown := number(ex.tolerance_text)) != ex.tolerance_text else ""))
     return (f'<article class="exercise" id="exercise-{ex.number}" {data}><h3>{ex.number}. {_e(ex.title)}</h3>'
             f'<p>{_e(ex.prompt)}</p><div class="givens">{_e(chr(10).join(ex.givens))}</div>'
-            f'{_answer_field(ex)}<div><button type="button" class="check">Check</button></div>'
+            f'{_answer_field(ex)}<div><button type="button" class="check">{_e(_("Check"))}</button></div>'
             f'<p class="verdict" role="status" aria-live="polite"></p>'
-            f'<details class="worked"><summary>Worked solution</summary><ol>{steps}</ol>'
-            f'<p>Answer: {_e(ex.answer_text)}</p></details><p>{watch}</p></article>')
+            f'<details class="worked"><summary>{_e(_("Worked solution"))}</summary><ol>{steps}</ol>'
+            f'<p>{_e(_("Answer: {answer}").format(answer=ex.answer_text))}</p></details><p>{watch}</p></article>')
+
+
+def _strings() -> str:
+    """The script's words in the current language, as JSON for the page ({names} filled there)."""
+    return json.dumps({
+        "type_number": _("Type a number first."),
+        "choose": _("Choose an option first."),
+        "right": _("Right: {answer}."),
+        "not_within": _("Not quite: {number} is not within ±{tolerance} of the answer. See how it is worked:"),
+        # Translators: {mistake} is what a wrong option comes from, said as an action ("forget to scale").
+        "mistake": _("Not quite: that is what you get if you {mistake}. See how it is worked:"),
+    }, ensure_ascii=False).replace("</", "<\\/")
 
 
 def self_check_section(exercises: Sequence[Exercise], chapters: Sequence[dict[str, Any]],
@@ -125,12 +145,17 @@ def self_check_section(exercises: Sequence[Exercise], chapters: Sequence[dict[st
     """The self-check section of the lecture page ("" without exercises)."""
     if not exercises:
         return ""
-    links = ""
+    about = _("Every answer is computed from the lecture's own numbers; a number is right within "
+              "half a unit of its last decimal.")
     if files:
-        links = (f' The same questions: <a href="{_e(files["sheet"])}">sheet and answer key (PDF)</a> · '
-                 f'<a href="{_e(files["gift"])}">Moodle GIFT</a> · <a href="{_e(files["moodle_xml"])}">Moodle XML</a>.')
+        about = _("Every answer is computed from the lecture's own numbers; a number is right within "
+                  "half a unit of its last decimal. The same questions: {sheet} · {gift} · {xml}.").format(
+            sheet=f'<a href="{_e(files["sheet"])}">{_e(_("sheet and answer key (PDF)"))}</a>',
+            gift=f'<a href="{_e(files["gift"])}">Moodle GIFT</a>', xml=f'<a href="{_e(files["moodle_xml"])}">Moodle XML</a>')
     cards = "".join(_card(ex, chapters) for ex in exercises)
+    heading = ngettext("Check yourself: {n} question", "Check yourself: {n} questions", len(exercises)).format(
+        n=len(exercises))
     return (f'<section id="self-check" aria-labelledby="self-check-title">{_STYLE}'
-            f'<h2 id="self-check-title">Check yourself: {len(exercises)} questions</h2>'
-            f'<p class="muted">Every answer is computed from the lecture\'s own numbers; a number is right within '
-            f'half a unit of its last decimal.{links}</p><div class="exercises">{cards}</div>{_SCRIPT}</section>')
+            f'<h2 id="self-check-title">{_e(heading)}</h2>'
+            f'<p class="muted">{about}</p><div class="exercises">{cards}</div>'
+            f'<script id="self-check-strings" type="application/json">{_strings()}</script>{_SCRIPT}</section>')
