@@ -248,8 +248,8 @@ LINKS = (
 def _links(manifest: dict[str, Any]) -> str:
     items = [f'<a href="{html.escape(manifest[key])}" title="{html.escape(_(what))}">{html.escape(_(label))}</a>'
              for key, label, what in LINKS if manifest.get(key)]
-    return (f'<nav class="files" aria-label="{html.escape(_("Lecture files"))}">{"".join(items)}</nav>'
-            if items else "")
+    label = _("Lecture files")
+    return f'<nav class="files" aria-label="{html.escape(label)}">{"".join(items)}</nav>' if items else ""
 
 
 def _clock(seconds: float) -> str:
@@ -265,9 +265,10 @@ def _part(n: int, part: dict[str, Any]) -> str:
     sections = ngettext("{n} section", "{n} sections", len(part["chapters"])).format(n=len(part["chapters"]))
     vtt = next((c["path"] for c in part["captions"] if c["format"] == "vtt"), None)
     play = _("Play in the lecture ({time})").format(time=_clock(part["start_s"]))
+    video, captions = _("Video file"), _("Captions")
     links = (f'<button class="in-lecture" type="button">{html.escape(play)}</button>'
-             f'<a href="{html.escape(part["video"])}">{html.escape(_("Video file"))}</a>'
-             + (f'<a href="{html.escape(vtt)}">{html.escape(_("Captions"))}</a>' if vtt else ""))
+             f'<a href="{html.escape(part["video"])}">{html.escape(video)}</a>'
+             + (f'<a href="{html.escape(vtt)}">{html.escape(captions)}</a>' if vtt else ""))
     heading = _("Part {n} · {title}").format(n=n, title=part["title"])
     return (f'<article class="part" data-index="{n - 1}"><h3>{html.escape(heading)}</h3>'
             f'<p class="muted">{html.escape(count)} · {html.escape(sections)} · {_clock(part["duration_s"])}</p>'

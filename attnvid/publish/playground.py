@@ -221,22 +221,27 @@ def _controls(lesson: Lesson) -> str:
     heads = "".join(f'<option value="head:{h}">{t(head.format(n=h + 1, heads=lesson.heads))}</option>'
                     for h in range(lesson.heads))
     one_head = _("Lesson's weights, one head")
+    words_label = {key: t(text) for key, text in (
+        ("context", _("Context")), ("sentence", _("Sentence")), ("add", _("Add a word of the vocabulary:")),
+        ("focus", _("Focus word")), ("weights", _("Weights")), ("simple", _("Simplified: Q = K = V = X")),
+        ("scaled", _("Divide by √d")), ("causal", _("Causal mask")), ("positions", _("Add positions")),
+        ("reset", _("Reset")))}
     return (
         f'<div class="pg-controls">'
         f'<div class="pg-field" role="group" aria-labelledby="pg-context-label">'
-        f'<span id="pg-context-label">{t(_("Context"))}</span>{tabs}</div>'
-        f'<label class="pg-field pg-wide">{t(_("Sentence"))} <input type="text" data-control="sentence" '
+        f'<span id="pg-context-label">{words_label["context"]}</span>{tabs}</div>'
+        f'<label class="pg-field pg-wide">{words_label["sentence"]} <input type="text" data-control="sentence" '
         f'autocomplete="off" spellcheck="false" aria-describedby="pg-words-label"></label>'
         f'<div class="pg-field pg-wide pg-words" role="group" aria-labelledby="pg-words-label">'
-        f'<span id="pg-words-label" class="pg-muted">{t(_("Add a word of the vocabulary:"))}</span>{words}</div>'
-        f'<label class="pg-field">{t(_("Focus word"))} <select data-control="focus"></select></label>'
-        f'<label class="pg-field">{t(_("Weights"))} <select data-control="weights">'
-        f'<option value="simple">{t(_("Simplified: Q = K = V = X"))}</option>'
+        f'<span id="pg-words-label" class="pg-muted">{words_label["add"]}</span>{words}</div>'
+        f'<label class="pg-field">{words_label["focus"]} <select data-control="focus"></select></label>'
+        f'<label class="pg-field">{words_label["weights"]} <select data-control="weights">'
+        f'<option value="simple">{words_label["simple"]}</option>'
         f'<option value="trained">{t(one_head)}</option>{heads}</select></label>'
-        f'<label class="pg-check"><input type="checkbox" data-control="scaled"> {t(_("Divide by √d"))}</label>'
-        f'<label class="pg-check"><input type="checkbox" data-control="causal"> {t(_("Causal mask"))}</label>'
-        f'<label class="pg-check"><input type="checkbox" data-control="positions"> {t(_("Add positions"))}</label>'
-        f'<button type="button" data-control="reset" class="pg-reset">{t(_("Reset"))}</button>'
+        f'<label class="pg-check"><input type="checkbox" data-control="scaled"> {words_label["scaled"]}</label>'
+        f'<label class="pg-check"><input type="checkbox" data-control="causal"> {words_label["causal"]}</label>'
+        f'<label class="pg-check"><input type="checkbox" data-control="positions"> {words_label["positions"]}</label>'
+        f'<button type="button" data-control="reset" class="pg-reset">{words_label["reset"]}</button>'
         f"</div>"
     )
 
@@ -246,6 +251,7 @@ def playground_panel(trace: LessonTrace, manifest: dict[str, Any], *, in_lecture
     ``manifest`` is given; ``in_lecture``: the page also has the lecture's video and chapters."""
     data = json.dumps(playground_data(trace, manifest, in_lecture), ensure_ascii=False).replace("</", "<\\/")
     lesson = trace.lesson
+    heading = _("Try it yourself")
     about = ngettext("Change the words, their vectors or the settings: every step of the lecture is recomputed here "
                      "with the video's numbers ({n} decimal, halves rounded away from zero).",
                      "Change the words, their vectors or the settings: every step of the lecture is recomputed here "
@@ -254,7 +260,7 @@ def playground_panel(trace: LessonTrace, manifest: dict[str, Any], *, in_lecture
     return (
         f"<style>{_asset('playground.css')}</style>"
         f'<section id="playground" class="pg" aria-labelledby="pg-heading">'
-        f'<h2 id="pg-heading">{html.escape(_("Try it yourself"))}</h2>'
+        f'<h2 id="pg-heading">{html.escape(heading)}</h2>'
         f'<p class="pg-muted">{html.escape(about, quote=False)}</p>'
         f"{_controls(lesson)}"
         f'<p class="pg-message" role="status" aria-live="polite"></p>'
@@ -290,7 +296,8 @@ __PANEL__
 def playground_page(trace: LessonTrace, manifest: dict[str, Any]) -> str:
     """``playground.html``: the panel on a page of its own (steps link to the lecture's video file)."""
     video = manifest.get("video")
-    link = f'<p><a href="{html.escape(video)}">{html.escape(_("The lecture video"))}</a></p>' if video else ""
+    said = _("The lecture video")
+    link = f'<p><a href="{html.escape(video)}">{html.escape(said)}</a></p>' if video else ""
     light = manifest.get("style") == "light"
     root = f":root {{ {LIGHT_ROOT_VARS} {LIGHT_PANEL_VARS} }}" if light else ""
     page = _PAGE.replace("</style>", f"  {root}\n</style>", 1) if light else _PAGE

@@ -107,25 +107,30 @@ def _answer_field(ex: Exercise) -> str:
     items = "".join(
         f'<label><input type="radio" name="exercise-{ex.number}" value="{k}" data-right="{0 if c.mistake else 1}" '
         f'data-mistake="{_e(c.mistake)}"> {_e(c.text)}</label>' for k, c in enumerate(ex.choices))
-    return f'<fieldset><legend class="muted">{_e(_("Choose one"))}</legend>{items}</fieldset>'
+    legend = _("Choose one")
+    return f'<fieldset><legend class="muted">{_e(legend)}</legend>{items}</fieldset>'
 
 
 def _card(ex: Exercise, chapters: Sequence[dict[str, Any]]) -> str:
     k = chapter_of(ex, chapters)
     where = f"{ex.scene} — {_(ex.section)}"
-    watch = (f'<button type="button" class="chapter" data-chapter="{k}">'
-             f'{_e(_("Watch how: {chapter}").format(chapter=chapters[k]["title"]))}</button>'
-             if k is not None else f'<span class="muted">{_e(_("Explained in {where}").format(where=where))}</span>')
+    if k is not None:
+        said = _("Watch how: {chapter}").format(chapter=chapters[k]["title"])
+        watch = f'<button type="button" class="chapter" data-chapter="{k}">{_e(said)}</button>'
+    else:
+        said = _("Explained in {where}").format(where=where)
+        watch = f'<span class="muted">{_e(said)}</span>'
     steps = "".join(f"<li>{_e(w.text)}</li>" for w in ex.solution)
     data = (f'data-number="{ex.number}" data-kind="{ex.kind}" data-numerical="{1 if ex.numerical else 0}" '
             f'data-shown="{_e(ex.answer_text)}" data-answer="{_e(ex.answer_number)}" data-tolerance="{ex.tolerance_text}"'
             + (f' data-tolerance-shown="{_e(shown)}"' if (shown := number(ex.tolerance_text)) != ex.tolerance_text else ""))
+    check, worked, answer = _("Check"), _("Worked solution"), _("Answer: {answer}").format(answer=ex.answer_text)
     return (f'<article class="exercise" id="exercise-{ex.number}" {data}><h3>{ex.number}. {_e(ex.title)}</h3>'
             f'<p>{_e(ex.prompt)}</p><div class="givens">{_e(chr(10).join(ex.givens))}</div>'
-            f'{_answer_field(ex)}<div><button type="button" class="check">{_e(_("Check"))}</button></div>'
+            f'{_answer_field(ex)}<div><button type="button" class="check">{_e(check)}</button></div>'
             f'<p class="verdict" role="status" aria-live="polite"></p>'
-            f'<details class="worked"><summary>{_e(_("Worked solution"))}</summary><ol>{steps}</ol>'
-            f'<p>{_e(_("Answer: {answer}").format(answer=ex.answer_text))}</p></details><p>{watch}</p></article>')
+            f'<details class="worked"><summary>{_e(worked)}</summary><ol>{steps}</ol>'
+            f'<p>{_e(answer)}</p></details><p>{watch}</p></article>')
 
 
 def _strings() -> str:
@@ -148,9 +153,10 @@ def self_check_section(exercises: Sequence[Exercise], chapters: Sequence[dict[st
     about = _("Every answer is computed from the lecture's own numbers; a number is right within "
               "half a unit of its last decimal.")
     if files:
+        sheet = _("sheet and answer key (PDF)")
         about = _("Every answer is computed from the lecture's own numbers; a number is right within "
                   "half a unit of its last decimal. The same questions: {sheet} · {gift} · {xml}.").format(
-            sheet=f'<a href="{_e(files["sheet"])}">{_e(_("sheet and answer key (PDF)"))}</a>',
+            sheet=f'<a href="{_e(files["sheet"])}">{_e(sheet)}</a>',
             gift=f'<a href="{_e(files["gift"])}">Moodle GIFT</a>', xml=f'<a href="{_e(files["moodle_xml"])}">Moodle XML</a>')
     cards = "".join(_card(ex, chapters) for ex in exercises)
     heading = ngettext("Check yourself: {n} question", "Check yourself: {n} questions", len(exercises)).format(
