@@ -10,13 +10,14 @@ from typing import TYPE_CHECKING
 
 import click
 
-from attncore.i18n import _, language, use
+from attncore.i18n import language, use
 
 from ..catalog import lecture_scenes
 from ..env import LESSON_ENV
 from ..lessons import get_lesson, lesson_spec, lesson_style, output_root
 from ..options import jobs_option, lesson_option, media_option, quality_option, theme_option
 from ..outputs import claim_output, write_atomic
+from ..publish.clips import shown
 from ..render.frames import section_frames
 from ..render.jobs import default_jobs
 from ..render.runtime import require_runtime
@@ -45,7 +46,7 @@ def storyboard(quality: str, jobs: int | None, lesson_path: Path | None, theme: 
     with claim_output(root):
         per_scene = _frames_of(names, quality, spec, root, jobs or default_jobs(), style)
         with use(lesson.language):  # the sections' titles as the frames show them
-            tiles = [(f"{k}. {s} · {_(title)}", png)
+            tiles = [(f"{k}. {s} · {shown(title)}", png)
                      for k, (s, frames) in enumerate(zip(names, per_scene, strict=True), 1) for title, png in frames]
             sheet = contact_sheet(tiles, style)
         write_atomic(out, sheet)

@@ -34,6 +34,7 @@ from av.packet import Packet
 from av.stream import Stream
 from av.video.frame import VideoFrame
 
+from attncore.i18n import _
 from attncore.narration import section_slug
 
 from ..outputs import atomic_path
@@ -219,6 +220,13 @@ def last_frame(video: Path, out: Path) -> None:
         raise RuntimeError(f"{video} has no frame")
     with atomic_path(out) as tmp:
         last.to_image().save(tmp, format="PNG")  # type: ignore[no-untyped-call]  # PyAV leaves it untyped
+
+
+def shown(title: str) -> str:
+    """A scene's, section's or part's title (an English id, or the lesson's own words) as the
+    viewer reads it: translated in the current language; an empty title stays empty (gettext
+    would answer the catalogue's header)."""
+    return _(title) if title else title
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,7 @@ from pptx.util import Emu
 from attncore.i18n import _, ngettext
 
 from ..outputs import atomic_path
-from .clips import SectionClip
+from .clips import SectionClip, shown
 
 DECK_NAME = "lecture.pptx"
 #: 16:9 at PowerPoint's widescreen size (13.333 × 7.5 in).
@@ -88,11 +88,11 @@ def _autoplay_timing(movie_id: int) -> str:
 def _add_section(slide: Slide, folder: Path, clip: SectionClip) -> None:
     title = slide.shapes.title
     if title is not None:  # first, so that the video covers it
-        title.text = f"{_(clip.scene_title)} — {_(clip.title)}"
+        title.text = f"{shown(clip.scene_title)} — {shown(clip.title)}"
     movie = slide.shapes.add_movie(str(folder / clip.path), Emu(0), Emu(0), SLIDE_WIDTH, SLIDE_HEIGHT,
                                    poster_frame_image=str(folder / clip.poster), mime_type="video/mp4")
     # Translators: the name of a slide's video (read by a screen reader); {title} is the section's.
-    movie.name = _("Section video: {title}").format(title=_(clip.title))
+    movie.name = _("Section video: {title}").format(title=shown(clip.title))
     sld = slide._element
     old = sld.find(f"{{{sld.nsmap['p']}}}timing")
     if old is not None:
@@ -128,7 +128,7 @@ def _add_part_title(slide: Slide, n: int, part: DeckPart, clips: Sequence[Sectio
     length below; its scenes in the notes."""
     mine = [c for c in clips if c.scene in part.scenes]
     seconds = round(sum(c.end_s - c.start_s for c in mine))
-    scene_titles = list(dict.fromkeys(_(c.scene_title) for c in mine))
+    scene_titles = list(dict.fromkeys(shown(c.scene_title) for c in mine))
     slide.background.fill.solid()
     slide.background.fill.fore_color.rgb = PART_COLOURS["background"]
     if slide.shapes.title is not None:

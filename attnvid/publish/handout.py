@@ -34,7 +34,7 @@ from attncore.i18n import _, language, ngettext, quoted
 from ..env import TEXT_CACHE_ENV
 from ..outputs import atomic_path, write_atomic
 from ..render.jobs import Job
-from .clips import SectionClip
+from .clips import SectionClip, shown
 
 HANDOUT_NAME = "handout.pdf"
 #: A4 in points (1/72 in), portrait.
@@ -199,7 +199,7 @@ def _title_page(pen: _Pen, lesson: Lesson, clips: Sequence[SectionClip], duratio
     _paragraph(pen, _("Contents"), SIZE["heading"], bold=True)
     first_page: dict[str, int] = {}
     for clip, page in zip(clips, _pages(clips), strict=True):
-        first_page.setdefault(_(clip.scene_title or clip.title), page)
+        first_page.setdefault(shown(clip.scene_title or clip.title), page)
     pen.font(SIZE["body"])
     for scene_title, page in first_page.items():
         pen.y += SIZE["body"] * LEADING
@@ -235,9 +235,9 @@ def _section_block(pen: _Pen, png: Path, clip: SectionClip, index: int, total: i
     pen.font(SIZE["scene"], bold=True, colour=MUTED)
     where = f"{index}/{total} · {_clock(clip.start_s)}–{_clock(clip.end_s)}"
     pen.text(PAGE_W - MARGIN - pen.width(where), top + SIZE["scene"], where)
-    pen.text(MARGIN, top + SIZE["scene"], _(clip.scene_title))
+    pen.text(MARGIN, top + SIZE["scene"], shown(clip.scene_title))
     pen.y = top + SIZE["scene"] * LEADING
-    _paragraph(pen, _(clip.title), SIZE["heading"], bold=True)
+    _paragraph(pen, shown(clip.title), SIZE["heading"], bold=True)
     pen.y += GAP
     heading = pen.y - top
     size, text_h = _narration_size(pen, clip.narration, HALF - heading - WIDTH * 9 / 16 - GAP - BLOCK_GAP)

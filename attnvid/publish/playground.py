@@ -32,6 +32,7 @@ from attncore.i18n import _, language, ngettext, pgettext, quoted
 from attncore.lesson import EXP_LIMIT, LIMITS, VALUE_LIMIT
 from attncore.steps import sinusoidal_encoding
 
+from .clips import shown
 from .page import LIGHT_PANEL_VARS, LIGHT_ROOT_VARS
 from .workbook.style import Palette
 
@@ -120,7 +121,7 @@ def playground_data(trace: LessonTrace, manifest: dict[str, Any], in_lecture: bo
         "exp_limit": EXP_LIMIT,
         "significant": SIGNIFICANT,
         # the scenes' titles, translated as the scenes translate them
-        "titles": {step: _(title) for step, title, _scene, _mode in STEPS},
+        "titles": {step: shown(title) for step, title, _scene, _mode in STEPS},
         "chapters": chapters,
         "chapter_steps": links,
         "in_lecture": in_lecture,

@@ -22,6 +22,8 @@ from typing import Any
 from attncore.exercises import Exercise
 from attncore.i18n import _, ngettext, number
 
+from .clips import shown
+
 _STYLE = """<style>
   #self-check { padding: 0 20px 24px; }
   #self-check h2 { font-size: 18px; margin: 8px 0 4px; }
@@ -94,7 +96,7 @@ def _e(text: str) -> str:
 def chapter_of(ex: Exercise, chapters: Sequence[dict[str, Any]]) -> int | None:
     """The index of the lecture chapter that explains ``ex`` (its section), or None when the
     lecture leaves that scene out."""
-    section = _(ex.section)  # the chapters are titled in the current language
+    section = shown(ex.section)  # the chapters are titled in the current language
     return next((k for k, c in enumerate(chapters) if c["title"].endswith(f" — {section}")), None)
 
 
@@ -113,7 +115,7 @@ def _answer_field(ex: Exercise) -> str:
 
 def _card(ex: Exercise, chapters: Sequence[dict[str, Any]]) -> str:
     k = chapter_of(ex, chapters)
-    where = f"{ex.scene} — {_(ex.section)}"
+    where = f"{ex.scene} — {shown(ex.section)}"
     if k is not None:
         said = _("Watch how: {chapter}").format(chapter=chapters[k]["title"])
         watch = f'<button type="button" class="chapter" data-chapter="{k}">{_e(said)}</button>'
@@ -123,7 +125,7 @@ def _card(ex: Exercise, chapters: Sequence[dict[str, Any]]) -> str:
     steps = "".join(f"<li>{_e(w.text)}</li>" for w in ex.solution)
     data = (f'data-number="{ex.number}" data-kind="{ex.kind}" data-numerical="{1 if ex.numerical else 0}" '
             f'data-shown="{_e(ex.answer_text)}" data-answer="{_e(ex.answer_number)}" data-tolerance="{ex.tolerance_text}"'
-            + (f' data-tolerance-shown="{_e(shown)}"' if (shown := number(ex.tolerance_text)) != ex.tolerance_text else ""))
+            + (f' data-tolerance-shown="{_e(tol)}"' if (tol := number(ex.tolerance_text)) != ex.tolerance_text else ""))
     check, worked, answer = _("Check"), _("Worked solution"), _("Answer: {answer}").format(answer=ex.answer_text)
     return (f'<article class="exercise" id="exercise-{ex.number}" {data}><h3>{ex.number}. {_e(ex.title)}</h3>'
             f'<p>{_e(ex.prompt)}</p><div class="givens">{_e(chr(10).join(ex.givens))}</div>'
