@@ -26,6 +26,7 @@ from typing import Any, cast
 import numpy as np
 from manim import (
     DOWN,
+    LEFT,
     RIGHT,
     UP,
     Create,
@@ -468,6 +469,13 @@ def winners(b: Board, ctxs: Sequence[ContextTrace], dims: list[str], theme: Them
     return Winners(tuple(dims[k] for k in ks), colours, marks)
 
 
+def arrow_tag(text: str, to: Any, box: RoundedRectangle, theme: Theme) -> Text:
+    """``text`` right of the arrow ``to``, inside its panel ``box`` (a long word, in German say, shrinks)."""
+    tag = label(text, "small", theme["accent"]).next_to(to, RIGHT, buff=LABEL_BUFF)
+    room = box.get_right()[0] - CLEARANCE - tag.get_left()[0]
+    return tag.scale_to_fit_width(room, about_edge=LEFT) if tag.width > room else tag
+
+
 def sign_between(b: Board, c: int, sign: str, y: float, theme: Theme) -> Text:
     """``sign`` ("=" or "≠") between panel ``c`` and the next, at height ``y``."""
     x = (b.panels[c].box.get_right()[0] + b.panels[c + 1].box.get_left()[0]) / 2
@@ -537,8 +545,7 @@ class TwoContexts(LessonScene):
         top, bottom = b.arrow_span
         arrows = [arrow([p.input.baseline.get_x(), top, 0], [p.input.baseline.get_x(), bottom, 0],
                         self.theme["accent"], buff=0) for p in b.panels]
-        arrow_tags = [label(_("attention"), "small", self.theme["accent"]).next_to(a, RIGHT, buff=LABEL_BUFF)
-                      for a in arrows]
+        arrow_tags = [arrow_tag(_("attention"), a, p.box, self.theme) for a, p in zip(arrows, b.panels)]
         # The words light up by how much the focus word attends to them ...
         tints: list[Any] = [t for p, ctx in zip(b.panels, ctxs)
                             for t in tint_tokens(p.sentence, ctx.attention[ctx.focus_index], self.theme)]

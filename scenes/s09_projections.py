@@ -288,8 +288,15 @@ def mechanism_box(lines: Sequence[str], centre: Any, theme: Theme) -> VGroup:
     return VGroup(frame, text.move_to(frame)).move_to(centre)
 
 
-def learned_layout(ctx: ContextTrace, theme: Theme, tw: float, th: float) -> Learned:
-    """Q and K side by side on the top line, V under them, in the learned column."""
+def column_note(text: str, theme: Theme, room: float) -> Text:
+    """A note under a picture of the learned column, no wider than ``room`` (a long translation shrinks)."""
+    note = label(text, "small", theme["text"])
+    return note.scale_to_fit_width(room) if note.width > room else note
+
+
+def learned_layout(ctx: ContextTrace, theme: Theme, tw: float, th: float, room: float) -> Learned:
+    """Q and K side by side on the top line, V under them, in the learned column (``room`` wide
+    around its centre)."""
     n, d = ctx.n, ctx.d
     tiles = {r: Tiles(n, d, role_fill(getattr(ctx.projected, r), role_colour(theme, r)), theme, cell_w=tw, cell_h=th)
              for r in ROLES}
@@ -299,8 +306,8 @@ def learned_layout(ctx: ContextTrace, theme: Theme, tw: float, th: float) -> Lea
     names = {r: name_over(tiles[r], r, role_colour(theme, r)) for r in ROLES}
     qk = VGroup(tiles["Q"], tiles["K"], names["Q"], names["K"])
     frame = SurroundingRectangle(qk, color=theme["grid"], buff=LABEL_BUFF, corner_radius=FRAME_CORNER)
-    compare_note = label(_("decide what is compared"), "small", theme["text"]).next_to(frame, DOWN, buff=LABEL_BUFF)
-    pass_note = label(_("decides what is passed on"), "small", theme["text"]).next_to(tiles["V"], DOWN, buff=ITEM_BUFF)
+    compare_note = column_note(_("decide what is compared"), theme, room).next_to(frame, DOWN, buff=LABEL_BUFF)
+    pass_note = column_note(_("decides what is passed on"), theme, room).next_to(tiles["V"], DOWN, buff=ITEM_BUFF)
     return Learned(tiles, names, frame, compare_note, pass_note)
 
 
@@ -308,7 +315,8 @@ def diagram_layout(ctx: ContextTrace, theme: Theme, box: Box, dec: int) -> Diagr
     """The diagram on its plan (see the constants above)."""
     n, d = ctx.n, ctx.d
     tw, th = fit_cells(n, d, DIAGRAM_W, DIAGRAM_H, max_w=DIAGRAM_TILE[0], max_h=DIAGRAM_TILE[1])
-    lr = learned_layout(ctx, theme, tw, th)
+    # the notes keep clear of the content box's left edge and of the divider
+    lr = learned_layout(ctx, theme, tw, th, 2 * min(LEARNED_X - box.left, DIVIDER_X - TINY_BUFF - LEARNED_X))
     learned = label(pgettext("heading: the learned projections", "learned"), "label", theme["accent"], weight="BOLD")
     centre_on_baseline(learned, (LEARNED_X, box.top - ITEM_BUFF, 0))
     fixed = label(pgettext("heading: the fixed mechanism", "fixed"), "label", theme["muted"], weight="BOLD")
