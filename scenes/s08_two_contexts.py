@@ -26,6 +26,7 @@ from typing import Any, cast
 import numpy as np
 from manim import (
     DOWN,
+    LEFT,
     RIGHT,
     UP,
     Create,
@@ -41,6 +42,7 @@ from manim import (
 )
 
 from attncore import ContextTrace, decimals_needed, fmt
+from attncore.i18n import N_, _, list_of, quoted
 from scenes.base import LessonScene
 from scenes.components import (
     Num,
@@ -190,7 +192,7 @@ class Names:
 def dimension_names(dims: Sequence[str], theme: Theme, m: int, pitch: float) -> Names:
     """Names under the charts, or, when they would need more than two lines (many
     dimensions in narrow panels), one shared colour legend under the panels."""
-    texts = tuple(tuple(label(nm, "small", theme.dim(nm)) for nm in dims) for _ in range(m))
+    texts = tuple(tuple(label(nm, "small", theme.dim(nm)) for nm in dims) for _k in range(m))
     levels = stagger_levels([t.width for t in texts[0]], [k * pitch for k in range(len(dims))])
     if levels > 2:
         legend = dimension_legend(dims, theme)
@@ -373,7 +375,8 @@ class Tags:
 
 def tags(m: int, width: float, chart_w: float, theme: Theme) -> Tags:
     """The tags of ``m`` panels ``width`` wide, shown if a chart ``chart_w`` wide leaves room."""
-    texts = tuple((label("input", "small", theme["muted"]), label("output", "small", theme["muted"])) for _ in range(m))
+    texts = tuple((label(_("input"), "small", theme["muted"]), label(_("output"), "small", theme["muted"]))
+                  for _k in range(m))
     tag_w = max(t.width for t in texts[0])
     if width - 2 * ITEM_BUFF >= chart_w + MED_SMALL_BUFF + tag_w:
         return Tags(texts, tag_w, (tag_w + MED_SMALL_BUFF) / 2)
@@ -466,6 +469,13 @@ def winners(b: Board, ctxs: Sequence[ContextTrace], dims: list[str], theme: Them
     return Winners(tuple(dims[k] for k in ks), colours, marks)
 
 
+def arrow_tag(text: str, to: Any, box: RoundedRectangle, theme: Theme) -> Text:
+    """``text`` right of the arrow ``to``, inside its panel ``box`` (a long word, in German say, shrinks)."""
+    tag = label(text, "small", theme["accent"]).next_to(to, RIGHT, buff=LABEL_BUFF)
+    room = box.get_right()[0] - CLEARANCE - tag.get_left()[0]
+    return tag.scale_to_fit_width(room, about_edge=LEFT) if tag.width > room else tag
+
+
 def sign_between(b: Board, c: int, sign: str, y: float, theme: Theme) -> Text:
     """``sign`` ("=" or "≠") between panel ``c`` and the next, at height ``y``."""
     x = (b.panels[c].box.get_right()[0] + b.panels[c + 1].box.get_left()[0]) / 2
@@ -476,13 +486,13 @@ def sign_between(b: Board, c: int, sign: str, y: float, theme: Theme) -> Text:
 
 
 class TwoContexts(LessonScene):
-    TITLE = "8 · Side by side"
+    TITLE = N_("8 · Side by side")
     STAGE = 4
     FORMULA = r'"Output" = "softmax"(X X^T \/ sqrt(d)) X'
     SECTIONS = (
-        ("Same word, same input vector", "same_input"),
-        ("Attention mixes in the sentence", "mix_in_context"),
-        ("Different contexts, different outputs", "different_outputs"),
+        (N_("Same word, same input vector"), "same_input"),
+        (N_("Attention mixes in the sentence"), "mix_in_context"),
+        (N_("Different contexts, different outputs"), "different_outputs"),
     )
 
     board: Board
@@ -492,16 +502,15 @@ class TwoContexts(LessonScene):
     def _who(self) -> str:
         """The focus word, quoted, when every context shares it (it should)."""
         focus = {c.focus for c in self.trace.contexts}
-        return f"“{self.ctx(0).focus}”" if len(focus) == 1 else "the focus word"
+        return quoted(self.ctx(0).focus) if len(focus) == 1 else _("the focus word")
 
     def same_input(self) -> None:
         ctxs = self.trace.contexts
         self.board = b = board(ctxs, list(self.lesson.dimensions), self.theme, self.dec)
         same = self.claim("same_vector")  # only when every sentence has the same focus word
-        self.narrate(
-            f"Now the sentences side by side. {same.text if same else 'Each focus word starts from its own row'}: "
-            "the embedding table does not depend on the sentence."
-        )
+        # Translators: {same} is a sentence about the focus word's input vector (or "Each focus word starts from its own row").
+        self.narrate(_("Now the sentences side by side. {same}: the embedding table does not depend on the sentence.").format(
+            same=same.text if same else _("Each focus word starts from its own row")))
         self.play(FadeIn(VGroup(*(p.box for p in b.panels))), run_time=TIME.fade)
         self.play(
             LaggedStart(*(FadeIn(p.sentence, shift=DOWN * DRIFT) for p in b.panels), lag_ratio=SENTENCE_LAG),
@@ -523,27 +532,25 @@ class TwoContexts(LessonScene):
         if equals:
             self.play(LaggedStart(*(FadeIn(e, scale=POP) for e in equals), lag_ratio=SIGN_LAG), run_time=TIME.fade)
         same = self.claim("same_vector", "caption")
-        self.note = self.say(same.text if same else "Each focus word starts from its row of the embedding table.")
+        self.note = self.say(same.text if same else _("Each focus word starts from its row of the embedding table."))
 
     # -- 2 -------------------------------------------------------------------------------
     def mix_in_context(self) -> None:
         ctxs, b = self.trace.contexts, self.board
         looks = [c.text for c in self.claims("largest")]  # per sentence, the other word it attends to most
-        lit = ", ".join(looks[:-1]) + (" and " if len(looks) > 1 else "") + looks[-1] if looks else "its neighbours"
-        self.narrate(
-            f"Attention lights up the words that matter to {self._who()}: besides itself, it looks most at {lit}. "
-            "Their vectors flow into the output."
-        )
+        lit = list_of(looks) if looks else _("its neighbours")
+        # Translators: {who} is the quoted focus word (or "the focus word"); {lit} says which words it looks at most.
+        self.narrate(_("Attention lights up the words that matter to {who}: besides itself, it looks most at {lit}. "
+                       "Their vectors flow into the output.").format(who=self._who(), lit=lit))
         top, bottom = b.arrow_span
         arrows = [arrow([p.input.baseline.get_x(), top, 0], [p.input.baseline.get_x(), bottom, 0],
                         self.theme["accent"], buff=0) for p in b.panels]
-        arrow_tags = [label("attention", "small", self.theme["accent"]).next_to(a, RIGHT, buff=LABEL_BUFF)
-                      for a in arrows]
+        arrow_tags = [arrow_tag(_("attention"), a, p.box, self.theme) for a, p in zip(arrows, b.panels)]
         # The words light up by how much the focus word attends to them ...
         tints: list[Any] = [t for p, ctx in zip(b.panels, ctxs)
                             for t in tint_tokens(p.sentence, ctx.attention[ctx.focus_index], self.theme)]
         self.play(*tints, run_time=TIME.transform)
-        self.note = self.say(f"Each sentence lights up where {self._who()} looks.", self.note)
+        self.note = self.say(_("Each sentence lights up where {who} looks.").format(who=self._who()), self.note)
         # ... and the input flows through attention into the output.
         self.play(*(GrowArrow(a) for a in arrows), *(FadeIn(t) for t in arrow_tags), run_time=TIME.fade)
         self.play(
@@ -559,7 +566,7 @@ class TwoContexts(LessonScene):
             run_time=TIME.fade,
         )
         self.hold(len(ctxs) * len(self.lesson.dimensions))
-        self.note = self.say("Attention mixes in the vectors of the words it looks at.", self.note)
+        self.note = self.say(_("Attention mixes in the vectors of the words it looks at."), self.note)
 
     # -- 3 -------------------------------------------------------------------------------
     def different_outputs(self) -> None:
@@ -567,10 +574,9 @@ class TwoContexts(LessonScene):
         dims = list(self.lesson.dimensions)
         differ = self.claim("differ")  # whether the outputs shown differ (two sentences or more)
         said = "; ".join(c.text for c in self.claims("leans"))  # per sentence: where its output is largest
-        self.narrate(
-            f"{differ.text if differ else f'Look at the output of {self._who()}'}: {said}. "
-            "The embedding table did not change; only how the information was combined."
-        )
+        # Translators: {differ} says whether the outputs differ (or "Look at the output of ..."); {leans} where each leans.
+        self.narrate(_("{differ}: {leans}. The embedding table did not change; only how the information was combined.").format(
+            differ=differ.text if differ else _("Look at the output of {who}").format(who=self._who()), leans=said))
         won = winners(b, ctxs, dims, self.theme)
         strokes = [p.box.animate.set_stroke(colour, width=WINNER_STROKE) for p, colour in zip(b.panels, won.colours)]
         y = b.y_out + b.bar_h / 2
@@ -580,5 +586,5 @@ class TwoContexts(LessonScene):
         if unequal:
             self.play(LaggedStart(*(FadeIn(e, scale=POP) for e in unequal), lag_ratio=SIGN_LAG), run_time=TIME.fade)
         self.note = self.say(self.claims("leans", "caption")[0].text, self.note)
-        self.note = self.say("The embedding table did not change, only how information was combined.", self.note)
+        self.note = self.say(_("The embedding table did not change, only how information was combined."), self.note)
         self.hold()

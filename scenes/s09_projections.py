@@ -42,6 +42,7 @@ from manim import (
 )
 
 from attncore import ContextTrace, LessonTrace, decimals_needed, round_matrix
+from attncore.i18n import N_, _, list_of, pgettext, quoted
 from attncore.senses import sense_positions
 from scenes.base import LessonScene
 from scenes.components import (
@@ -287,8 +288,15 @@ def mechanism_box(lines: Sequence[str], centre: Any, theme: Theme) -> VGroup:
     return VGroup(frame, text.move_to(frame)).move_to(centre)
 
 
-def learned_layout(ctx: ContextTrace, theme: Theme, tw: float, th: float) -> Learned:
-    """Q and K side by side on the top line, V under them, in the learned column."""
+def column_note(text: str, theme: Theme, room: float) -> Text:
+    """A note under a picture of the learned column, no wider than ``room`` (a long translation shrinks)."""
+    note = label(text, "small", theme["text"])
+    return note.scale_to_fit_width(room) if note.width > room else note
+
+
+def learned_layout(ctx: ContextTrace, theme: Theme, tw: float, th: float, room: float) -> Learned:
+    """Q and K side by side on the top line, V under them, in the learned column (``room`` wide
+    around its centre)."""
     n, d = ctx.n, ctx.d
     tiles = {r: Tiles(n, d, role_fill(getattr(ctx.projected, r), role_colour(theme, r)), theme, cell_w=tw, cell_h=th)
              for r in ROLES}
@@ -298,8 +306,8 @@ def learned_layout(ctx: ContextTrace, theme: Theme, tw: float, th: float) -> Lea
     names = {r: name_over(tiles[r], r, role_colour(theme, r)) for r in ROLES}
     qk = VGroup(tiles["Q"], tiles["K"], names["Q"], names["K"])
     frame = SurroundingRectangle(qk, color=theme["grid"], buff=LABEL_BUFF, corner_radius=FRAME_CORNER)
-    compare_note = label("decide what is compared", "small", theme["text"]).next_to(frame, DOWN, buff=LABEL_BUFF)
-    pass_note = label("decides what is passed on", "small", theme["text"]).next_to(tiles["V"], DOWN, buff=ITEM_BUFF)
+    compare_note = column_note(_("decide what is compared"), theme, room).next_to(frame, DOWN, buff=LABEL_BUFF)
+    pass_note = column_note(_("decides what is passed on"), theme, room).next_to(tiles["V"], DOWN, buff=ITEM_BUFF)
     return Learned(tiles, names, frame, compare_note, pass_note)
 
 
@@ -307,22 +315,23 @@ def diagram_layout(ctx: ContextTrace, theme: Theme, box: Box, dec: int) -> Diagr
     """The diagram on its plan (see the constants above)."""
     n, d = ctx.n, ctx.d
     tw, th = fit_cells(n, d, DIAGRAM_W, DIAGRAM_H, max_w=DIAGRAM_TILE[0], max_h=DIAGRAM_TILE[1])
-    lr = learned_layout(ctx, theme, tw, th)
-    learned = label("learned", "label", theme["accent"], weight="BOLD")
+    # the notes keep clear of the content box's left edge and of the divider
+    lr = learned_layout(ctx, theme, tw, th, 2 * min(LEARNED_X - box.left, DIVIDER_X - TINY_BUFF - LEARNED_X))
+    learned = label(pgettext("heading: the learned projections", "learned"), "label", theme["accent"], weight="BOLD")
     centre_on_baseline(learned, (LEARNED_X, box.top - ITEM_BUFF, 0))
-    fixed = label("fixed", "label", theme["muted"], weight="BOLD")
+    fixed = label(pgettext("heading: the fixed mechanism", "fixed"), "label", theme["muted"], weight="BOLD")
     centre_on_baseline(fixed, (FIXED_X, box.top - ITEM_BUFF, 0))
     divider = DashedLine((DIVIDER_X, box.top - TINY_BUFF, 0), (DIVIDER_X, box.bottom + DIVIDER_FOOT, 0),
                          color=theme["grid"])
-    compare = mechanism_box(["dot products", "scaling", "softmax"], (COMPARE_X, TOP_Y, 0), theme)
+    compare = mechanism_box([_("dot products"), _("scaling"), "softmax"], (COMPARE_X, TOP_Y, 0), theme)
     shown = round_matrix(ctx.projected.attention, dec)
     a_tiles = Tiles(n, n, heat_fill(shown, theme), theme, cell_w=min(A_TILE_W, DIAGRAM_W / n), cell_h=th)
     a_tiles.move_to((A_X, TOP_Y, 0))
     a_name = name_over(a_tiles, "A", theme["accent"])
-    mixing = mechanism_box(["mixing", "A·V"], (A_X, BOTTOM_Y, 0), theme)
+    mixing = mechanism_box([_("mixing"), "A·V"], (A_X, BOTTOM_Y, 0), theme)
     out_tiles = Tiles(n, d, role_fill(ctx.projected.output, theme["output"]), theme, cell_w=tw, cell_h=th)
     out_tiles.move_to((OUT_X, BOTTOM_Y, 0))
-    out_name = name_over(out_tiles, "output", theme["output"])
+    out_name = name_over(out_tiles, _("output"), theme["output"])
     arrows = [
         arrow((lr.frame.get_right()[0], TOP_Y, 0), compare.get_left(), theme["muted"]),
         arrow(compare.get_right(), a_tiles.get_left(), theme["muted"]),
@@ -374,8 +383,8 @@ def maps_layout(trace: LessonTrace, theme: Theme, box: Box, dec: int) -> Maps:
     big_cols = column_labels(big, ctx.tokens, theme)
     small_cols = column_labels(small, ctx.tokens, theme)
     maps = VGroup(big, small, big_cols, small_cols)
-    title_big = label("with learned projections", "label", theme["accent"])
-    title_small = label("simplified, Q = K = X", "label", theme["muted"])
+    title_big = label(_("with learned projections"), "label", theme["accent"])
+    title_small = label(_("simplified, Q = K = X"), "label", theme["muted"])
     cap_y = max(big_cols.get_top()[1], small_cols.get_top()[1]) + TITLE_RISE
     # Centre everything in the content box (maps first, then titles above their columns).
     maps_top = cap_y + ITEM_BUFF
@@ -398,13 +407,13 @@ def maps_layout(trace: LessonTrace, theme: Theme, box: Box, dec: int) -> Maps:
 
 
 class LearnedProjections(LessonScene):
-    TITLE = "10 · Learned projections"
+    TITLE = N_("10 · Learned projections")
     STAGE = 5
     FORMULA = "Q = X W_Q quad K = X W_K quad V = X W_V"
     SECTIONS = (
-        ("Queries, keys and values", "queries_keys_values"),
-        ("What is learned, what is fixed", "learned_and_fixed"),
-        ("A new attention pattern", "new_pattern"),
+        (N_("Queries, keys and values"), "queries_keys_values"),
+        (N_("What is learned, what is fixed"), "learned_and_fixed"),
+        (N_("A new attention pattern"), "new_pattern"),
     )
 
     sizes: Sizes
@@ -417,29 +426,30 @@ class LearnedProjections(LessonScene):
         """How the weights were obtained, said in words (the seed's digits stay on screen)."""
         t = self.trace.training
         if t is not None and not t.examples:  # asked to be trained, but nothing to learn from
-            return "Ours are not trained: no sentence of the lesson states a sense to learn from."
+            return _("Ours are not trained: no sentence of the lesson states a sense to learn from.")
         if t is not None and t.trained:  # say on what they were trained, and whether it worked
             focus = self.ctx(0).focus
             if not t.claims_hold:
-                return f"Ours were trained to tell which sense “{focus}” has, but the training fell short."
-            return f"Ours were trained on this lesson's own question: which sense “{focus}” has in each sentence."
+                return _("Ours were trained to tell which sense {word} has, but the training fell short.").format(
+                    word=quoted(focus))
+            return _("Ours were trained on this lesson's own question: which sense {word} has in each sentence.").format(
+                word=quoted(focus))
         spec = self.lesson.projections
         names = ("W_Q", "W_K", "W_V", "W_V_reshape", "W_O")
         given = [nm for nm in names if spec.matrix(nm) is not None]
         if len(given) == len(names):
-            return "Ours were set by hand in the lesson file, not trained; a real model learns them from data."
+            return _("Ours were set by hand in the lesson file, not trained; a real model learns them from data.")
         if given:
-            return (f"Ours are not trained: {', '.join(given)} set by hand, the others drawn at random "
-                    "from a fixed seed. A real model learns them from data.")
-        return "Ours are untrained, drawn at random from a fixed seed; a real model learns them from data."
+            # Translators: {matrices} are names of weight matrices such as "W_Q, W_K".
+            return _("Ours are not trained: {matrices} set by hand, the others drawn at random "
+                     "from a fixed seed. A real model learns them from data.").format(matrices=", ".join(given))
+        return _("Ours are untrained, drawn at random from a fixed seed; a real model learns them from data.")
 
     def _projection_words(self) -> str:
         """Where queries, keys and values come from now, and how these weights were obtained."""
-        return (
-            "Queries, keys and values now come from their own weight matrices. "
-            f"{self._provenance_words()} "
-            "Q is X times W_Q, K is X times W_K, V is X times W_V."
-        )
+        # Translators: {provenance} is a sentence or two on how the weights were obtained.
+        return _("Queries, keys and values now come from their own weight matrices. {provenance} "
+                 "Q is X times W_Q, K is X times W_K, V is X times W_V.").format(provenance=self._provenance_words())
 
     def queries_keys_values(self) -> None:
         ctx = self.ctx(0)
@@ -452,11 +462,11 @@ class LearnedProjections(LessonScene):
         self.hold(ctx.d)
         self.play(Indicate(ws["Q"].grid.body(), color=self.theme["query"], scale_factor=INDICATE_SCALE), FadeIn(lay.eq))
         self.play(row_transfer(x_grid, rs["Q"].grid), FadeIn(rs["Q"].labels()))
-        self.note = self.say("Queries: Q = X·W_Q, one row per word, what that word is looking for.")
+        self.note = self.say(_("Queries: Q = X·W_Q, one row per word, what that word is looking for."))
         self.shelf = {}
         captions = {
-            "K": "Keys: K = X·W_K, what each word offers to be matched against.",
-            "V": "Values: V = X·W_V, what each word passes on once it is chosen.",
+            "K": _("Keys: K = X·W_K, what each word offers to be matched against."),
+            "V": _("Values: V = X·W_V, what each word passes on once it is chosen."),
         }
         for prev, role in (("Q", "K"), ("K", "V")):
             self._to_shelf(prev, rs[prev], ROLES.index(prev), ReplacementTransform(ws[prev], ws[role]))
@@ -482,8 +492,8 @@ class LearnedProjections(LessonScene):
     # -- section 2 ------------------------------------------------------------------------
     def _mechanism_words(self) -> str:
         """What stays the same and what is learned."""
-        return ("Dot products, scaling, softmax and mixing stay the same. "
-                "What is learned are the projections: Q and K decide what is compared, V what is passed on.")
+        return _("Dot products, scaling, softmax and mixing stay the same. "
+                 "What is learned are the projections: Q and K decide what is compared, V what is passed on.")
 
     def learned_and_fixed(self) -> None:
         self.narrate(self._mechanism_words())
@@ -502,9 +512,9 @@ class LearnedProjections(LessonScene):
         self.play(GrowArrow(lay.arrows[1]), FadeIn(lay.a_tiles), FadeIn(lay.a_name), run_time=TIME.fade)
         self.play(GrowArrow(lay.arrows[2]), GrowArrow(lay.arrows[3]), FadeIn(lay.mixing), run_time=TIME.fade)
         self.play(GrowArrow(lay.arrows[4]), FadeIn(lay.out_tiles), FadeIn(lay.out_name), run_time=TIME.fade)
-        self.note = self.say("The mechanism stays fixed: dot products, scaling, softmax, mixing.", self.note)
+        self.note = self.say(_("The mechanism stays fixed: dot products, scaling, softmax, mixing."), self.note)
         self.play(FadeIn(lr.compare_note), FadeIn(lr.pass_note), run_time=TIME.fade)
-        self.note = self.say("What a model learns are the projections W_Q, W_K and W_V.", self.note)
+        self.note = self.say(_("What a model learns are the projections W_Q, W_K and W_V."), self.note)
 
     # -- section 3 ------------------------------------------------------------------------
     def _pattern_words(self, numbers: bool) -> str:
@@ -517,18 +527,21 @@ class LearnedProjections(LessonScene):
         """What the weights did to the focus row (``top``: where it looks most): learned, fell short, or arbitrary."""
         t, ctx = self.trace.training, self.ctx(0)
         if t is None or not t.trained:
-            return " A new pattern, but untrained weights make it arbitrary."
+            return " " + _("A new pattern, but untrained weights make it arbitrary.")
         cols = list(sense_positions(self.lesson, ctx.context))
         if not t.claims_hold:
-            return " The training fell short, so read no meaning into it."
+            return " " + _("The training fell short, so read no meaning into it.")
         if not cols:  # this sentence states no sense: the weights learned on the others
-            return " A new pattern, learned on the lesson's other sentences."
-        words = " and ".join(f"“{ctx.tokens[j]}”" for j in cols)
+            return " " + _("A new pattern, learned on the lesson's other sentences.")
+        words = list_of([quoted(ctx.tokens[j]) for j in cols])
         learned = self.claims("learned")[0].text
         if cols == [top]:  # its number was just said
-            return f" {learned} this: {words} is the word that tells the sense of “{ctx.focus}”."
-        return (f" {learned} to make “{ctx.focus}” look at the word that tells its sense: "
-                f"{self.claims('share')[0].text}.")
+            # Translators: {learned} says which matrices learned (e.g. "W_Q and W_K learned"); {words} quoted words.
+            return " " + _("{learned} this: {words} is the word that tells the sense of {focus}.").format(
+                learned=learned, words=words, focus=quoted(ctx.focus))
+        # Translators: {learned} says which matrices learned (e.g. "W_Q and W_K learned"); {share} is a sentence on the weights.
+        return " " + _("{learned} to make {focus} look at the word that tells its sense: {share}.").format(
+            learned=learned, focus=quoted(ctx.focus), share=self.claims("share")[0].text)
 
     def new_pattern(self) -> None:
         ctx = self.ctx(0)
@@ -551,5 +564,5 @@ class LearnedProjections(LessonScene):
         f = ctx.focus_index
         boxes = VGroup(row_outline(big, f, self.theme["accent"]), row_outline(lay.small, f, self.theme["accent"]))
         self.play(Create(boxes), run_time=TIME.fade)
-        self.note = self.say("Same mechanism, new projections: a new pattern of who attends to whom.", self.note)
+        self.note = self.say(_("Same mechanism, new projections: a new pattern of who attends to whom."), self.note)
         self.hold()

@@ -21,7 +21,7 @@ and ``.trained``; ``claims_hold`` and ``reason`` decide what is said;
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -42,6 +42,7 @@ from manim import (
 )
 
 from attncore import LessonTrace, TrainingTrace, adds_up
+from attncore.i18n import N_, _, list_of, pgettext, quoted
 from attncore.later_claims import SHARE_WORDS
 from attncore.training import ATTENTION_CLAIM, SenseClaim
 from scenes.base import LessonScene
@@ -59,7 +60,6 @@ from scenes.components import (
     label,
     label_width,
     number_cell_width,
-    quoted,
     trace_grid,
     wrap_token_row,
     wrapped_text,
@@ -97,9 +97,14 @@ def claim_of(trace: LessonTrace, c: int) -> tuple[int, SenseClaim] | None:
     return (k, t.claims[k]) if k < len(t.claims) else None
 
 
+def quoted_words(words: Sequence[str]) -> str:
+    """The words in quotation marks, listed: “cat” and “dog”."""
+    return list_of([quoted(w) for w in words])
+
+
 def focus_words(trace: LessonTrace) -> str:
     """The focus word(s) of the lesson, quoted once each."""
-    return quoted(list(dict.fromkeys(c.focus for c in trace.contexts)))
+    return quoted_words(list(dict.fromkeys(c.focus for c in trace.contexts)))
 
 
 def widest_word(trace: LessonTrace, least: float) -> float:
@@ -156,9 +161,9 @@ def question_text(trace: LessonTrace) -> tuple[str, str]:
     question asked of the lesson's sentences when nothing was trained."""
     t = history(trace)
     if t is not None:
-        question, _, rule = t.task.partition("? ")
+        question, _sep, rule = t.task.partition("? ")
         return question + "?", rule
-    return f"Which sense does {focus_words(trace)} have in each sentence?", ""
+    return _("Which sense does {word} have in each sentence?").format(word=focus_words(trace)), ""
 
 
 def sense_rows(trace: LessonTrace, theme: Theme, width: float) -> tuple[SenseRow, ...]:
@@ -190,7 +195,7 @@ def example_lines(trace: LessonTrace, theme: Theme) -> VGroup:
     one = [e for e in t.examples if " or " not in e.label]
     none = [e for e in t.examples if " or " in e.label]
     picked = ([min(one, key=lambda e: len(e.tokens))] if one else []) + none[:1]
-    head = label("and sentences generated from them, e.g.", "small", theme["muted"])
+    head = label(_("and sentences generated from them, e.g."), "small", theme["muted"])
     lines = [label(f"{e.sentence}  →  {e.label}", "small", theme["text"]) for e in picked]
     return VGroup(head, *lines).arrange(DOWN, buff=SMALL_BUFF, aligned_edge=LEFT)
 
@@ -238,8 +243,8 @@ def loss_layout(trace: LessonTrace, t: TrainingTrace, theme: Theme, box: Box, de
         Num(t.snapshot_steps[k_last], 0, Source(0, "training.snapshot_steps", (k_last,)), size="small",
             color=theme["muted"]),
     )
-    x_title = label("training step", "small", theme["muted"])
-    y_title = label("loss: how far the answer is from the right sense", "small", theme["muted"])
+    x_title = label(_("training step"), "small", theme["muted"])
+    y_title = label(_("loss: how far the answer is from the right sense"), "small", theme["muted"])
     side = first_v.width + ITEM_BUFF + MED_LARGE_BUFF
     height = box.height - y_title.height - x_title.height - steps.height - 2 * GROUP_BUFF - LABEL_BUFF
     chart = LossCurve(t.loss, theme, width=box.width - 2 * side, height=height,
@@ -285,7 +290,7 @@ def history_cells(trace: LessonTrace, t: TrainingTrace, box: Box, steps_w: float
 def history_layout(trace: LessonTrace, t: TrainingTrace, theme: Theme, box: Box, dec: int) -> HistoryLayout:
     steps = VGroup(*(Num(s, 0, Source(0, "training.snapshot_steps", (i,)), size="small", color=theme["muted"])
                      for i, s in enumerate(t.snapshot_steps)))
-    step_head = label("step", "small", theme["muted"])
+    step_head = label(pgettext("training step, over a column of step numbers", "step"), "small", theme["muted"])
     steps_w = max(steps.width, step_head.width)
     cells = history_cells(trace, t, box, steps_w, dec)
     grids = [trace_grid(trace, f"training.snapshots.{c}", dec, theme, cell_w=cells.width, cell_h=cells.height,
@@ -361,11 +366,11 @@ def compare_block(trace: LessonTrace, c: int, names: tuple[str, str], cells: Cel
 
 
 def compare_layout(trace: LessonTrace, theme: Theme, box: Box, dec: int, learned_name: str) -> CompareLayout:
-    names = ("simplified", learned_name)
+    names = (_("simplified"), learned_name)
     share_head = VGroup()
     claims = [claim_of(trace, c) for c in range(len(trace.contexts))]
     if any(cl is not None and cl[1].sense_words for cl in claims):
-        share_head.add(label("on the sense words", "small", theme["muted"]))
+        share_head.add(label(_("on the sense words"), "small", theme["muted"]))
     fixed = label_width(names, "label") + LABEL_BUFF + (share_head.width + MED_LARGE_BUFF if len(share_head) else 0)
     cells = compare_cells(trace, box, fixed, dec)
     blocks = [compare_block(trace, c, names, cells, theme, dec) for c in range(len(trace.contexts))]
@@ -389,50 +394,61 @@ def compare_layout(trace: LessonTrace, theme: Theme, box: Box, dec: int, learned
 def shortfall(t: TrainingTrace, least: str) -> str:
     """The first claim that fails, in words without digits (the reason's numbers are said, not shown)."""
     for cl in t.claims:
-        words = quoted(cl.sense_words)
+        words = quoted_words(cl.sense_words)
         if not cl.sense_words:
-            return f"no other word carries the sense {cl.sense}"
+            # Translators: {sense} is a dimension name of the lesson (e.g. animal).
+            return _("no other word carries the sense {sense}").format(sense=cl.sense)
         if cl.trained < ATTENTION_CLAIM:
-            return f"less than {least} of the attention goes to {words}"
+            # Translators: {least} is a share in words (e.g. "half"); {words} quoted words.
+            return _("less than {least} of the attention goes to {words}").format(least=least, words=words)
         if cl.trained <= cl.simple:
-            return f"{words} gets no more attention than in the simplified step"
+            return _("{words} gets no more attention than in the simplified step").format(words=words)
         if not any(a >= ATTENTION_CLAIM and a > cl.simple for a in cl.heads):
-            return f"no head gives {least} of its attention to {words}"
+            return _("no head gives {least} of its attention to {words}").format(least=least, words=words)
         if cl.readout != cl.sense or cl.readout_heads != cl.sense:
-            return f"the output does not lean {cl.sense}"
-    return "the loss did not fall far enough"
+            return _("the output does not lean {sense}").format(sense=cl.sense)
+    return _("the loss did not fall far enough")
 
 
 # -- the scene ------------------------------------------------------------------------------
 
 
 class LearningTheWeights(LessonScene):
-    TITLE = "9 · How the weights are learned"
+    TITLE = N_("9 · How the weights are learned")
     STAGE = 5
     FORMULA = 'p = "softmax"("output")'
     #: The loss compares the prediction p with the right sense (KL divergence, 0 when right).
     LOSS_FORMULA = '"loss" = "KL"("target" parallel p)'
     SECTIONS = (
-        ("Which sense is it?", "the_task"),
-        ("The loss, step by step", "the_loss"),
-        ("The attention row moves", "row_moves"),
-        ("Trained row against the simplified one", "trained_vs_simplified"),
+        (N_("Which sense is it?"), "the_task"),
+        (N_("The loss, step by step"), "the_loss"),
+        (N_("The attention row moves"), "row_moves"),
+        (N_("Trained row against the simplified one"), "trained_vs_simplified"),
     )
 
     # -- 1 ------------------------------------------------------------------------------
     def _task_words(self) -> str:
         t = history(self.trace)
         labelled = [c for c, ctx in enumerate(self.trace.contexts) if ctx.context.leans is not None]
-        pairs = [f"{self.ctx(c).context.leans} next to {quoted([self.ctx(c).tokens[j] for j in sense_positions(self.trace, c)])}"
+        # Translators: {sense} is a dimension name of the lesson (e.g. animal), {words} quoted words.
+        pairs = [_("{sense} next to {words}").format(
+                     sense=self.ctx(c).context.leans,
+                     words=quoted_words([self.ctx(c).tokens[j] for j in sense_positions(self.trace, c)]))
                  for c in labelled if sense_positions(self.trace, c)]
-        said = f"which sense does {focus_words(self.trace)} have here"
-        said += f": {', or '.join(pairs)}?" if pairs else "?"
+        word = focus_words(self.trace)
+        # Translators: joins alternatives ("animal next to “cat”, or tech next to “keyboard”").
+        said = (_("which sense does {word} have here: {choices}?").format(
+                    word=word, choices=pgettext("joins alternatives", ", or ").join(pairs))
+                if pairs else _("which sense does {word} have here?").format(word=word))
         if t is None:
-            return (f"How are weights like these learned? From a question such as {said} "
-                    f"This lesson's weights were not trained. {self.trace.weights.provenance}")
-        return (f"How are the weights learned? From a question the lesson asks: {said} "
-                f"The answer is where the output is largest. "
-                "Training uses the lesson's own sentences and sentences generated from them.")
+            # Translators: {question} is a question ending in "?"; {provenance} how the weights were obtained.
+            return _("How are weights like these learned? From a question such as {question} "
+                     "This lesson's weights were not trained. {provenance}").format(
+                         question=said, provenance=self.trace.weights.provenance)
+        # Translators: {question} is a question ending in "?".
+        return _("How are the weights learned? From a question the lesson asks: {question} "
+                 "The answer is where the output is largest. "
+                 "Training uses the lesson's own sentences and sentences generated from them.").format(question=said)
 
     def the_task(self) -> None:
         self.narrate(self._task_words())
@@ -446,27 +462,27 @@ class LearningTheWeights(LessonScene):
         if len(lay.note):
             self.play(Write(lay.note), run_time=TIME.write)
         focus = {c.focus for c in self.trace.contexts}
-        who = focus_words(self.trace) if len(focus) == 1 else "the outlined word"
-        text = f"The task: which sense does {who} have here?"
+        who = focus_words(self.trace) if len(focus) == 1 else _("the outlined word")
+        text = _("The task: which sense does {word} have here?").format(word=who)
         if history(self.trace) is None:
-            text = "These weights were not trained: no task was learned."
+            text = _("These weights were not trained: no task was learned.")
         self.note: Text | None = self.say(text)
 
     # -- 2 ------------------------------------------------------------------------------
     def _loss_words(self, t: TrainingTrace) -> str:
         """How training starts, then the claim: the steps taken and how the loss went."""
-        names = ", ".join(t.trained[:-1]) + " and " + t.trained[-1] if len(t.trained) > 1 else "".join(t.trained)
-        names = names or "no matrix (all are set by hand)"
-        return (f"Training starts close to the simplified attention, not on it: {names} begin as the identity "
-                "plus a little noise. "
+        names = list_of(t.trained) or _("no matrix (all are set by hand)")
+        # Translators: {matrices} names weight matrices ("W_Q, W_K and W_V").
+        return (_("Training starts close to the simplified attention, not on it: {matrices} begin as the identity "
+                  "plus a little noise.").format(matrices=names) + " "
                 + " ".join(c.text for c in self.claims("loss_falls")))
 
     def the_loss(self) -> None:
         t = history(self.trace)
         if t is None:
-            self.narrate("A trained model would lower a loss step by step. "
-                         "These weights were not trained, so there is no loss to show.")
-            self.note = self.say("Not trained: there is no loss curve to show.", self.note)
+            self.narrate(_("A trained model would lower a loss step by step. "
+                           "These weights were not trained, so there is no loss to show."))
+            self.note = self.say(_("Not trained: there is no loss curve to show."), self.note)
             return
         self.narrate(self._loss_words(t))
         lay = loss_layout(self.trace, t, self.theme, self.content, self.dec)
@@ -486,10 +502,11 @@ class LearningTheWeights(LessonScene):
         said = [c.text for c in self.claims("change")]
         caption = self.claims(where="caption")[0].text
         if not said:
-            return ("Each row is the attention of the focus word at one step of training. "
-                    "No other word of these sentences carries the sense, so there is no column to follow.", caption)
-        return (f"Each row is where {focus_words(self.trace)} looks at one step of training. "
-                f"Its weight moves {'; and '.join(said)}.", caption)
+            return (_("Each row is the attention of the focus word at one step of training. "
+                      "No other word of these sentences carries the sense, so there is no column to follow."), caption)
+        # Translators: {moves} says how the weight on the sense words moves ("to “cat” from 0.2 to 0.6").
+        return (_("Each row is where {word} looks at one step of training. Its weight moves {moves}.").format(
+                    word=focus_words(self.trace), moves=pgettext("joins clauses", "; and ").join(said)), caption)
 
     def row_moves(self) -> None:
         t = history(self.trace)
@@ -509,21 +526,21 @@ class LearningTheWeights(LessonScene):
 
     def _simplified_only(self) -> None:
         """Without a history: the simplified row, from which a trained model would start."""
-        self.narrate("Training would start from the simplified attention of the steps before. "
-                     "Here is that row for every sentence.")
+        self.narrate(_("Training would start from the simplified attention of the steps before. "
+                       "Here is that row for every sentence."))
         self.compare = compare_layout(self.trace, self.theme, self.content, self.dec, self._learned_name())
         self._clear()
         for b in self.compare.blocks:
             self.play(FadeIn(b.words), FadeIn(b.simple), run_time=TIME.fade)
-        self.note = self.say("Training would start here, from the simplified attention.", self.note)
+        self.note = self.say(_("Training would start here, from the simplified attention."), self.note)
 
     # -- 4 ------------------------------------------------------------------------------
     def _learned_name(self) -> str:
         """What the second row's weights are: trained, set by hand (W_Q, W_K, W_V given) or untrained."""
         if history(self.trace) is not None:
-            return "trained"
+            return pgettext("weights, as a row label", "trained")
         given = all(self.lesson.projections.matrix(nm) is not None for nm in ("W_Q", "W_K", "W_V"))
-        return "set by hand" if given else "untrained"
+        return pgettext("weights, as a row label", "set by hand") if given else pgettext("weights, as a row label", "untrained")
 
     def _clear(self) -> None:
         """Fade out the content and the caption (the next caption comes in on its own)."""
@@ -534,15 +551,20 @@ class LearningTheWeights(LessonScene):
         """(narration, caption): the claim when training says it holds, else plainly what happened."""
         t = self.trace.training
         if t is None or history(self.trace) is None:
-            why = f" {t.reason}." if t is not None and t.reason else ""
-            return (f"These weights were not trained, so the second row is arbitrary.{why} "
-                    "The next steps use them as they are.", "Not trained: this row is arbitrary.")
+            caption = _("Not trained: this row is arbitrary.")
+            if t is not None and t.reason:
+                # Translators: {reason} says why nothing was trained (a sentence without its final stop).
+                return (_("These weights were not trained, so the second row is arbitrary. {reason}. "
+                          "The next steps use them as they are.").format(reason=t.reason), caption)
+            return (_("These weights were not trained, so the second row is arbitrary. "
+                      "The next steps use them as they are."), caption)
         parts = [c.text for c in self.claims("change")]
-        what = "After training, " + "; and ".join(parts) + "." if parts else ""
+        what = _("After training, {changes}.").format(changes=pgettext("joins clauses", "; and ").join(parts)) if parts else ""
         verdict = " ".join(c.text for c in self.claims("share") + self.claims("learned"))
         if t.claims_hold:
             return f"{what} {verdict}", self.claims("share", "caption")[0].text
-        return f"{what} {verdict}", f"Not reached: {shortfall(t, SHARE_WORDS.get(ATTENTION_CLAIM, 'most'))}."
+        least = _(SHARE_WORDS.get(ATTENTION_CLAIM, N_("most")))
+        return f"{what} {verdict}", _("Not reached: {why}.").format(why=shortfall(t, least))
 
     def trained_vs_simplified(self) -> None:
         words, caption = self._verdict()

@@ -34,6 +34,7 @@ from manim import (
 )
 
 from attncore import ContextTrace, LessonTrace, decimals_needed
+from attncore.i18n import N_, _, quoted
 from scenes.base import LessonScene
 from scenes.components import (
     BLOCK_LABELS_H,
@@ -148,7 +149,7 @@ def output_layout(trace: LessonTrace, theme: Theme, box: Box, dec: int) -> Produ
                           outline=False)
     v_block = named_block(product_grid(trace, theme, "reshaped.V", dec, fit, 1, value, ch), "V", value, v.shape,
                           Source(0, "reshaped.V"), "n×d_v", theme)
-    o_block = named_block(product_grid(trace, theme, "reshaped.output", dec, fit, 2, output, ch), "output", output,
+    o_block = named_block(product_grid(trace, theme, "reshaped.output", dec, fit, 2, output, ch), _("output"), output,
                           out.shape, Source(0, "reshaped.output"), "n×d_v", theme)
     return product_row(a_block, v_block, o_block, theme, box)
 
@@ -183,9 +184,12 @@ def before_after_layout(trace: LessonTrace, theme: Theme, box: Box, dec: int) ->
     """The two rows, their names and sizes, centred in ``box``."""
     ctx = trace.contexts[0]
     f = ctx.focus_index
-    texts = (f"{ctx.focus} in X", f"{ctx.focus} after attention")
+    # Translators: {word} is a word of the lesson, shown without quotation marks (start with it if you can).
+    texts = (_("{word} in X").format(word=ctx.focus), _("{word} after attention").format(word=ctx.focus))
+    # Translators: d and d_v are the sizes of a word's vector before and after (symbols, keep them).
+    size_texts = (_("d numbers"), _("d_v numbers"))
     names_w = label_width(texts, "body") + NAME_GAP
-    sizes_w = label_width(["d_v numbers"], "label") + NAME_GAP
+    sizes_w = label_width(size_texts, "label") + NAME_GAP
     cw, size, names_left = row_cells(ctx, dec, box.width - ITEM_BUFF, names_w, sizes_w)
     x_row = trace_grid(trace, "embeddings", decimals_needed(ctx.embeddings, dec), theme, row=f, cell_w=cw,
                        cell_h=ROW_CELL_H, size=size)
@@ -203,21 +207,21 @@ def before_after_layout(trace: LessonTrace, theme: Theme, box: Box, dec: int) ->
             lab.next_to(grid, UP, buff=LABEL_BUFF, aligned_edge=LEFT)
         names.append(lab)
     sizes = VGroup(
-        label("d numbers", "label", theme["muted"]).next_to(x_row, RIGHT, buff=NAME_GAP),
-        label("d_v numbers", "label", theme["muted"]).next_to(o_row, RIGHT, buff=NAME_GAP),
+        label(size_texts[0], "label", theme["muted"]).next_to(x_row, RIGHT, buff=NAME_GAP),
+        label(size_texts[1], "label", theme["muted"]).next_to(o_row, RIGHT, buff=NAME_GAP),
     )
     VGroup(VGroup(*names), rows, sizes).move_to((0, box.centre_y, 0))
     return BeforeAfter(x_row, o_row, names[0], names[1], sizes)
 
 
 class ChangingDimension(LessonScene):
-    TITLE = "11 · Changing the dimension"
+    TITLE = N_("11 · Changing the dimension")
     STAGE = 5
     FORMULA = 'V = X W_V quad "output" = A V'
     SECTIONS = (
-        ("A value map of another size", "value_map"),
-        ("The output takes the size of V", "output_size"),
-        ("One word, before and after", "before_and_after"),
+        (N_("A value map of another size"), "value_map"),
+        (N_("The output takes the size of V"), "output_size"),
+        (N_("One word, before and after"), "before_and_after"),
     )
 
     value: Product  # X · W_V = V
@@ -232,7 +236,7 @@ class ChangingDimension(LessonScene):
     # -- section 1 ------------------------------------------------------------------------
     def _value_map_words(self) -> str:
         """W_V need not be square; how this lesson's d_v compares with d."""
-        return ("The value matrix W_V does not have to be square. " + self.claims("value_size")[0].text
+        return (_("The value matrix W_V does not have to be square.") + " " + self.claims("value_size")[0].text
                 + self._untrained_words())
 
     def _untrained_words(self) -> str:
@@ -240,7 +244,7 @@ class ChangingDimension(LessonScene):
         t = self.trace.training
         if t is None or not t.trained or self.lesson.projections.matrix("W_V_reshape") is not None:
             return ""
-        return " Its numbers are drawn at random, not trained: its columns have no named sense to learn."
+        return " " + _("Its numbers are drawn at random, not trained: its columns have no named sense to learn.")
 
     def value_map(self) -> None:
         self.narrate(self._value_map_words())
@@ -260,8 +264,8 @@ class ChangingDimension(LessonScene):
     # -- section 2 ------------------------------------------------------------------------
     def _output_words(self) -> str:
         """Why the output takes the size of V."""
-        return ("Attention is unchanged: the output is A times V. "
-                "Each output row is a weighted average of rows of V, so it has the size of V, not of X.")
+        return _("Attention is unchanged: the output is A times V. "
+                 "Each output row is a weighted average of rows of V, so it has the size of V, not of X.")
 
     def output_size(self) -> None:
         ctx = self.ctx(0)
@@ -276,13 +280,13 @@ class ChangingDimension(LessonScene):
         self.hold(ctx.n * ctx.reshaped.output.shape[1] // 2)
         self.shape_boxes = VGroup(*(shape_outline(b, self.theme["accent"]) for b in (lay.right, lay.result)))
         self.play(Create(self.shape_boxes), run_time=TIME.fade)
-        self.note = self.say("Each output row is a weighted average of rows of V, so it has V's size.", self.note)
+        self.note = self.say(_("Each output row is a weighted average of rows of V, so it has V's size."), self.note)
 
     # -- section 3 ------------------------------------------------------------------------
     def _before_after_words(self) -> str:
         """The focus word goes in with d numbers and comes out with d_v."""
-        return (f"“{self.ctx(0).focus}” goes in with d numbers and comes out with d_v. "
-                "Multi-head attention uses this to give each head smaller values.")
+        return _("{word} goes in with d numbers and comes out with d_v. "
+                 "Multi-head attention uses this to give each head smaller values.").format(word=quoted(self.ctx(0).focus))
 
     def before_and_after(self) -> None:
         ctx = self.ctx(0)
@@ -303,4 +307,4 @@ class ChangingDimension(LessonScene):
         )
         self.play(FadeIn(lay.sizes), run_time=TIME.fade)
         self.hold(ctx.embeddings.shape[1] + ctx.reshaped.output.shape[1])
-        self.note = self.say("A model chooses d_v freely; multi-head attention uses smaller values per head.", self.note)
+        self.note = self.say(_("A model chooses d_v freely; multi-head attention uses smaller values per head."), self.note)

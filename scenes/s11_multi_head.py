@@ -37,6 +37,7 @@ from manim import (
 )
 
 from attncore import ContextTrace, LessonTrace, decimals_needed
+from attncore.i18n import N_, _, quoted
 from scenes.base import LessonScene
 from scenes.components import (
     BLOCK_LABELS_H,
@@ -74,7 +75,7 @@ from scenes.layout import DRIFT, GROUP_BUFF, ITEM_BUFF, LABEL_BUFF, MED_LARGE_BU
 from scenes.theme import LAG, TIME, Theme
 
 #: Head names without digits (plain labels may not contain any); LIMITS allows 1-4 heads.
-HEAD_NAMES = ("first head", "second head", "third head", "fourth head")
+HEAD_NAMES = (N_("first head"), N_("second head"), N_("third head"), N_("fourth head"))
 ROLES = (("Q", "query"), ("K", "key"), ("V", "value"))
 
 # -- head colours ----------------------------------------------------------------------------
@@ -108,7 +109,7 @@ BLOCK_LAG, BAR_LAG = 0.25, LAG.step
 
 
 def head_name(k: int, h: int) -> str:
-    return "one head" if h == 1 else HEAD_NAMES[k]
+    return _("one head") if h == 1 else _(HEAD_NAMES[k])
 
 
 def n_heads(ctx: ContextTrace) -> int:
@@ -169,7 +170,7 @@ def head_legend(theme: Theme, h: int, room: float) -> VGroup:
         name = label(head_name(k, h), "label", theme.head(k))
         items.add(VGroup(swatch, name).arrange(RIGHT, buff=LABEL_BUFF))
     items.arrange(RIGHT, buff=SIDE_GAP)
-    note = label("each: d/h columns of Q, K and V", "label", theme["muted"])
+    note = label(_("each: d/h columns of Q, K and V"), "label", theme["muted"])
     legend = VGroup(items, note).arrange(RIGHT, buff=SIDE_GAP)
     if legend.width > room:
         legend.arrange(DOWN, buff=LABEL_BUFF)
@@ -338,13 +339,13 @@ def joined_layout(trace: LessonTrace, theme: Theme, box: Box, dec: int) -> Joine
 
 
 class MultiHead(LessonScene):
-    TITLE = "12 · Multi-head attention"
+    TITLE = N_("12 · Multi-head attention")
     STAGE = 6
     FORMULA = '"MultiHead"(X) = "concat"("heads") W_O'
     SECTIONS = (
-        ("Split into heads", "split_into_heads"),
-        ("One attention per head, in parallel", "attention_per_head"),
-        ("Concatenate and project", "concat_and_project"),
+        (N_("Split into heads"), "split_into_heads"),
+        (N_("One attention per head, in parallel"), "attention_per_head"),
+        (N_("Concatenate and project"), "concat_and_project"),
     )
 
     split: Split
@@ -358,19 +359,19 @@ class MultiHead(LessonScene):
     def _split_words(self) -> str:
         """What splitting into heads means, for one head or several."""
         if self.h > 1:
-            return ("Multi-head attention splits Q, K and V by columns: "
-                    "each head gets its own smaller subspace of d over h dimensions.")
-        return ("Multi-head attention splits Q, K and V by columns, one block per head. "
-                "With a single head, the block is all d columns.")
+            return _("Multi-head attention splits Q, K and V by columns: "
+                     "each head gets its own smaller subspace of d over h dimensions.")
+        return _("Multi-head attention splits Q, K and V by columns, one block per head. "
+                 "With a single head, the block is all d columns.")
 
     def split_into_heads(self) -> None:
         self.narrate(self._split_words())
         lay = split_layout(self.trace, self.theme, self.content, self.dec)
         self.play(LaggedStart(*(FadeIn(b) for b in lay.blocks), lag_ratio=BLOCK_LAG), run_time=TIME.write)
-        self.note = self.say("The same Q, K and V as before, one row per word.")
+        self.note = self.say(_("The same Q, K and V as before, one row per word."))
         self.play(LaggedStart(*(Create(b) for b in lay.bars), lag_ratio=BAR_LAG), FadeIn(lay.legend),
                   run_time=TIME.transform)
-        self.note = self.say("Each head takes its own block of columns: h heads, d/h columns each.", self.note)
+        self.note = self.say(_("Each head takes its own block of columns: h heads, d/h columns each."), self.note)
         self.split = lay
 
     # -- section 2 ------------------------------------------------------------------------
@@ -380,11 +381,11 @@ class MultiHead(LessonScene):
         self._shrink_to_strip(lay)
         self._heads_in_parallel(lay)
         self.hold(self.ctx(0).n * self.h)
-        self.note = self.say("Every head runs the same attention in its own columns, all at the same time.", self.note)
+        self.note = self.say(_("Every head runs the same attention in its own columns, all at the same time."), self.note)
         if self.h > 1:
             self.note = self.say(self.claims("heads_differ", "caption")[0].text, self.note)
         else:
-            self.note = self.say("With one head, this is the attention of the learned projections.", self.note)
+            self.note = self.say(_("With one head, this is the attention of the learned projections."), self.note)
         self.heads = lay
 
     def _shrink_to_strip(self, lay: Heads) -> None:
@@ -424,13 +425,15 @@ class MultiHead(LessonScene):
         ctx = self.ctx(0)
         learned = self._learned_heads_words()
         if learned:
-            return "All heads run the same attention in parallel, each in its own subspace. " + learned
+            return _("All heads run the same attention in parallel, each in its own subspace.") + " " + learned
         if self.h == 1:
-            return ("The single head runs attention on all the columns: "
-                    "with one head, this is the attention of the learned projections.")
+            return _("The single head runs attention on all the columns: "
+                     "with one head, this is the attention of the learned projections.")
         first, second = (c.text for c in self.claims("largest"))
-        return ("All heads run the same attention in parallel, each in its own subspace. "
-                f"In the row of “{ctx.focus}”, each head finds its own pattern: {first}, {second}.")
+        # Translators: {first} and {second} say where the first and the second head look most.
+        return (_("All heads run the same attention in parallel, each in its own subspace.") + " "
+                + _("In the row of {word}, each head finds its own pattern: {first}, {second}.").format(
+                    word=quoted(ctx.focus), first=first, second=second))
 
     def _learned_heads_words(self) -> str:
         """With trained weights whose claims hold: what each head learned (the claims), from its focus row as shown."""
@@ -438,19 +441,20 @@ class MultiHead(LessonScene):
         if not said:
             return ""
         text = "; ".join(said) if self.h > 1 else said[0]
-        return f"In the row of “{self.ctx(0).focus}”, {text}."
+        # Translators: {findings} says what each head learned to find.
+        return _("In the row of {word}, {findings}.").format(word=quoted(self.ctx(0).focus), findings=text)
 
     # -- section 3 ------------------------------------------------------------------------
     def _joined_words(self) -> str:
         """Joining the heads and mixing them with W_O; the closing thought."""
         joined = (
-            "Each head mixes its own columns of V. The outputs are concatenated, back to d columns, "
-            "and one more weight matrix, W_O, mixes the heads. "
+            _("Each head mixes its own columns of V. The outputs are concatenated, back to d columns, "
+              "and one more weight matrix, W_O, mixes the heads.")
             if self.h > 1 else
-            "The head mixes the columns of V. With one head there is nothing to join, "
-            "but one more weight matrix, W_O, still mixes the result. "
+            _("The head mixes the columns of V. With one head there is nothing to join, "
+              "but one more weight matrix, W_O, still mixes the result.")
         )
-        return joined + "Attention mixes information across words, and reshapes the space it lives in."
+        return joined + " " + _("Attention mixes information across words, and reshapes the space it lives in.")
 
     def concat_and_project(self) -> None:
         self.narrate(self._joined_words())
@@ -458,13 +462,13 @@ class MultiHead(LessonScene):
         self.play(FadeOut(self.heads.strip), FadeOut(self.heads.extras()), run_time=TIME.fade)
         self.play(*(ReplacementTransform(m, o.grid) for m, o in zip(self.heads.maps, lay.outs)),
                   *(FadeIn(o.labels()) for o in lay.outs), run_time=TIME.transform)
-        self.note = self.say("Each head mixes its own d/h columns of V: an output of size d/h.", self.note)
+        self.note = self.say(_("Each head mixes its own d/h columns of V: an output of size d/h."), self.note)
         self._join(lay)
-        self.note = self.say("Side by side, the head outputs form one matrix of size n×d again.", self.note)
+        self.note = self.say(_("Side by side, the head outputs form one matrix of size n×d again."), self.note)
         self.play(FadeIn(lay.dot), FadeIn(lay.w_o, shift=LEFT * DRIFT), run_time=TIME.fade)
         self.play(FadeIn(lay.eq), row_transfer(lay.concat.grid, lay.output.grid), FadeIn(lay.output.labels()))
         self.hold(self.ctx(0).n * self.ctx(0).d // 2)
-        self.note = self.say("Attention mixes information across words and reshapes the space it lives in.", self.note)
+        self.note = self.say(_("Attention mixes information across words and reshapes the space it lives in."), self.note)
         self.hold()
 
     def _join(self, lay: Joined) -> None:

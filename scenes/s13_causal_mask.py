@@ -40,6 +40,7 @@ from manim import (
 
 from attncore import ContextTrace, adds_up, shown_sum
 from attncore.claims import Claim
+from attncore.i18n import N_, _, list_of, ngettext, pgettext, quoted
 from scenes.base import LessonScene
 from scenes.components import (
     COMPACT_SIZES,
@@ -62,10 +63,8 @@ from scenes.components import (
     label,
     label_width,
     lift_entries,
-    listed,
     mask_edge,
     number_cell_width,
-    quoted,
     row_total,
     softmax_row_decimals,
     text_size,
@@ -107,7 +106,7 @@ class MaskedScores:
 
 
 def masked_scores_layout(ctx: ContextTrace, dec: int, theme: Theme, box: Box) -> MaskedScores:
-    intro = at_top(label("Each word may look only at itself and at the words before it", "label", theme["query"]), box)
+    intro = at_top(label(_("Each word may look only at itself and at the words before it"), "label", theme["query"]), box)
     room = below(intro, box)
     row_w = label_width(ctx.tokens, "body") + LABEL_BUFF
     cw, ch = fit_cells(ctx.n, ctx.n, room.width - 2 * row_w, room.height - LABEL_ROOM,
@@ -138,10 +137,10 @@ def focus_rows(ctx: ContextTrace, dec: int, theme: Theme) -> list[CompareRow]:
     f = ctx.focus_index
     x_dec, e_dec = softmax_row_decimals(ctx.causal.masked[f], dec)
     return [
-        CompareRow("score / √d", ctx.scaled[f], lambda j: masked_source(ctx, 0, f, j), theme["muted"], decimals=x_dec),
+        CompareRow(_("score / √d"), ctx.scaled[f], lambda j: masked_source(ctx, 0, f, j), theme["muted"], decimals=x_dec),
         CompareRow(exp_row_name(ctx.causal.masked[f], dec), ctx.softmax_exps(f, STAGE),
                    lambda j: Source(0, "softmax_exps", (j,), (f, STAGE)), theme["muted"], decimals=e_dec),
-        CompareRow("exp ÷ sum", ctx.causal.attention[f],
+        CompareRow(_("exp ÷ sum"), ctx.causal.attention[f],
                    lambda j: Source(0, "causal.attention", (f, j)), theme["muted"], heat=True),
     ]
 
@@ -157,15 +156,15 @@ def number_size(values: np.ndarray, dec: int, cw: float) -> str:
 
 def focus_row_layout(ctx: ContextTrace, dec: int, theme: Theme, box: Box) -> FocusRow:
     f, n = ctx.focus_index, ctx.n
-    intro = at_top(label(f"The row of “{ctx.focus}”: the softmax runs over what the mask leaves", "label",
-                         theme["query"]), box)
+    intro = at_top(label(_("The row of {word}: the softmax runs over what the mask leaves").format(word=quoted(ctx.focus)),
+                         "label", theme["query"]), box)
     x_dec, e_dec = softmax_row_decimals(ctx.causal.masked[f], dec)
     exps, weights = ctx.softmax_exps(f, STAGE), ctx.causal.attention[f]
-    total = VGroup(label("sum =", "body", theme["accent"]),
+    total = VGroup(label(pgettext("before a row's sum", "sum ="), "body", theme["accent"]),
                    Num(ctx.softmax_total(f, STAGE), e_dec, Source(0, "softmax_total", (), (f, STAGE)), size="body",
                        color=theme["accent"], approx=not adds_up(exps, ctx.softmax_total(f, STAGE), e_dec)),
                    ).arrange(RIGHT, buff=ITEM_BUFF)
-    check = VGroup(label("sum =", "body", theme["positive"]),
+    check = VGroup(label(pgettext("before a row's sum", "sum ="), "body", theme["positive"]),
                    Num(ctx.row_sums(STAGE)[f], dec, row_total(0, f, STAGE), size="body", color=theme["positive"],
                        approx=not adds_up(weights, ctx.row_sums(STAGE)[f], dec)),
                    label("✓", "body", theme["positive"])).arrange(RIGHT, buff=ITEM_BUFF)
@@ -208,7 +207,7 @@ class MaskedAttention:
 
 def masked_attention_layout(ctx: ContextTrace, dec: int, theme: Theme, box: Box) -> MaskedAttention:
     n, f = ctx.n, ctx.focus_index
-    intro = at_top(label("Every row: the softmax of the scores the mask leaves", "label", theme["text"]), box)
+    intro = at_top(label(_("Every row: the softmax of the scores the mask leaves"), "label", theme["text"]), box)
     room = below(intro, box)
     row_w = label_width(ctx.tokens, "body") + LABEL_BUFF
     cw, ch = fit_cells(n, n + 1, room.width - 2 * row_w, room.height - LABEL_ROOM,
@@ -220,7 +219,7 @@ def masked_attention_layout(ctx: ContextTrace, dec: int, theme: Theme, box: Box)
                         color=theme["positive"], approx=not adds_up(ctx.causal.attention[i], ctx.row_sums(STAGE)[i], dec),
                         ).next_to(grid.cell(i, n - 1), RIGHT, buff=GROUP_BUFF)
                     for i in range(n)))
-    sum_head = label("sum", "label", theme["positive"])
+    sum_head = label(pgettext("column head: each row's sum", "sum"), "label", theme["positive"])
     sum_head.move_to(sums).align_to(grid.col_labels, DOWN)
     centre_in(VGroup(grid, axes, sums, sum_head), room)
     edge = mask_edge(grid, ctx.causal.mask, theme)
@@ -245,8 +244,8 @@ class ContextBlock:
 def context_rows(ctx: ContextTrace, c: int, dec: int, theme: Theme) -> list[CompareRow]:
     f = ctx.focus_index
     return [
-        CompareRow("no mask", ctx.attention[f], lambda j: Source(c, "attention", (f, j)), theme["muted"], heat=True),
-        CompareRow("with the mask", ctx.causal.attention[f],
+        CompareRow(_("no mask"), ctx.attention[f], lambda j: Source(c, "attention", (f, j)), theme["muted"], heat=True),
+        CompareRow(_("with the mask"), ctx.causal.attention[f],
                    lambda j: Source(c, "causal.attention", (f, j)), theme["text"], heat=True),
     ]
 
@@ -258,7 +257,8 @@ def sense_colour(ctx: ContextTrace, theme: Theme) -> str:
 
 def cost_head(ctx: ContextTrace) -> str:
     words = sorted({ctx.tokens[j] for j in ctx.causal.mask_cost.sense_positions})
-    return f"on “{words[0]}”" if len(words) == 1 else "on its sense words"
+    # Translators: over the focus word's attention on one word of the sentence.
+    return _("on {word}").format(word=quoted(words[0])) if len(words) == 1 else _("on its sense words")
 
 
 def cost_column(ctx: ContextTrace, c: int, dec: int, theme: Theme, grid: NumberGrid, size: str) -> VGroup:
@@ -294,7 +294,7 @@ def context_block(ctx: ContextTrace, c: int, dec: int, theme: Theme, cw: float, 
 def contexts_layout(ctxs: Sequence[ContextTrace], dec: int, theme: Theme, box: Box) -> tuple[ContextBlock, ...]:
     """One block per context, stacked, their cells aligned on the left; the largest sizes that fit."""
     side = max((label(cost_head(c), "small").width for c in ctxs if c.causal.mask_cost.sense_positions), default=0.0)
-    names = label_width(["no mask", "with the mask"], "body") + LABEL_BUFF
+    names = label_width([_("no mask"), _("with the mask")], "body") + LABEL_BUFF
     cw = min(BLOCK_CELL_W_MAX, (box.width - names - side - GROUP_BUFF) / max(c.n for c in ctxs))
     blocks: tuple[ContextBlock, ...] = ()
     for sizes in COMPACT_SIZES:
@@ -311,31 +311,42 @@ def contexts_layout(ctxs: Sequence[ContextTrace], dec: int, theme: Theme, box: B
 # -- narration -------------------------------------------------------------------------------
 def named(ctx: ContextTrace, js: Sequence[int]) -> str:
     """The words at ``js``, quoted; the focus word is "itself"."""
-    return listed([f"“{ctx.tokens[j]}”" for j in js if j != ctx.focus_index]
-                  + (["itself"] if ctx.focus_index in js else []))
+    # Translators: the focus word, in a list of the words it looks at.
+    return list_of([quoted(ctx.tokens[j]) for j in js if j != ctx.focus_index]
+                   + ([_("itself")] if ctx.focus_index in js else []))
 
 
 def finds(ctx: ContextTrace, c: int, m: int, found: Sequence[Claim]) -> str:
     """What the focus word still finds under the mask (its claim, with the weight the screen shows)."""
+    where = which_sentence(c, m)
     if ctx.focus_index == 0:
-        return f"{which_sentence(c, m)}, “{ctx.focus}” comes first: it sees only itself."
-    return f"{which_sentence(c, m)}, {next(cl.text for cl in found if cl.args['context'] == c)}."
+        # Translators: {where} is "In the first sentence" (or "In its sentence"); {word} the quoted focus word.
+        return _("{where}, {word} comes first: it sees only itself.").format(where=where, word=quoted(ctx.focus))
+    # Translators: {where} is "In the first sentence" (or "In its sentence"); {finding} what the focus word still finds.
+    return _("{where}, {finding}.").format(where=where, finding=next(cl.text for cl in found if cl.args["context"] == c))
 
 
 def costs(ctx: ContextTrace, c: int, m: int, cost_claims: Sequence[Claim]) -> str:
     """What the mask costs the focus word: its claim, with the numbers the screen shows."""
     cost = ctx.causal.mask_cost
     said = [cl.text for cl in cost_claims if cl.args["contexts"] == [c]]
+    where = which_sentence(c, m)
     if not cost.sense_positions:
         if not said:
-            return f"{which_sentence(c, m)}, “{ctx.focus}” is the last word: the mask hides nothing from it."
+            # Translators: {where} is "In the first sentence" (or "In its sentence"); {word} the quoted focus word.
+            return _("{where}, {word} is the last word: the mask hides nothing from it.").format(
+                where=where, word=quoted(ctx.focus))
         j = cost_claims[[cl.args["contexts"] for cl in cost_claims].index([c])].args["columns"][0][0]
-        return f"{which_sentence(c, m)}, “{ctx.tokens[j]}” comes later: {said[0]}."
+        # Translators: {where} is "In the first sentence"; {cost} says how the focus word's weight changes.
+        return _("{where}, {word} comes later: {cost}.").format(where=where, word=quoted(ctx.tokens[j]), cost=said[0])
     if cost.hidden_positions:
-        hidden = quoted([ctx.tokens[j] for j in cost.hidden_positions])
-        comes, it = ("comes", "it") if len(cost.hidden_positions) == 1 else ("come", "them")
-        return f"{which_sentence(c, m)}, {hidden} {comes} after “{ctx.focus}”: the mask hides {it}, and {said[0]}."
-    return f"{which_sentence(c, m)}, the sense words come first: {said[0]}."
+        n = len(cost.hidden_positions)
+        hidden = list_of([quoted(ctx.tokens[j]) for j in cost.hidden_positions])
+        # Translators: {where} is "In the first sentence"; {hidden} the quoted words the mask hides; {cost} how the weight changes.
+        return ngettext("{where}, {hidden} comes after {word}: the mask hides it, and {cost}.",
+                        "{where}, {hidden} come after {word}: the mask hides them, and {cost}.", n).format(
+            where=where, hidden=hidden, word=quoted(ctx.focus), cost=said[0])
+    return _("{where}, the sense words come first: {cost}.").format(where=where, cost=said[0])
 
 
 def focus_row_note(ctx: ContextTrace, lay: FocusRow, dec: int) -> str:
@@ -344,7 +355,7 @@ def focus_row_note(ctx: ContextTrace, lay: FocusRow, dec: int) -> str:
     out = ""
     total, check = cast(Num, lay.total[1]), cast(Num, lay.check[1])
     if exp_row_name(ctx.causal.masked[f], dec) != EXP_ROW:
-        out += " " + EXP_ROW_NOTE
+        out += " " + _(EXP_ROW_NOTE)
     if total.approx:
         out += " " + approx_note("exponentials shown", [shown_sum(ctx.softmax_exps(f, STAGE), total.decimals)],
                                  [ctx.softmax_total(f, STAGE)])
@@ -366,40 +377,42 @@ def rows_note(ctx: ContextTrace, dec: int) -> str:
 
 # -- the scene -------------------------------------------------------------------------------
 class CausalMask(LessonScene):
-    TITLE = "13 · The causal mask"
+    TITLE = N_("13 · The causal mask")
     STAGE = 3
     FORMULA = r'"softmax"("mask"(X X^T \/ sqrt(d))) X'
     SECTIONS = (
-        ("Only the words before", "hide_the_future"),
-        ("Softmax over what is left", "focus_row"),
-        ("Every row still sums to one", "every_row"),
-        ("Both contexts under the mask", "both_contexts"),
-        ("What the mask costs", "mask_cost"),
+        (N_("Only the words before"), "hide_the_future"),
+        (N_("Softmax over what is left"), "focus_row"),
+        (N_("Every row still sums to one"), "every_row"),
+        (N_("Both contexts under the mask"), "both_contexts"),
+        (N_("What the mask costs"), "mask_cost"),
     )
 
     def hide_the_future(self) -> None:
         ctx = self.ctx(0)
         lay = masked_scores_layout(ctx, self.dec, self.theme, self.content)
-        self.narrate(
+        self.narrate(_(
             "A model that writes a sentence word by word cannot look ahead: the words after the current one do not "
             "exist yet. So each word may look only at itself and the words before it. The mask sets every "
             "score above the diagonal to minus infinity."
-        )
+        ))
         self.play(FadeIn(lay.intro), FadeIn(lay.grid), FadeIn(lay.future), FadeIn(lay.axes), run_time=TIME.write)
-        self.note = self.say("The scaled scores X·Xᵀ / √d, as before.")
+        self.note = self.say(_("The scaled scores X·Xᵀ / √d, as before."))
         self.play(FadeOut(lay.future), FadeIn(lay.mask.covers), FadeIn(lay.mask.marks), Create(lay.mask.edge),
                   self.light_formula("mask"), run_time=TIME.transform)
-        self.note = self.say("Above the diagonal, the words after the query: their scores become −∞.", self.note)
+        self.note = self.say(_("Above the diagonal, the words after the query: their scores become −∞."), self.note)
 
     def focus_row(self) -> None:
         ctx, f = self.ctx(0), self.ctx(0).focus_index
         lay = focus_row_layout(ctx, self.dec, self.theme, self.content)
         g, seen = lay.grid, [j for j in range(ctx.n) if ctx.causal.mask[f, j]]
-        self.narrate(
-            f"In the row of “{ctx.focus}”, the exponential of minus infinity is zero: the later words get nothing. "
-            f"The other exponentials add up to {lay.total[1].spoken}; divided by that sum, the weights go to "
-            f"{named(ctx, seen)}, and still add up to {lay.check[1].spoken}." + focus_row_note(ctx, lay, self.dec)
-        )
+        # Translators: {total} and {check} are numbers as said; {words} the quoted words that get weight.
+        self.narrate(_(
+            "In the row of {word}, the exponential of minus infinity is zero: the later words get nothing. "
+            "The other exponentials add up to {total}; divided by that sum, the weights go to "
+            "{words}, and still add up to {check}."
+        ).format(word=quoted(ctx.focus), total=lay.total[1].spoken, words=named(ctx, seen), check=lay.check[1].spoken)
+            + focus_row_note(ctx, lay, self.dec))
         self.clear_content()
         self.add(g.cells)  # every cell first: the numbers then land on top of them
         self.play(FadeIn(lay.intro), FadeIn(g.col_labels), FadeIn(g.row_labels[0]),
@@ -410,21 +423,23 @@ class CausalMask(LessonScene):
             *(TransformFromCopy(sources[j], g.entry(1, j)) for j in range(ctx.n)), lag_ratio=LAG.item),
             run_time=2 * TIME.transform)
         self.play(FadeIn(lay.total[0]), TransformFromCopy(g.row_entries(1), lay.total[1]), run_time=TIME.transform)
-        self.note = self.say("The exponential of −∞ is zero: the hidden words get nothing.")
+        self.note = self.say(_("The exponential of −∞ is zero: the hidden words get nothing."))
         self.play(FadeIn(g.row_labels[2]), LaggedStart(
             *(TransformFromCopy(VGroup(g.entry(1, j), lay.total[1]), g.entry(2, j)) for j in range(ctx.n)),
             lag_ratio=LAG.item), run_time=2 * TIME.transform)
         self.play(FadeIn(lay.check[0]), TransformFromCopy(g.row_entries(2), lay.check[1]), FadeIn(lay.check[2]),
                   run_time=TIME.transform)
-        self.note = self.say("The words up to the query share all the attention.", self.note)
+        self.note = self.say(_("The words up to the query share all the attention."), self.note)
 
     def every_row(self) -> None:
         ctx = self.ctx(0)
         lay = masked_attention_layout(ctx, self.dec, self.theme, self.content)
         g = lay.grid
+        # Translators: {largest} is a sentence on the largest weight; "{sums} {number}" says every row adds up to that number.
         self.narrate(
-            f"Every row works the same way. {self.claims('largest')[0].text}. "
-            f"And {self.claims('rows_sum_to_one')[0].text} {lay.sums[-1].digits}."
+            _("Every row works the same way. {largest}. And {sums} {number}.").format(
+                largest=self.claims("largest")[0].text, sums=self.claims("rows_sum_to_one")[0].text,
+                number=lay.sums[-1].digits)
             + rows_note(ctx, self.dec)
         )
         self.clear_content()
@@ -442,7 +457,7 @@ class CausalMask(LessonScene):
         self.blocks = contexts_layout(ctxs, self.dec, self.theme, self.content)
         found = self.claims("largest")
         self.narrate(" ".join(finds(ctx, c, m, found) for c, ctx in enumerate(ctxs))
-                     + " The mask hides only what comes later.")
+                     + " " + _("The mask hides only what comes later."))
         self.clear_content()
         self.add(*(b.grid.row(1) for b in self.blocks))
         self.play(*(FadeIn(VGroup(b.grid.col_labels, b.grid.row_labels[1], b.grid.row_entries(1))) for b in self.blocks),
@@ -456,18 +471,18 @@ class CausalMask(LessonScene):
                             if j not in ctxs[c].causal.mask_cost.sense_positions]
         self.play(*(Create(b.senses[1]) for b in self.blocks), *(Create(o) for o in named_cells), run_time=TIME.fade)
         still = self.claims("largest", "caption")
-        self.note = self.say(still[0].text if still else "The mask hides only what comes later.")
+        self.note = self.say(still[0].text if still else _("The mask hides only what comes later."))
 
     def mask_cost(self) -> None:
         ctxs, m = self.trace.contexts, len(self.trace.contexts)
         cost_claims = self.claims("change")
         self.narrate(" ".join(costs(ctx, c, m, cost_claims) for c, ctx in enumerate(ctxs))
-                     + " Each word now takes in only what came before it.")
+                     + " " + _("Each word now takes in only what came before it."))
         self.add(*(b.grid.row(0) for b in self.blocks))
         self.play(*(FadeIn(VGroup(b.grid.row_labels[0], b.grid.row_entries(0))) for b in self.blocks),
                   run_time=TIME.transform)
         self.play(*(Create(b.senses[0]) for b in self.blocks), *(FadeIn(b.cost) for b in self.blocks),
                   run_time=TIME.fade)
         senses = any(c.causal.mask_cost.sense_positions for c in ctxs)
-        self.note = self.say("Without the mask and with it: the share of the words that carry the sense." if senses
-                             else "Without the mask and with it: the later words lose their share.", self.note)
+        self.note = self.say(_("Without the mask and with it: the share of the words that carry the sense.") if senses
+                             else _("Without the mask and with it: the later words lose their share."), self.note)

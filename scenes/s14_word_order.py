@@ -36,6 +36,7 @@ from manim import (
 )
 
 from attncore import ContextTrace, LessonTrace, fmt
+from attncore.i18n import N_, _, pgettext, quoted
 from scenes.base import LessonScene
 from scenes.components import (
     COMPACT_SIZES,
@@ -71,6 +72,11 @@ PAIR_CELL_W, ENCODING_CELL_W, ENCODING_CELL_H = 1.5, 1.4, 0.55
 
 
 # -- 1: the sentence shuffled ----------------------------------------------------------------
+def order_names() -> tuple[str, str]:
+    """The names of a sentence in its order and of its shuffled copy, as row labels and heads."""
+    return (pgettext("the sentence in its order", "sentence"), pgettext("the sentence shuffled", "shuffled"))
+
+
 @dataclass(frozen=True)
 class Shuffle:
     originals: tuple[TokenRow, ...]  # one per context, in its order
@@ -80,7 +86,8 @@ class Shuffle:
 
 def shuffle_layout(ctxs: Sequence[ContextTrace], theme: Theme, box: Box) -> Shuffle:
     """Each sentence over its shuffled copy, the contexts one under the other, in the largest words that fit."""
-    tag_w = label_width(["sentence", "shuffled"], "label") + ITEM_BUFF
+    names = order_names()
+    tag_w = label_width(names, "label") + ITEM_BUFF
     rows: list[tuple[TokenRow, TokenRow]] = []
     for size in TOKEN_SIZES:
         rows = [(wrap_token_row(TokenRow(c.tokens, theme, c.focus_index, size), box.width - 2 * tag_w),
@@ -92,7 +99,7 @@ def shuffle_layout(ctxs: Sequence[ContextTrace], theme: Theme, box: Box) -> Shuf
     centre_in(VGroup(*(VGroup(a, b).arrange(DOWN, buff=ITEM_BUFF) for a, b in rows)).arrange(DOWN, buff=GROUP_BUFF), box)
     tags = VGroup()
     for a, b in rows:
-        for row, text in ((a, "sentence"), (b, "shuffled")):
+        for row, text in ((a, names[0]), (b, names[1])):
             tags.add(label(text, "label", theme["muted"]).next_to(row, LEFT, buff=ITEM_BUFF))
     return Shuffle(tuple(a for a, _ in rows), tuple(b for _, b in rows), tags)
 
@@ -142,9 +149,9 @@ def pair_width(specs: Sequence[PairSpec], dims: Sequence[str], dec: int, box: Bo
                sizes: tuple[str, str, float], short: bool) -> tuple[float, bool]:
     """The cell width at which the rows, their names and tags fit across ``box``, and whether
     the numbers fit such cells at these sizes."""
-    lsize, nsize, _ = sizes
+    lsize, nsize, _ch = sizes
     names = [n for s in specs for n in (s.short_names if short else (s.rows[0].name, s.rows[1].name))]
-    tags = label_width([t for s in specs for _, t, _ in s.tags], lsize) + GROUP_BUFF
+    tags = label_width([t for s in specs for _row, t, _colour in s.tags], lsize) + GROUP_BUFF
     cw = min(PAIR_CELL_W, (box.width - label_width(names, lsize) - LABEL_BUFF - tags) / len(dims))
     need = number_cell_width(np.array([r.values for s in specs for r in s.rows]), dec, nsize)
     return cw, cw >= need
@@ -171,7 +178,7 @@ def pairs_layout(specs: Sequence[PairSpec], dims: Sequence[str], dec: int, theme
             if stack_blocks(blocks, box) <= box.height:
                 return blocks
     if not blocks:  # nothing fits across: the smallest sizes, the numbers shrunk to their cells
-        cw, _ = pair_width(specs, dims, dec, box, COMPACT_SIZES[-1], True)
+        cw, _fits = pair_width(specs, dims, dec, box, COMPACT_SIZES[-1], True)
         blocks = tuple(pair_block(s, dims, dec, theme, cw, COMPACT_SIZES[-1], True) for s in specs)
     stack_blocks(blocks, box)
     return blocks
@@ -189,7 +196,7 @@ def row_source(c: int, path: str, row: int | None) -> Callable[[int], Source]:
 def same_or_not(a: np.ndarray, b: np.ndarray, dec: int, theme: Theme) -> Tag:
     """"= same" when the two rows show the same digits, else "≠ differs"."""
     same = [fmt(x, dec) for x in a] == [fmt(x, dec) for x in b]
-    return (1, "= same", theme["positive"]) if same else (1, "≠ differs", theme["negative"])
+    return (1, _("= same"), theme["positive"]) if same else (1, _("≠ differs"), theme["negative"])
 
 
 def shuffled_specs(ctxs: Sequence[ContextTrace], dec: int, theme: Theme, positions: bool) -> list[PairSpec]:
@@ -203,7 +210,8 @@ def shuffled_specs(ctxs: Sequence[ContextTrace], dec: int, theme: Theme, positio
         path_b = "positional.shuffled_positional_focus_output" if positions else "positional.shuffled_focus_output"
         rows = (focus_row(a, " ".join(ctx.tokens) + plus, row_source(c, path_a, f), theme["text"]),
                 focus_row(b, " ".join(p.shuffled_tokens) + plus, row_source(c, path_b, None), theme["text"]))
-        out.append(PairSpec(rows, ("sentence" + plus, "shuffled" + plus), (same_or_not(a, b, dec, theme),)))
+        out.append(PairSpec(rows, (order_names()[0] + plus, order_names()[1] + plus),
+                            (same_or_not(a, b, dec, theme),)))
     return out
 
 
@@ -222,7 +230,7 @@ def lean_specs(ctxs: Sequence[ContextTrace], theme: Theme) -> list[PairSpec]:
         rows = (focus_row(a, sentence, row_source(c, "output", f), theme["text"]),
                 focus_row(b, sentence + " + PE", row_source(c, "positional.output", f), theme["text"]))
         tags = tuple((i, dims[lean(v)], theme.dim(dims[lean(v)])) for i, v in enumerate((a, b)))
-        out.append(PairSpec(rows, ("no positions", "with positions"), tags))
+        out.append(PairSpec(rows, (_("no positions"), _("with positions")), tags))
     return out
 
 
@@ -250,7 +258,8 @@ def encoding_layout(trace: LessonTrace, dec: int, theme: Theme, box: Box) -> Enc
     p, f, dims = ctx.positional, ctx.focus_index, ctx.dimensions
     formula = at_top(Definition(POSITIONAL_ENCODING, theme), box)
     room = below(formula, box)
-    words_w = label_width([*ctx.tokens, "sentence", "shuffled"], "label") + GROUP_BUFF
+    names = order_names()
+    words_w = label_width([*ctx.tokens, *names], "label") + GROUP_BUFF
     cw, ch = fit_cells(ctx.n, ctx.d, room.width - 2 * words_w, room.height - LABEL_ROOM,
                        max_w=ENCODING_CELL_W, max_h=ENCODING_CELL_H)
     grid = trace_grid(trace, "positional.encoding", dec, theme, cell_w=cw, cell_h=ch, size=text_size(cw, ch),
@@ -264,8 +273,8 @@ def encoding_layout(trace: LessonTrace, dec: int, theme: Theme, box: Box) -> Enc
         centre_on_baseline(w, grid.cell(r, ctx.d - 1).get_center())
         w.next_to(grid.cell(r, ctx.d - 1), RIGHT, buff=GROUP_BUFF, coor_mask=np.array([1, 0, 0]))
     shuffled = VGroup(*words)
-    heads = VGroup(label("sentence", "small", theme["muted"]).next_to(grid.row_labels, DOWN, buff=ITEM_BUFF),
-                   label("shuffled", "small", theme["muted"]).next_to(shuffled, DOWN, buff=ITEM_BUFF))
+    heads = VGroup(label(names[0], "small", theme["muted"]).next_to(grid.row_labels, DOWN, buff=ITEM_BUFF),
+                   label(names[1], "small", theme["muted"]).next_to(shuffled, DOWN, buff=ITEM_BUFF))
     heads[0].align_to(grid.row_labels, RIGHT)
     heads[1].align_to(shuffled, LEFT)
     centre_in(VGroup(grid, shuffled, heads), room)
@@ -279,23 +288,26 @@ def swap_words(ctx: ContextTrace) -> str:
     """The shuffle of the first sentence, in words."""
     p = ctx.positional
     if p.shuffled_order == tuple(range(ctx.n)):
-        return f"Every word of “{ctx.context.sentence}” is “{ctx.focus}”: no order to change."
+        return _("Every word of {sentence} is {word}: no order to change.").format(
+            sentence=quoted(ctx.context.sentence), word=quoted(ctx.focus))
     other = ctx.tokens[p.shuffled_focus_index]
-    return (f"Swap “{ctx.focus}” and “{other}”: “{ctx.context.sentence}” becomes "
-            f"“{' '.join(p.shuffled_tokens)}”. The same words, in another order.")
+    # Translators: {word} and {other} are quoted words; {sentence} and {shuffled} quoted sentences.
+    return _("Swap {word} and {other}: {sentence} becomes {shuffled}. The same words, in another order.").format(
+        word=quoted(ctx.focus), other=quoted(other), sentence=quoted(ctx.context.sentence),
+        shuffled=quoted(" ".join(p.shuffled_tokens)))
 
 
 # -- the scene -------------------------------------------------------------------------------
 class WordOrder(LessonScene):
-    TITLE = "14 · Word order"
+    TITLE = N_("14 · Word order")
     STAGE = 0
     FORMULA = r'"Output" = "softmax"(X X^T \/ sqrt(d)) X'
     SECTIONS = (
-        ("Shuffle the sentence", "shuffle"),
-        ("The same output in any order", "same_output"),
-        ("Add the positions", "add_positions"),
-        ("Now the order counts", "order_counts"),
-        ("What the numbers show", "what_the_numbers_show"),
+        (N_("Shuffle the sentence"), "shuffle"),
+        (N_("The same output in any order"), "same_output"),
+        (N_("Add the positions"), "add_positions"),
+        (N_("Now the order counts"), "order_counts"),
+        (N_("What the numbers show"), "what_the_numbers_show"),
     )
 
     def shuffle(self) -> None:
@@ -306,18 +318,19 @@ class WordOrder(LessonScene):
                   FadeIn(VGroup(*lay.tags[0::2])), run_time=TIME.write)
         self.play(LaggedStart(*(a for c, ctx in enumerate(ctxs) for a in moves(ctx, lay.originals[c], lay.shuffled[c])),
                               lag_ratio=LAG.trickle), FadeIn(VGroup(*lay.tags[1::2])), run_time=2 * TIME.transform)
-        self.note = self.say("The same words in another order.")
+        self.note = self.say(_("The same words in another order."))
 
     def same_output(self) -> None:
         ctxs, m = self.trace.contexts, len(self.trace.contexts)
         blocks = pairs_layout(shuffled_specs(ctxs, self.dec, self.theme, False), ctxs[0].dimensions, self.dec,
                               self.theme, self.content)
         same, lean_claim = self.claims("same_row")[0], self.claims("leans")[0]
-        self.narrate(
+        # Translators: {same} says the shuffled output is the same; {lean} where the output leans.
+        self.narrate((_(
             "Attention compares every word with every word, wherever it stands, and a sum does not care about order. "
-            f"{same.text}: {lean_claim.text}"
-            + (", and likewise in every sentence. " if m > 1 else ". ") + "Attention alone does not see word order."
-        )
+            "{same}: {lean}, and likewise in every sentence. Attention alone does not see word order.") if m > 1 else _(
+            "Attention compares every word with every word, wherever it stands, and a sum does not care about order. "
+            "{same}: {lean}. Attention alone does not see word order.")).format(same=same.text, lean=lean_claim.text))
         self._show_pairs(blocks)
         self.note = self.say(self.claims("same_row", "caption")[0].text, self.note)
 
@@ -335,17 +348,16 @@ class WordOrder(LessonScene):
     def add_positions(self) -> None:
         lay = encoding_layout(self.trace, self.dec, self.theme, self.content)
         ctx = self.ctx(0)
-        self.narrate(
+        self.narrate(_(
             "So we add to each word a vector that says only where it stands: sines and cosines of its position. "
-            f"Shuffled, “{ctx.focus}” stands elsewhere, and gets another row."
-        )
+            "Shuffled, {word} stands elsewhere, and gets another row.").format(word=quoted(ctx.focus)))
         self.clear_content()
         self.play(FadeIn(lay.formula), self.light_formula(None, r'''"Output" = "softmax"(X' X'^T \/ sqrt(d)) X', quad X' = X + "PE"'''),
                   run_time=TIME.write)
         self.play(FadeIn(lay.grid), run_time=TIME.transform)
         self.play(FadeIn(lay.shuffled), FadeIn(lay.heads), Create(lay.focus), run_time=TIME.fade)
         self.hold(ctx.n * ctx.d)
-        self.note = self.say("Each position adds its own vector: the row of the place where the word stands.")
+        self.note = self.say(_("Each position adds its own vector: the row of the place where the word stands."))
 
     def order_counts(self) -> None:
         ctxs = self.trace.contexts
@@ -366,10 +378,20 @@ class WordOrder(LessonScene):
         """How the lean of the focus word moves when the positions are added (the claims), and why."""
         said = [c for c in self.claims() if c.kind != "size_ratio"]
         per: dict[int, list[str]] = {}
+        stays: dict[int, bool] = {}  # the lean stays (a value moves instead): "still leans ..., yet ..."
         for c in said:
-            texts = per.setdefault(c.args["contexts"][0], [])
+            k = c.args["contexts"][0]
+            texts = per.setdefault(k, [])
+            stays[k] = stays.get(k, False) or c.kind == "change"
             if c.text not in texts:
                 texts.append(c.text)
-        moves = " ".join(f"{t[0]}{'; ' if 'leaned' in t[0] else ', yet '}{', '.join(t[1:])}." for t in per.values())
-        return (f"{moves} That is not a better meaning: with d this small, {self.claims('size_ratio')[0].text}. "
-                "Real models use d in the hundreds, and learn how to use the positions.")
+        # Translators: {before} says where the output leaned without positions; {after} where it leans with them.
+        moved = N_("{before}; {after}.")
+        # Translators: {before} says the output still leans the same way; {after} which value moves.
+        kept = N_("{before}, yet {after}.")
+        moves = " ".join(_(kept if stays[k] else moved).format(before=t[0], after=", ".join(t[1:]))
+                         for k, t in per.items())
+        # Translators: {sizes} compares the position vectors with the word vectors.
+        return _("{moves} That is not a better meaning: with d this small, {sizes}. "
+                 "Real models use d in the hundreds, and learn how to use the positions.").format(
+                     moves=moves, sizes=self.claims("size_ratio")[0].text)
