@@ -31,7 +31,15 @@ from manim import (
 from attncore import LessonTrace, decimals_needed
 from attncore.i18n import N_, _, list_of, quoted
 from scenes.base import LessonScene
-from scenes.components import NumberGrid, Source, TokenRow, arrow
+from scenes.components import (
+    NumberGrid,
+    Source,
+    TokenRow,
+    arrow,
+    boxes_touch,
+    column_labels,
+    column_labels_height,
+)
 from scenes.layout import DRIFT, FRAME_MARGIN, FRAME_X, Box
 from scenes.theme import LAG, TIME, Theme
 
@@ -101,16 +109,31 @@ def vocabulary(trace: LessonTrace, title: Mobject, theme: Theme, dec: int) -> Vo
     sentence = TokenRow(trace.contexts[0].tokens, theme).next_to(title, DOWN, buff=SENTENCE_DROP).set_x(0)
     rows = vocab_rows(trace)
     x_all = [trace.contexts[v.context].embeddings[v.row] for v in rows]
-    cell_h = min(CELL_H_MAX, (sentence.get_bottom()[1] - TABLE_HEAD_ROOM - TABLE_BOTTOM) / (len(rows) + 1))
-    replaces = cell_h < READABLE_ROW_H
-    if replaces:  # the room of the sentence too
-        cell_h = min(CELL_H_MAX, (sentence.get_top()[1] + TABLE_DROP - TABLE_HEAD_ROOM - TABLE_BOTTOM) / (len(rows) + 1))
-    table = NumberGrid(
-        x_all, decimals_needed(x_all, dec), lambda r, k: Source(rows[r].context, "embeddings", (rows[r].row, k)), theme,
-        row_labels=[v.word for v in rows], col_labels=dims, col_colours=[theme.dim(d) for d in dims], cell_w=CELL_W,
-        cell_h=cell_h, size="cell" if cell_h >= READABLE_ROW_H else "small",
-        label_size="label" if cell_h >= READABLE_ROW_H else "small",
-    )
+    colours = [theme.dim(d) for d in dims]
+
+    def build(head_room: float) -> tuple[NumberGrid, float, bool]:
+        cell_h = min(CELL_H_MAX, (sentence.get_bottom()[1] - head_room - TABLE_BOTTOM) / (len(rows) + 1))
+        replaces = cell_h < READABLE_ROW_H
+        if replaces:  # the room of the sentence too
+            cell_h = min(CELL_H_MAX, (sentence.get_top()[1] + TABLE_DROP - head_room - TABLE_BOTTOM) / (len(rows) + 1))
+        table = NumberGrid(
+            x_all, decimals_needed(x_all, dec), lambda r, k: Source(rows[r].context, "embeddings", (rows[r].row, k)),
+            theme, row_labels=[v.word for v in rows], col_labels=dims, col_colours=colours, cell_w=CELL_W,
+            cell_h=cell_h, size="cell" if cell_h >= READABLE_ROW_H else "small",
+            label_size="label" if cell_h >= READABLE_ROW_H else "small",
+        )
+        return table, cell_h, replaces
+
+    table, cell_h, replaces = build(TABLE_HEAD_ROOM)
+    labs = table.col_labels
+    if any(boxes_touch(labs[k], labs[k + 1], 0.0) for k in range(len(labs) - 1)):
+        # Names too long for their cells even shrunk ("technique" beside "grammaire"): staggered
+        # on two lines, the rows lower by the room of the second line.
+        size = "label" if cell_h >= READABLE_ROW_H else "small"
+        extra = column_labels_height(dims, CELL_W, size) - column_labels_height(dims[:1], CELL_W, size)
+        table, cell_h, replaces = build(TABLE_HEAD_ROOM + extra)
+        size = "label" if cell_h >= READABLE_ROW_H else "small"
+        table.set_column_labels(column_labels(table, dims, theme, colours, size=size))
     if replaces:
         table.move_to(sentence.get_top()[1] * UP, aligned_edge=UP)
     else:

@@ -205,12 +205,19 @@ def _outline(grid: NumberGrid, pair: Pair, theme: Theme) -> SurroundingRectangle
 def matrix_beside(worked: WorkedExample, ctx: ContextTrace, pair: Pair, theme: Theme, dec: int) -> ScoreMatrix:
     """The (still empty) score matrix in the room right of the worked example, at the content's right edge."""
     room_w = AREA.right - (worked.group.get_right()[0] + GROUP_BUFF) - label_width(ctx.tokens) - ITEM_BUFF
-    cw, ch = fit_cells(ctx.n, ctx.n, room_w, AREA.height - LABEL_ROOM, max_w=CELL_W)
-    grid, axes = _score_grid(ctx, theme, dec, cw, ch)
-    block = VGroup(grid, axes)
-    block.shift(RIGHT * (AREA.right - block.get_right()[0]))
+    for _attempt in range(3):
+        cw, ch = fit_cells(ctx.n, ctx.n, room_w, AREA.height - LABEL_ROOM, max_w=CELL_W)
+        grid, axes = _score_grid(ctx, theme, dec, cw, ch)
+        block = VGroup(grid, axes)
+        block.shift(RIGHT * (AREA.right - block.get_right()[0]))
+        # Axis titles longer than the row labels (German "Schlüssel →") must not reach the worked example.
+        overlap = worked.group.get_right()[0] + ITEM_BUFF - block.get_left()[0]
+        if overlap <= 0:
+            break
+        room_w = ctx.n * cw - overlap  # narrower cells, by the overlap in all
     block.set_y(AREA.centre_y)
     return ScoreMatrix(grid, axes, _outline(grid, pair, theme))
+
 
 
 def matrix_alone(ctx: ContextTrace, pair: Pair, theme: Theme, dec: int) -> ScoreMatrix:
