@@ -254,18 +254,25 @@ def matrix_layout(ctx: ContextTrace, theme: Theme, dec: int) -> MatrixLayout:
     cw = min(MAX_CELL_W, (AREA.width - row_w - ITEM_BUFF - GROUP_BUFF - LEGEND_ROOM) / (n + 1))
     top = conv.get_bottom()[1] - ITEM_BUFF
     ch = min(MAX_CELL_H, (top - LABEL_ROOM - AREA.bottom) / n)
-    A = token_matrix(
-        ctx.attention, dec, lambda r, c: Source(0, "attention", (r, c)), theme,
-        ctx.tokens, cell_w=cw, cell_h=ch, heat=True,
-    )
-    axes = axis_titles(A, theme)
-    sums = row_sums(A, ctx, theme, dec, cw, ch)
-    # Translators: the title of the column of row sums beside the attention matrix.
-    sum_head = label(pgettext("column of row sums", "sum"), "label", theme["positive"])
-    sum_head.move_to((sums.get_x(), min(lab.get_y() for lab in A.col_labels), 0))
-    legend = HeatLegend(theme, height=min(LEGEND_H, n * ch))
-    legend.next_to(sums, RIGHT, buff=MED_LARGE_BUFF).set_y(A.cells.get_y())
-    VGroup(A, axes, sums, sum_head, legend).move_to((0, (top + AREA.bottom) / 2, 0))
+    for _attempt in range(3):
+        A = token_matrix(
+            ctx.attention, dec, lambda r, c: Source(0, "attention", (r, c)), theme,
+            ctx.tokens, cell_w=cw, cell_h=ch, heat=True,
+        )
+        axes = axis_titles(A, theme)
+        sums = row_sums(A, ctx, theme, dec, cw, ch)
+        # Translators: the title of the column of row sums beside the attention matrix.
+        sum_head = label(pgettext("column of row sums", "sum"), "label", theme["positive"])
+        sum_head.move_to((sums.get_x(), min(lab.get_y() for lab in A.col_labels), 0))
+        legend = HeatLegend(theme, height=min(LEGEND_H, n * ch))
+        legend.next_to(sums, RIGHT, buff=MED_LARGE_BUFF).set_y(A.cells.get_y())
+        whole = VGroup(A, axes, sums, sum_head, legend)
+        # Axis titles or a legend wider than their room (German "Schlüssel →", "Gewicht"): narrower cells.
+        overflow = whole.width - AREA.width
+        if overflow <= 0:
+            break
+        cw -= overflow / (n + 1)
+    whole.move_to((0, (top + AREA.bottom) / 2, 0))
     return MatrixLayout(conv, A, axes, sums, sum_head, legend)
 
 

@@ -296,8 +296,12 @@ def sum_marks(eq: Equation, focus: str, theme: Theme) -> SumMarks:
         stroke_color=theme["text"], stroke_width=2,
     )
     plus = label("+", "formula", theme["text"]).next_to(rule, LEFT, buff=CLOSE_BUFF)
-    out_name = label(_("output of {word}").format(word=quoted(focus)), "label", theme["accent"])
+    name = _("output of {word}").format(word=quoted(focus))
+    out_name = label(name, "label", theme["accent"])
+    if out_name.width > eq.out.body().get_left()[0] - GROUP_BUFF - CONTENT.left:
+        out_name = label(name, "small", theme["accent"])  # a long name ("Ausgabe von …") one size smaller
     out_name.next_to(eq.out.body(), LEFT, buff=GROUP_BUFF)
+
     return SumMarks(rule, plus, out_name)
 
 
