@@ -59,6 +59,7 @@ from scenes.components import (
     grow_bars,
     label,
     readable_numbers,
+    wrapped_text,
 )
 from scenes.layout import (
     CONTENT,
@@ -285,7 +286,8 @@ class SumMarks:
 
     rule: Line
     plus: Text
-    out_name: Text
+    out_name: Text | VGroup
+
 
 
 def sum_marks(eq: Equation, focus: str, theme: Theme) -> SumMarks:
@@ -297,9 +299,13 @@ def sum_marks(eq: Equation, focus: str, theme: Theme) -> SumMarks:
     )
     plus = label("+", "formula", theme["text"]).next_to(rule, LEFT, buff=CLOSE_BUFF)
     name = _("output of {word}").format(word=quoted(focus))
-    out_name = label(name, "label", theme["accent"])
-    if out_name.width > eq.out.body().get_left()[0] - GROUP_BUFF - CONTENT.left:
-        out_name = label(name, "small", theme["accent"])  # a long name ("Ausgabe von …") one size smaller
+    room = eq.out.body().get_left()[0] - GROUP_BUFF - CONTENT.left
+    out_name: Text | VGroup = label(name, "label", theme["accent"])
+    if out_name.width > room:  # a long name ("Ausgabe von …"): one size smaller, then on two lines
+        out_name = label(name, "small", theme["accent"])
+        if out_name.width > room:
+            out_name = wrapped_text(name, "small", theme["accent"], room)
+
     out_name.next_to(eq.out.body(), LEFT, buff=GROUP_BUFF)
 
     return SumMarks(rule, plus, out_name)
