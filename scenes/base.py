@@ -31,7 +31,7 @@ from manim import (
 
 from attncore import ContextTrace, LessonTrace, find_lesson, trace_lesson
 from attncore.claims import Claim
-from attncore.i18n import set_language
+from attncore.i18n import _, set_language
 from attncore.lecture_claims import section_claims
 from attncore.narration import narration_override
 from attnvid.env import LANGUAGE_ENV, LESSON_ENV, THEME_ENV, VOICE_ENV
@@ -104,9 +104,10 @@ class LessonScene(Scene):
     """A lecture scene drawing the current lesson's trace.
 
     Class attributes a scene sets:
-      ``TITLE`` (header), ``STAGE`` (index into the pipeline marker), ``FORMULA`` (the
+      ``TITLE`` (header: an English id marked ``N_``, shown translated), ``STAGE`` (index into the pipeline marker), ``FORMULA`` (the
       formula of the step in Typst maths, typeset top right: see
-      :class:`~scenes.components.Formula`), ``SECTIONS`` (beats in order).
+      :class:`~scenes.components.Formula`), ``SECTIONS`` (beats in order: titles are English ids marked ``N_``, which name recordings, narration
+      overrides and claims; they are translated only where shown).
     """
 
     TITLE: ClassVar[str] = ""
@@ -232,7 +233,7 @@ class LessonScene(Scene):
     # -- header ------------------------------------------------------------------------
     def add_header(self) -> None:
         self.pipeline = PipelineMarker(self.STAGE, self.theme).to_edge(UP, buff=PIPELINE_BUFF)
-        self.title = StepTitle(self.TITLE, self.theme["text"])
+        self.title = StepTitle(_(self.TITLE) if self.TITLE else "", self.theme["text"])
         self.title.to_corner(UP + LEFT, buff=HEADER_BUFF).shift(DOWN * TITLE_DROP)
         self.add(self.pipeline, self.title)
         self.formula: Formula | None = None

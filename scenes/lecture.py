@@ -3,6 +3,7 @@ and the tests (``attnvid list`` prints it)."""
 
 from __future__ import annotations
 
+from attncore.i18n import N_
 from scenes.base import LessonScene
 from scenes.s00_title import TitleCard
 from scenes.s01_embeddings import Embeddings
@@ -41,12 +42,14 @@ LECTURE: tuple[type[LessonScene], ...] = (
 
 #: The lecture's default parts, each meant to stay under six minutes of video (viewers'
 #: engagement drops after about six minutes: Guo, Kim & Rubin, 2014). Every scene is in
-#: exactly one part, in lecture order.
+#: exactly one part, in lecture order. The titles are ids (English, marked for translation):
+#: translate them with ``_`` where a viewer reads them.
 PARTS: tuple[tuple[str, tuple[type[LessonScene], ...]], ...] = (
-    ("The core mechanism", LECTURE[:9]),
-    ("Learned weights and heads", LECTURE[9:13]),
-    ("Decoders and positions", LECTURE[13:]),
+    (N_("The core mechanism"), LECTURE[:9]),
+    (N_("Learned weights and heads"), LECTURE[9:13]),
+    (N_("Decoders and positions"), LECTURE[13:]),
 )
+
 
 
 def scene_file(cls: type[LessonScene]) -> str:

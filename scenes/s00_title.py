@@ -12,13 +12,14 @@ from dataclasses import dataclass
 from manim import DOWN, UP, FadeIn, VGroup, Write
 
 from attncore import LessonTrace
+from attncore.i18n import N_, _
 from scenes.base import LessonScene
 from scenes.components import TokenRow, label, quoted, wrap_token_row, wrapped_text
 from scenes.layout import DRIFT, FRAME_X, GROUP_BUFF, LABEL_BUFF, LARGE_BUFF, MED_LARGE_BUFF, Box
 from scenes.theme import LAG, TIME, Theme
 
 #: What every lecture is about, under the lesson's own title.
-SUBTITLE = "Self-attention, step by step"
+SUBTITLE = N_("Self-attention, step by step")
 #: The card uses the whole frame but a margin: it has no header and no caption.
 CARD_Y = 3.4
 CARD = Box(left=-FRAME_X + LARGE_BUFF, right=FRAME_X - LARGE_BUFF, bottom=-CARD_Y, top=CARD_Y)
@@ -52,7 +53,7 @@ def card_layout(trace: LessonTrace, theme: Theme, box: Box = CARD) -> Card:
     title = wrapped_text(trace.lesson.title, "title", theme["text"], box.width / TITLE_SCALE)
     title.arrange(DOWN, buff=LABEL_BUFF).scale(min(TITLE_SCALE, box.width / title.width))
     title.move_to(box.top * UP, aligned_edge=UP).set_x(0)
-    subtitle = VGroup(label(SUBTITLE, "body", theme["accent"])).next_to(title, DOWN, buff=MED_LARGE_BUFF)
+    subtitle = VGroup(label(_(SUBTITLE), "body", theme["accent"])).next_to(title, DOWN, buff=MED_LARGE_BUFF)
     room = subtitle.get_bottom()[1] - LARGE_BUFF - box.bottom
     for size in TOKEN_SIZES:
         names, rows = sentence_block(trace, theme, size, box.width)
@@ -69,7 +70,7 @@ def card_layout(trace: LessonTrace, theme: Theme, box: Box = CARD) -> Card:
 
 class TitleCard(LessonScene):
     TITLE = ""
-    SECTIONS = (("Title", "title_card"),)
+    SECTIONS = ((N_("Title"), "title_card"),)
 
     def add_header(self) -> None:
         """The card has no header: no pipeline marker, no formula."""
@@ -78,9 +79,14 @@ class TitleCard(LessonScene):
         ctxs = self.trace.contexts
         focus = list(dict.fromkeys(c.focus for c in ctxs))
         sentences = quoted([c.context.sentence for c in ctxs])
-        count = ("one sentence", "two sentences", "three sentences")[len(ctxs) - 1]  # words: no digit the card does not show
-        self.narrate(f"{self.lesson.title}. A lecture on self-attention, step by step. "
-                     f"We follow {quoted(focus)} through {count}: {sentences}.")
+        # Whole sentences, the count in words: no digit the card does not show.
+        opening = (
+            _("{title}. A lecture on self-attention, step by step. We follow {focus} through one sentence: {sentences}."),
+            _("{title}. A lecture on self-attention, step by step. We follow {focus} through two sentences: {sentences}."),
+            _("{title}. A lecture on self-attention, step by step. We follow {focus} through three sentences: {sentences}."),
+        )[len(ctxs) - 1]
+        self.narrate(opening.format(title=self.lesson.title, focus=quoted(focus), sentences=sentences))
+
         lay = card_layout(self.trace, self.theme)
         self.play(Write(lay.title), run_time=TIME.write)
         self.play(FadeIn(lay.subtitle, shift=DOWN * DRIFT), run_time=TIME.fade)

@@ -29,8 +29,17 @@ from manim import (
 )
 
 from attncore import LessonTrace, decimals_needed
+from attncore.i18n import N_, _, list_of, quoted
 from scenes.base import LessonScene
-from scenes.components import NumberGrid, Source, TokenRow, arrow
+from scenes.components import (
+    NumberGrid,
+    Source,
+    TokenRow,
+    arrow,
+    boxes_touch,
+    column_labels,
+    column_labels_height,
+)
 from scenes.layout import DRIFT, FRAME_MARGIN, FRAME_X, Box
 from scenes.theme import LAG, TIME, Theme
 
@@ -100,16 +109,31 @@ def vocabulary(trace: LessonTrace, title: Mobject, theme: Theme, dec: int) -> Vo
     sentence = TokenRow(trace.contexts[0].tokens, theme).next_to(title, DOWN, buff=SENTENCE_DROP).set_x(0)
     rows = vocab_rows(trace)
     x_all = [trace.contexts[v.context].embeddings[v.row] for v in rows]
-    cell_h = min(CELL_H_MAX, (sentence.get_bottom()[1] - TABLE_HEAD_ROOM - TABLE_BOTTOM) / (len(rows) + 1))
-    replaces = cell_h < READABLE_ROW_H
-    if replaces:  # the room of the sentence too
-        cell_h = min(CELL_H_MAX, (sentence.get_top()[1] + TABLE_DROP - TABLE_HEAD_ROOM - TABLE_BOTTOM) / (len(rows) + 1))
-    table = NumberGrid(
-        x_all, decimals_needed(x_all, dec), lambda r, k: Source(rows[r].context, "embeddings", (rows[r].row, k)), theme,
-        row_labels=[v.word for v in rows], col_labels=dims, col_colours=[theme.dim(d) for d in dims], cell_w=CELL_W,
-        cell_h=cell_h, size="cell" if cell_h >= READABLE_ROW_H else "small",
-        label_size="label" if cell_h >= READABLE_ROW_H else "small",
-    )
+    colours = [theme.dim(d) for d in dims]
+
+    def build(head_room: float) -> tuple[NumberGrid, float, bool]:
+        cell_h = min(CELL_H_MAX, (sentence.get_bottom()[1] - head_room - TABLE_BOTTOM) / (len(rows) + 1))
+        replaces = cell_h < READABLE_ROW_H
+        if replaces:  # the room of the sentence too
+            cell_h = min(CELL_H_MAX, (sentence.get_top()[1] + TABLE_DROP - head_room - TABLE_BOTTOM) / (len(rows) + 1))
+        table = NumberGrid(
+            x_all, decimals_needed(x_all, dec), lambda r, k: Source(rows[r].context, "embeddings", (rows[r].row, k)),
+            theme, row_labels=[v.word for v in rows], col_labels=dims, col_colours=colours, cell_w=CELL_W,
+            cell_h=cell_h, size="cell" if cell_h >= READABLE_ROW_H else "small",
+            label_size="label" if cell_h >= READABLE_ROW_H else "small",
+        )
+        return table, cell_h, replaces
+
+    table, cell_h, replaces = build(TABLE_HEAD_ROOM)
+    labs = table.col_labels
+    if any(boxes_touch(labs[k], labs[k + 1], 0.0) for k in range(len(labs) - 1)):
+        # Names too long for their cells even shrunk ("technique" beside "grammaire"): staggered
+        # on two lines, the rows lower by the room of the second line.
+        size = "label" if cell_h >= READABLE_ROW_H else "small"
+        extra = column_labels_height(dims, CELL_W, size) - column_labels_height(dims[:1], CELL_W, size)
+        table, cell_h, replaces = build(TABLE_HEAD_ROOM + extra)
+        size = "label" if cell_h >= READABLE_ROW_H else "small"
+        table.set_column_labels(column_labels(table, dims, theme, colours, size=size))
     if replaces:
         table.move_to(sentence.get_top()[1] * UP, aligned_edge=UP)
     else:
@@ -176,24 +200,24 @@ def shared_row(trace: LessonTrace, table: NumberGrid, r: int, theme: Theme, box:
 
 
 class Embeddings(LessonScene):
-    TITLE = "1 · Embeddings"
+    TITLE = N_("1 · Embeddings")
     STAGE = 0
-    FORMULA = '"word" -> "vector" X'
+    FORMULA = '"word" -> "vector" X'  # its words are translated where it is typeset (components.typeset)
     SECTIONS = (
-        ("Words become vectors", "words_become_vectors"),
-        ("Reading a vector", "reading_a_vector"),
-        ("One word, two meanings", "one_word_two_meanings"),
+        (N_("Words become vectors"), "words_become_vectors"),
+        (N_("Reading a vector"), "reading_a_vector"),
+        (N_("One word, two meanings"), "one_word_two_meanings"),
     )
 
     vocab: Vocabulary
 
     def words_become_vectors(self) -> None:
         dims = list(self.lesson.dimensions)
-        self.narrate(
+        # Translators: {dimensions} lists the lesson's dimension names ("animal, tech and size").
+        self.narrate(_(
             "To compute with words, a model turns every word into a vector of numbers. "
-            f"In this lesson each column has a name: {', '.join(dims[:-1])} and {dims[-1]}, "
-            "so we can read a vector like a profile."
-        )
+            "In this lesson each column has a name: {dimensions}, so we can read a vector like a profile."
+        ).format(dimensions=list_of(dims)))
         lay = self.vocab = vocabulary(self.trace, self.title, self.theme, self.dec)
         table = lay.table
         self.play(LaggedStart(*(FadeIn(w, shift=DOWN * DRIFT) for w in lay.sentence), lag_ratio=WORD_LAG))
@@ -201,15 +225,15 @@ class Embeddings(LessonScene):
             self.play(FadeOut(lay.sentence, shift=UP * DRIFT), run_time=TIME.fade)
         self.play(FadeIn(table.cells), Write(table.col_labels), Write(table.row_labels), run_time=TIME.write)
         self.play(LaggedStart(*(FadeIn(table.row_entries(i)) for i in range(len(lay.rows))), lag_ratio=ROW_LAG))
-        self.note = self.say("Each word is a row of numbers; each column is a named dimension.")
+        self.note = self.say(_("Each word is a row of numbers; each column is a named dimension."))
 
     def reading_a_vector(self) -> None:
         # The clearest word of a dimension (attncore.lecture_claims.clearest_word), e.g. "cat" for "animal".
         table, rows = self.vocab.table, self.vocab.rows
         said, shown = self.claims(), self.claims(where="caption")
         if not said:  # no word is strongest anywhere: nothing to single out
-            self.narrate("Each number says how much of its dimension a word carries; "
-                         "together, the numbers of a row are the word's profile.")
+            self.narrate(_("Each number says how much of its dimension a word carries; "
+                           "together, the numbers of a row are the word's profile."))
             self.hold()
             return
         self.narrate(said[0].text)
@@ -224,10 +248,11 @@ class Embeddings(LessonScene):
         focus = self.ctx(0).focus
         table = self.vocab.table
         r = next(k for k, v in enumerate(self.vocab.rows) if v.word == focus)
-        self.narrate(
-            f"Now look at “{focus}”. " + " ".join(c.text for c in self.claims()) +
-            " On its own, the vector cannot tell which meaning is meant: the context has to decide."
-        )
+        # Translators: {facts} are one or two sentences on the word's strongest dimensions.
+        self.narrate(_(
+            "Now look at {word}. {facts} On its own, the vector cannot tell which meaning is meant: "
+            "the context has to decide."
+        ).format(word=quoted(focus), facts=" ".join(c.text for c in self.claims())))
         # Table to the right, every sentence containing the focus word stacked on the left,
         # an arrow from each occurrence to the one row they share.
         if not self.vocab.replaces_sentence:
@@ -245,5 +270,7 @@ class Embeddings(LessonScene):
         if lay.arrows:
             self.play(LaggedStart(*(GrowArrow(a) for a in lay.arrows), lag_ratio=SENTENCE_LAG))
         shown = self.claim("strong_in_each", "caption")
-        self.note = self.say(shown.text if shown else f"“{focus}” has one vector: which meaning is meant?", self.note)
+        self.note = self.say(shown.text if shown else _("{word} has one vector: which meaning is meant?").format(word=quoted(focus)),
+                             self.note)
+
         self.hold()

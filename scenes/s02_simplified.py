@@ -30,6 +30,7 @@ from manim import (
 )
 
 from attncore import ContextTrace, decimals_needed
+from attncore.i18n import N_, _, pgettext, quoted
 from scenes.base import LessonScene
 from scenes.components import NumberGrid, Source, TokenRow, arrow, column_labels, label
 from scenes.layout import CONTENT, DRIFT, FRAME_X, GROUP_BUFF, ITEM_BUFF, MED_SMALL_BUFF, SMALL_BUFF
@@ -107,9 +108,9 @@ def x_and_roles(ctx: ContextTrace, dims: list[str], row: TokenRow, theme: Theme,
         VGroup(grid, x_name).shift(UP * min(low, ROW_GAP - ITEM_BUFF))
     roles: list[Role] = []
     for role, letter, meaning in (
-        ("query", "Q", "query: what a word looks for"),
-        ("key", "K", "key: what a word offers"),
-        ("value", "V", "value: what a word passes on"),
+        ("query", "Q", _("query: what a word looks for")),
+        ("key", "K", _("key: what a word offers")),
+        ("value", "V", _("value: what a word passes on")),
     ):
         head = label(f"{letter} = X", "formula", theme[role], weight="BOLD")
         text = label(meaning, "label", theme["muted"])
@@ -130,12 +131,12 @@ def x_and_roles(ctx: ContextTrace, dims: list[str], row: TokenRow, theme: Theme,
 
 
 class SimplifiedAttention(LessonScene):
-    TITLE = "2 · Self-attention, simplified"
+    TITLE = N_("2 · Self-attention, simplified")
     STAGE = 0
     FORMULA = "Q = K = V = X"
     SECTIONS = (
-        ("Every word looks at every word", "every_word_looks"),
-        ("No learned weights yet", "no_weights_yet"),
+        (N_("Every word looks at every word"), "every_word_looks"),
+        (N_("No learned weights yet"), "no_weights_yet"),
     )
 
     row: TokenRow
@@ -143,30 +144,30 @@ class SimplifiedAttention(LessonScene):
     def every_word_looks(self) -> None:
         ctx = self.ctx(0)
         i = ctx.focus_index
-        self.narrate(
+        # Translators: {words} is every word of the sentence in quotes, separated by commas.
+        self.narrate(_(
             "Self-attention lets every word look at every word of its own sentence, itself included, "
-            f"and decide how much each one matters to it. “{ctx.focus}” looks at "
-            f"{', '.join(f'“{t}”' for t in ctx.tokens)}. And every other word does the same."
-        )
+            "and decide how much each one matters to it. {focus} looks at {words}. And every other word does the same."
+        ).format(focus=quoted(ctx.focus), words=pgettext("list separator", ", ").join(quoted(t) for t in ctx.tokens)))
         # The sentence an item gap below the middle of the frame, the arcs over it.
         self.row = TokenRow(ctx.tokens, self.theme, focus=i).move_to(DOWN * ITEM_BUFF)
         mine = arcs(self.row, i, self.theme["accent"])
         others = VGroup(*(arcs(self.row, k, self.theme["muted"], OTHER_ARC_W) for k in range(ctx.n) if k != i))
         self.play(LaggedStart(*(FadeIn(w, shift=DOWN * DRIFT) for w in self.row), lag_ratio=WORD_LAG))
         self.play(LaggedStart(*(Create(a) for a in mine), lag_ratio=ARC_LAG), run_time=TIME.write * ARCS_WRITES)
-        self.note = self.say(f"“{ctx.focus}” looks at every word of its sentence, itself included.")
+        self.note = self.say(_("{word} looks at every word of its sentence, itself included.").format(word=quoted(ctx.focus)))
         self.play(FadeOut(mine), LaggedStart(*(Create(a) for a in others), lag_ratio=OTHER_LAG),
                   run_time=TIME.write * ARCS_WRITES)
-        self.note = self.say("And so does every other word: attention compares all pairs.", self.note)
+        self.note = self.say(_("And so does every other word: attention compares all pairs."), self.note)
         self.play(FadeOut(others), run_time=TIME.fade)
 
     def no_weights_yet(self) -> None:
         ctx = self.ctx(0)
-        self.narrate(
+        self.narrate(_(
             "In a trained transformer, learned weight matrices turn each word into a query, a key and a value. "
             "To see the mechanism first, we use no weights at all: the queries, the keys and the values "
             "are simply the embeddings X."
-        )
+        ))
         dims = list(self.lesson.dimensions)
         self.play(self.row.animate.next_to(self.title, DOWN, buff=ROW_GAP).set_x(0), run_time=TIME.transform)
         # One X, and the three roles it plays for now.
@@ -176,5 +177,6 @@ class SimplifiedAttention(LessonScene):
         self.play(LaggedStart(*(AnimationGroup(GrowArrow(a), FadeIn(r.group, shift=RIGHT * DRIFT))
                                 for a, r in zip(lay.arrows, lay.roles)), lag_ratio=ROLE_LAG),
                   run_time=TIME.write * 2)
-        self.note = self.say("No learned weights yet: queries, keys and values are the embeddings themselves.", self.note)
+        self.note = self.say(_("No learned weights yet: queries, keys and values are the embeddings themselves."), self.note)
+
         self.hold()

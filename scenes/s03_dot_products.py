@@ -35,6 +35,7 @@ from manim import (
 )
 
 from attncore import ContextTrace, adds_up, decimals_needed, product_decimals
+from attncore.i18n import N_, _, pgettext, quoted
 from scenes.base import LessonScene
 from scenes.components import (
     NumberGrid,
@@ -138,7 +139,8 @@ def worked_example(ctx: ContextTrace, pair: Pair, dims: list[str], theme: Theme,
     ch = min(CELL_H_MAX, (AREA.height - HEADS_AND_SUM_H) / d)
     size = text_size(cw, ch)
     lsize = "body" if size == "body" else "label"
-    heads = [ctx.tokens[i], ctx.tokens[j], "product"]
+    # Translators: the title of the column of products of two vectors, dimension by dimension.
+    heads = [ctx.tokens[i], ctx.tokens[j], pgettext("column of products", "product")]
     head_w = [label(h, lsize).width for h in heads]
     # Wide enough for the heads of two neighbouring columns, and for a sign between them.
     gap = max(SIGN_GAP, max(head_w[0] + head_w[1], head_w[1] + head_w[2]) / 2 - cw + ITEM_BUFF)
@@ -173,7 +175,8 @@ def worked_example(ctx: ContextTrace, pair: Pair, dims: list[str], theme: Theme,
     total.cells.set_stroke(theme["accent"], width=SUM_STROKE)
     total.entries.set_color(theme["accent"])
     total.next_to(rule, DOWN, buff=ITEM_BUFF)
-    total_label = label("sum", lsize, theme["accent"]).next_to(total.cells, LEFT, buff=MED_SMALL_BUFF)
+    # Translators: the label of the sum of the products (the score), left of it.
+    total_label = label(pgettext("sum of products", "sum"), lsize, theme["accent"]).next_to(total.cells, LEFT, buff=MED_SMALL_BUFF)
     group = VGroup(a, b, p, signs, rule, total, total_label)
     group.next_to((AREA.left, 0, 0), RIGHT, buff=0)
     group.set_y(AREA.centre_y + SMALL_BUFF)
@@ -202,12 +205,19 @@ def _outline(grid: NumberGrid, pair: Pair, theme: Theme) -> SurroundingRectangle
 def matrix_beside(worked: WorkedExample, ctx: ContextTrace, pair: Pair, theme: Theme, dec: int) -> ScoreMatrix:
     """The (still empty) score matrix in the room right of the worked example, at the content's right edge."""
     room_w = AREA.right - (worked.group.get_right()[0] + GROUP_BUFF) - label_width(ctx.tokens) - ITEM_BUFF
-    cw, ch = fit_cells(ctx.n, ctx.n, room_w, AREA.height - LABEL_ROOM, max_w=CELL_W)
-    grid, axes = _score_grid(ctx, theme, dec, cw, ch)
-    block = VGroup(grid, axes)
-    block.shift(RIGHT * (AREA.right - block.get_right()[0]))
+    for _attempt in range(3):
+        cw, ch = fit_cells(ctx.n, ctx.n, room_w, AREA.height - LABEL_ROOM, max_w=CELL_W)
+        grid, axes = _score_grid(ctx, theme, dec, cw, ch)
+        block = VGroup(grid, axes)
+        block.shift(RIGHT * (AREA.right - block.get_right()[0]))
+        # Axis titles longer than the row labels (German "Schlüssel →") must not reach the worked example.
+        overlap = worked.group.get_right()[0] + ITEM_BUFF - block.get_left()[0]
+        if overlap <= 0:
+            break
+        room_w = ctx.n * cw - overlap  # narrower cells, by the overlap in all
     block.set_y(AREA.centre_y)
     return ScoreMatrix(grid, axes, _outline(grid, pair, theme))
+
 
 
 def matrix_alone(ctx: ContextTrace, pair: Pair, theme: Theme, dec: int) -> ScoreMatrix:
@@ -228,13 +238,13 @@ def matrix_alone(ctx: ContextTrace, pair: Pair, theme: Theme, dec: int) -> Score
 
 
 class DotProducts(LessonScene):
-    TITLE = "3 · Dot products"
+    TITLE = N_("3 · Dot products")
     STAGE = 1
     FORMULA = "S = X X^T"
     SECTIONS = (
-        ("One score, term by term", "one_score"),
-        ("Every pair of words", "every_pair"),
-        ("A similarity, not yet a weight", "not_a_weight"),
+        (N_("One score, term by term"), "one_score"),
+        (N_("Every pair of words"), "every_pair"),
+        (N_("A similarity, not yet a weight"), "not_a_weight"),
     )
 
     pair: Pair
@@ -251,13 +261,15 @@ class DotProducts(LessonScene):
         S = m.grid
         # The dimension that contributes most, cited with the very numbers on screen.
         k = max(range(ctx.d), key=lambda r: w.products.entry(r, 0).value)
-        self.narrate(
-            "The score of two words is the dot product of their vectors. "
-            + "".join(f"{c.text} " for c in self.claims("largest")) +
-            f"Multiply the two vectors dimension by dimension: in {dims[k]}, {w.a.entry(k, 0).text} times "
-            f"{w.b.entry(k, 0).text} gives {w.products.entry(k, 0).text}. Add the products: the sum, "
-            f"{w.total.entry(0, 0).spoken}, is the score in row “{ctx.tokens[i]}”, column “{ctx.tokens[j]}”."
-        )
+        self.narrate(" ".join([
+            _("The score of two words is the dot product of their vectors."),
+            *(c.text for c in self.claims("largest")),
+            # Translators: {dimension} is a dimension's name; {a}, {b}, {product}, {total} numbers; {row}, {column} words.
+            _("Multiply the two vectors dimension by dimension: in {dimension}, {a} times {b} gives {product}. "
+              "Add the products: the sum, {total}, is the score in row {row}, column {column}.").format(
+                dimension=dims[k], a=w.a.entry(k, 0).text, b=w.b.entry(k, 0).text, product=w.products.entry(k, 0).text,
+                total=w.total.entry(0, 0).spoken, row=quoted(ctx.tokens[i]), column=quoted(ctx.tokens[j])),
+        ]))
         # Right: the empty score matrix, its cell (i, j) waiting for the sum.
         self.play(FadeIn(S.cells), Write(S.row_labels), Write(S.col_labels), FadeIn(m.axes), run_time=TIME.write)
         self.play(
@@ -265,7 +277,8 @@ class DotProducts(LessonScene):
             S.row_labels[i].animate.set_color(self.theme["accent"]),
             S.col_labels[j].animate.set_color(self.theme["accent"]),
         )
-        self.note = self.say(f"Which score belongs in row “{ctx.tokens[i]}”, column “{ctx.tokens[j]}”?")
+        self.note = self.say(_("Which score belongs in row {row}, column {column}?").format(
+            row=quoted(ctx.tokens[i]), column=quoted(ctx.tokens[j])))
 
         # Left: the two vectors arrive, each word's embedding row, laid side by side.
         self.play(
@@ -277,7 +290,7 @@ class DotProducts(LessonScene):
         )
         self.play(LaggedStart(*(FadeIn(VGroup(w.a.entry(r, 0), w.b.entry(r, 0))) for r in range(ctx.d)),
                               lag_ratio=LABEL_LAG))
-        self.note = self.say("Put the two vectors side by side, dimension by dimension.", self.note)
+        self.note = self.say(_("Put the two vectors side by side, dimension by dimension."), self.note)
         self._multiply(w)
 
         # Their sum is the score; it lands in its cell of S.
@@ -285,7 +298,7 @@ class DotProducts(LessonScene):
         self.play(TransformFromCopy(w.products.entries, w.total.entries), run_time=TIME.transform)
         S.entry(i, j).set_color(self.theme["accent"])
         self.play(TransformFromCopy(w.total.entries[0], S.entry(i, j)), run_time=TIME.transform)
-        self.note = self.say("Multiply dimension by dimension, add the products: that sum is the score.", self.note)
+        self.note = self.say(_("Multiply dimension by dimension, add the products: that sum is the score."), self.note)
 
     def _multiply(self, w: WorkedExample) -> None:
         """One product per dimension, one after the other, an outline walking down the rows."""
@@ -312,10 +325,10 @@ class DotProducts(LessonScene):
         # The matrix takes the room the worked example leaves: rebuilt with larger cells.
         new = self.matrix = matrix_alone(ctx, self.pair, self.theme, self.dec)
         S = new.grid
-        self.narrate(
+        self.narrate(_(
             "Every word is compared with every word of its sentence in the same way. "
             "That fills the score matrix: one row per query word, one column per key word."
-        )
+        ))
         self.play(FadeOut(self.worked.group), run_time=TIME.fade)
         self.play(
             ReplacementTransform(old.grid.cells, S.cells),
@@ -326,7 +339,7 @@ class DotProducts(LessonScene):
             ReplacementTransform(old.target, new.target),
             run_time=TIME.transform,
         )
-        self.note = self.say("Every word is compared with every word of its sentence the same way.", self.note)
+        self.note = self.say(_("Every word is compared with every word of its sentence the same way."), self.note)
         for r in range(n):
             fresh = [S.entry(r, c) for c in range(n) if (r, c) != (i, j)]
             self.play(
@@ -335,14 +348,14 @@ class DotProducts(LessonScene):
                 run_time=min(ROW_S, ROWS_S / n),
             )
         self.hold(n)
-        self.note = self.say("Row = the query word, column = the key word it is compared with.", self.note)
+        self.note = self.say(_("Row = the query word, column = the key word it is compared with."), self.note)
 
     def not_a_weight(self) -> None:
         i, j = self.pair.i, self.pair.j
         S = self.matrix.grid
         said = self.claims("largest")[0]  # the largest score of the row (attncore.lecture_claims)
         best = said.args["column"]
-        self.narrate(f"{said.text} A raw score is a similarity, not yet a weight.")
+        self.narrate(said.text + " " + _("A raw score is a similarity, not yet a weight."))
         row_box = SurroundingRectangle(VGroup(S.row(i), S.row_labels[i]), color=self.theme["accent"], buff=ROW_BOX_BUFF)
         self.play(
             FadeOut(self.matrix.target),
@@ -353,7 +366,8 @@ class DotProducts(LessonScene):
         best_box = _outline(S, Pair(i, best), self.theme)
         self.play(Create(best_box), S.entry(i, best).animate.set_color(self.theme["accent"]), run_time=TIME.fade)
         self.note = self.say(self.claims("largest", "caption")[0].text, self.note)
-        self.note = self.say("A raw score is a similarity, not yet a weight.", self.note)
+        self.note = self.say(_("A raw score is a similarity, not yet a weight."), self.note)
+
         self.hold()
 
 

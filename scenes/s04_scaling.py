@@ -41,6 +41,7 @@ from attncore import (
     quotient_decimals,
     round_matrix,
 )
+from attncore.i18n import N_, _, pgettext, quoted
 from scenes.base import LessonScene
 from scenes.components import (
     Num,
@@ -140,7 +141,9 @@ def division(ctx: ContextTrace, dims: list[str], theme: Theme, dec: int) -> Divi
 
     # d: the number of named dimensions; √d: the divisor.
     d_line = VGroup(
-        label("d =", "body"), Num(ctx.d, 0, Source(0, "d"), size="body"), label("dimensions", "body", theme["muted"])
+        # Translators: after "d = 3": the number of dimensions of a word vector.
+        label("d =", "body"), Num(ctx.d, 0, Source(0, "d"), size="body"),
+        label(pgettext("d = ...", "dimensions"), "body", theme["muted"]),
     ).arrange(RIGHT, buff=SIGN_BUFF)
     names = VGroup(*(label(m, "small", theme.dim(m)) for m in dims))
     cols = 2 if len(dims) > 3 else 1
@@ -196,12 +199,12 @@ class Comparison:
 
 
 def comparison(ctx: ContextTrace, theme: Theme, dec: int) -> Comparison:
-    intro = label(f"How much “{ctx.focus}” attends to each word", "label", theme["query"])
+    intro = label(_("How much {word} attends to each word").format(word=quoted(ctx.focus)), "label", theme["query"])
     intro.move_to((0, CONTENT.top - MED_SMALL_BUFF, 0))
     return Comparison(
         intro,
-        focus_chart(ctx, "unscaled_attention", CONTENT.left, -GROUP_BUFF, "softmax(S)", "without scaling", theme, dec),
-        focus_chart(ctx, "attention", GROUP_BUFF, CONTENT.right, "softmax(S / √d)", "with scaling", theme, dec),
+        focus_chart(ctx, "unscaled_attention", CONTENT.left, -GROUP_BUFF, "softmax(S)", _("without scaling"), theme, dec),
+        focus_chart(ctx, "attention", GROUP_BUFF, CONTENT.right, "softmax(S / √d)", _("with scaling"), theme, dec),
     )
 
 
@@ -209,13 +212,13 @@ def comparison(ctx: ContextTrace, theme: Theme, dec: int) -> Comparison:
 
 
 class Scaling(LessonScene):
-    TITLE = "4 · Scaling"
+    TITLE = N_("4 · Scaling")
     STAGE = 2
     FORMULA = r"X X^T \/ sqrt(d)"
     SECTIONS = (
-        ("Divide every score by √d", "divide"),
-        ("Softmax without scaling", "without"),
-        ("Softmax with scaling", "with_scaling"),
+        (N_("Divide every score by √d"), "divide"),
+        (N_("Softmax without scaling"), "without"),
+        (N_("Softmax with scaling"), "with_scaling"),
     )
 
     division: Division
@@ -228,15 +231,16 @@ class Scaling(LessonScene):
         S, T = lay.scores, lay.scaled
         # Left: the score matrix of the previous step. Right: d and √d.
         self.narrate(
-            "Before the softmax, every score is divided by the square root of d, the number of dimensions. "
-            f"Dot products grow with d. Here d is {fmt(ctx.d, 0)}, so we divide by {fmt(ctx.sqrt_d, lay.operand_decimals)}."
+            _("Before the softmax, every score is divided by the square root of d, the number of dimensions. "
+              "Dot products grow with d. Here d is {d}, so we divide by {sqrt_d}.").format(
+                d=fmt(ctx.d, 0), sqrt_d=fmt(ctx.sqrt_d, lay.operand_decimals))
             + self._approx_quotients(ctx)
         )
         self.play(FadeIn(S.cells), Write(S.row_labels), Write(S.col_labels), FadeIn(lay.axes), run_time=TIME.write)
         self.play(LaggedStart(*(FadeIn(S.row_entries(r)) for r in range(n)), lag_ratio=CASCADE_LAG))
-        self.note = self.say("The scores S of the previous step, one row per query word.")
+        self.note = self.say(_("The scores S of the previous step, one row per query word."))
         self.play(FadeIn(lay.d_line), LaggedStart(*(FadeIn(m) for m in lay.names), lag_ratio=CASCADE_LAG))
-        self.note = self.say("d is the number of dimensions of every word vector.", self.note)
+        self.note = self.say(_("d is the number of dimensions of every word vector."), self.note)
         self.play(self.light_formula("sqrt(d)"), FadeIn(lay.sqrt_line, shift=LEFT * DRIFT))
         self.hold(1)
 
@@ -262,7 +266,7 @@ class Scaling(LessonScene):
             run_time=2 * TIME.transform,
         )
         self.hold(2 * n)
-        self.note = self.say("Every score is divided by the same number: √d.", self.note)
+        self.note = self.say(_("Every score is divided by the same number: √d."), self.note)
 
     def _approx_quotients(self, ctx: ContextTrace) -> str:
         """Why some scaled scores are marked ≈, when some are ("" when every division can be redone)."""
@@ -270,10 +274,12 @@ class Scaling(LessonScene):
         if not any(T.entry(r, c).approx for r in range(ctx.n) for c in range(ctx.n)):
             return ""
         root = round(ctx.sqrt_d) ** 2 != ctx.d
-        why = (f"the square root of {fmt(ctx.d, 0)} has no exact decimal form" if root
-               else "the scores shown are rounded")
-        return (f" A scaled score marked approximate is that of the exact division: {why}, so dividing the "
-                "numbers shown can differ in the last digit.")
+        if root:
+            return " " + _("A scaled score marked approximate is that of the exact division: the square root of {d} "
+                           "has no exact decimal form, so dividing the numbers shown can differ in the last digit."
+                           ).format(d=fmt(ctx.d, 0))
+        return " " + _("A scaled score marked approximate is that of the exact division: the scores shown are rounded, "
+                       "so dividing the numbers shown can differ in the last digit.")
 
     def _show(self, chart: Chart) -> None:
         bars = chart.bars
@@ -291,7 +297,7 @@ class Scaling(LessonScene):
     def without(self) -> None:
         ctx = self.ctx(0)
         lay = self.comparison = comparison(ctx, self.theme, self.dec)
-        self.narrate("Softmax, the next step, turns scores into weights that add up to one. "
+        self.narrate(_("Softmax, the next step, turns scores into weights that add up to one.") + " "
                      + self.claims("largest")[0].text)
         div = self.division
         self.play(
@@ -300,19 +306,22 @@ class Scaling(LessonScene):
             run_time=TIME.fade,
         )
         self.play(FadeIn(lay.intro))
-        self.note = self.say("Softmax (next step) turns a row of scores into weights that sum to one.", self.note)
+        self.note = self.say(_("Softmax (next step) turns a row of scores into weights that sum to one."), self.note)
         self._show(lay.unscaled)
         self.note = self.say(self.claims(where="caption")[0].text, self.note)
 
     def with_scaling(self) -> None:
         said = self.claims()[0]  # "keeps a share" only when the shown weight is under 1
-        self.narrate(f"{said.text}: scaling keeps the softmax from becoming too sharp."
-                     if said.kind == "keeps_share" else f"{said.text}. Scaling keeps the softmax from becoming too sharp "
-                     "as d grows.")
+        # Translators: {claim} is a sentence on the weights with scaling, without its final full stop.
+        self.narrate(_("{claim}: scaling keeps the softmax from becoming too sharp.").format(claim=said.text)
+                     if said.kind == "keeps_share" else
+                     # Translators: {claim} is a sentence on the weights with scaling, without its final full stop.
+                     _("{claim}. Scaling keeps the softmax from becoming too sharp as d grows.").format(claim=said.text))
         self._show(self.comparison.scaled)
         for shown in self.claims("flatter", "caption"):
             self.note = self.say(shown.text, self.note)
-        self.note = self.say("Dot products grow with d: scaling keeps the softmax from becoming too sharp.", self.note)
+        self.note = self.say(_("Dot products grow with d: scaling keeps the softmax from becoming too sharp."), self.note)
+
         self.hold()
 
 

@@ -35,9 +35,9 @@ from manim import (
 )
 
 from attncore import ContextTrace, adds_up, round_matrix, shown_sum
+from attncore.i18n import N_, _, pgettext, quoted
 from scenes.base import LessonScene
 from scenes.components import (
-    EXP_ROW,
     EXP_ROW_NOTE,
     HeatLegend,
     Num,
@@ -46,6 +46,7 @@ from scenes.components import (
     approx_note,
     axis_titles,
     centre_on_baseline,
+    exp_row_marked,
     exp_row_name,
     label,
     label_width,
@@ -72,7 +73,8 @@ AREA = WORD_MATRIX_AREA
 
 # -- one row's softmax -------------------------------------------------------------------------
 #: The names of the three rows, left of them.
-ROW_NAMES = ("score / √d", "exp(score)", "exp ÷ sum")
+# Translators: names of the rows of a worked softmax: keep "√d", "exp", "/" and "÷".
+ROW_NAMES = (N_("score / √d"), N_("exp(score)"), N_("exp ÷ sum"))
 #: Between "sum =" and its number; and the room kept right of the widest sum.
 SUM_BUFF, SUM_ROOM = 0.18, 0.4
 #: Between a row's name and its cells.
@@ -133,7 +135,7 @@ class SoftmaxRows:
 
 def row_names(ctx: ContextTrace, dec: int) -> tuple[str, str, str]:
     """:data:`ROW_NAMES`, the exponentials' marked ``≈`` when one is not exp of its score as shown."""
-    return ROW_NAMES[0], exp_row_name(ctx.scaled[ctx.focus_index], dec), ROW_NAMES[2]
+    return _(ROW_NAMES[0]), exp_row_name(ctx.scaled[ctx.focus_index], dec), _(ROW_NAMES[2])
 
 
 def row_grids(ctx: ContextTrace, theme: Theme, dec: int, cw: float) -> tuple[NumberGrid, NumberGrid, NumberGrid]:
@@ -158,14 +160,14 @@ def softmax_rows(ctx: ContextTrace, theme: Theme, dec: int, box: Box) -> Softmax
     """The rows, centred with the sums beside them when the cells stay wide enough."""
     n, i = ctx.n, ctx.focus_index
     name_w = max(label(t, "body").width for t in row_names(ctx, dec))
-    _, e_dec = softmax_row_decimals(ctx.scaled[i], dec)
+    e_dec = softmax_row_decimals(ctx.scaled[i], dec)[1]
     total = Num(ctx.softmax_total(i), e_dec, Source(0, "softmax_total", (), (i,)), size="body", color=theme["accent"],
                 approx=not adds_up(ctx.softmax_exps(i), ctx.softmax_total(i), e_dec))
     check_num = Num(ctx.row_sums()[i], dec, row_total(0, i), size="body", color=theme["positive"],
                     approx=not adds_up(ctx.attention[i], ctx.row_sums()[i], dec))
     # The sum and the check go right of their rows when that leaves the cells wide
     # enough; otherwise (long totals, many words) under the rows' right end.
-    side_w = max(label("sum =", "body").width + SUM_BUFF + m.width for m in (total, check_num)) + SUM_ROOM
+    side_w = max(label(_("sum ="), "body").width + SUM_BUFF + m.width for m in (total, check_num)) + SUM_ROOM
     x0 = box.left + name_w + NAME_BUFF
     side = (box.right - side_w - SIDE_BUFF - x0) / n >= MIN_CELL_W
     right_room = side_w + SIDE_BUFF if side else 0
@@ -184,10 +186,12 @@ def softmax_rows(ctx: ContextTrace, theme: Theme, dec: int, box: Box) -> Softmax
         nm.next_to(g.cells, LEFT, buff=NAME_BUFF, coor_mask=np.array([1, 0, 0]))
         names.add(nm)
     rows[0].col_labels[i].set_color(theme["query"])
-    intro = label(f"The row of “{ctx.focus}”: how much it attends to each word", "label", theme["query"])
+    intro = label(_("The row of {word}: how much it attends to each word").format(word=quoted(ctx.focus)), "label",
+                  theme["query"])
     intro.move_to((0, AREA.top - LABEL_BUFF, 0))
-    sum_line = VGroup(label("sum =", "body", theme["accent"]), total).arrange(RIGHT, buff=SUM_BUFF)
-    check = VGroup(label("sum =", "body", theme["positive"]), check_num, label("✓", "body", theme["positive"]))
+    # Translators: before the sum of a row of numbers ("sum = 3.2").
+    sum_line = VGroup(label(_("sum ="), "body", theme["accent"]), total).arrange(RIGHT, buff=SUM_BUFF)
+    check = VGroup(label(_("sum ="), "body", theme["positive"]), check_num, label("✓", "body", theme["positive"]))
     check.arrange(RIGHT, buff=SUM_BUFF)
     place_beside(sum_line, rows[1], side)
     place_beside(check, rows[2], side)
@@ -220,8 +224,8 @@ class MatrixLayout:
 def convention(theme: Theme) -> VGroup:
     """The convention, in the colours of the row and column labels, at the top of AREA."""
     conv = VGroup(
-        label("row = query (the word being updated)", "label", theme["query"]),
-        label("column = key (the word it looks at)", "label", theme["key"]),
+        label(_("row = query (the word being updated)"), "label", theme["query"]),
+        label(_("column = key (the word it looks at)"), "label", theme["key"]),
     ).arrange(RIGHT, buff=CONVENTION_BUFF)
     if conv.width > BAND.width:
         conv.arrange(DOWN, buff=LINE_BUFF)
@@ -250,17 +254,25 @@ def matrix_layout(ctx: ContextTrace, theme: Theme, dec: int) -> MatrixLayout:
     cw = min(MAX_CELL_W, (AREA.width - row_w - ITEM_BUFF - GROUP_BUFF - LEGEND_ROOM) / (n + 1))
     top = conv.get_bottom()[1] - ITEM_BUFF
     ch = min(MAX_CELL_H, (top - LABEL_ROOM - AREA.bottom) / n)
-    A = token_matrix(
-        ctx.attention, dec, lambda r, c: Source(0, "attention", (r, c)), theme,
-        ctx.tokens, cell_w=cw, cell_h=ch, heat=True,
-    )
-    axes = axis_titles(A, theme)
-    sums = row_sums(A, ctx, theme, dec, cw, ch)
-    sum_head = label("sum", "label", theme["positive"])
-    sum_head.move_to((sums.get_x(), min(lab.get_y() for lab in A.col_labels), 0))
-    legend = HeatLegend(theme, height=min(LEGEND_H, n * ch))
-    legend.next_to(sums, RIGHT, buff=MED_LARGE_BUFF).set_y(A.cells.get_y())
-    VGroup(A, axes, sums, sum_head, legend).move_to((0, (top + AREA.bottom) / 2, 0))
+    for _attempt in range(3):
+        A = token_matrix(
+            ctx.attention, dec, lambda r, c: Source(0, "attention", (r, c)), theme,
+            ctx.tokens, cell_w=cw, cell_h=ch, heat=True,
+        )
+        axes = axis_titles(A, theme)
+        sums = row_sums(A, ctx, theme, dec, cw, ch)
+        # Translators: the title of the column of row sums beside the attention matrix.
+        sum_head = label(pgettext("column of row sums", "sum"), "label", theme["positive"])
+        sum_head.move_to((sums.get_x(), min(lab.get_y() for lab in A.col_labels), 0))
+        legend = HeatLegend(theme, height=min(LEGEND_H, n * ch))
+        legend.next_to(sums, RIGHT, buff=MED_LARGE_BUFF).set_y(A.cells.get_y())
+        whole = VGroup(A, axes, sums, sum_head, legend)
+        # Axis titles or a legend wider than their room (German "Schlüssel →", "Gewicht"): narrower cells.
+        overflow = whole.width - AREA.width
+        if overflow <= 0:
+            break
+        cw -= overflow / (n + 1)
+    whole.move_to((0, (top + AREA.bottom) / 2, 0))
     return MatrixLayout(conv, A, axes, sums, sum_head, legend)
 
 
@@ -268,13 +280,13 @@ def matrix_layout(ctx: ContextTrace, theme: Theme, dec: int) -> MatrixLayout:
 
 
 class Softmax(LessonScene):
-    TITLE = "5 · Softmax"
+    TITLE = N_("5 · Softmax")
     STAGE = 3
     FORMULA = r'A = "softmax"(X X^T \/ sqrt(d))'
     SECTIONS = (
-        ("Exponentiate the scores", "exponentiate"),
-        ("Divide by the sum", "normalise"),
-        ("The attention matrix", "attention_matrix"),
+        (N_("Exponentiate the scores"), "exponentiate"),
+        (N_("Divide by the sum"), "normalise"),
+        (N_("The attention matrix"), "attention_matrix"),
     )
 
     def exponentiate(self) -> None:
@@ -283,16 +295,17 @@ class Softmax(LessonScene):
         self.rows = lay = softmax_rows(ctx, self.theme, self.dec, self.content)
         k = max(range(n), key=lambda c: ctx.scaled[i, c])
         self.narrate(
-            f"Softmax works on one row at a time. Take the scaled scores of “{ctx.focus}”. "
-            "First, exponentiate each one: every score becomes positive, and large scores grow much faster: "
-            f"{lay.scaled.entry(0, k).text} becomes {lay.exps.entry(0, k).spoken}. Then add the exponentials up: "
-            f"{lay.total.spoken}." + self._approx_exps(ctx)
+            _("Softmax works on one row at a time. Take the scaled scores of {word}. "
+              "First, exponentiate each one: every score becomes positive, and large scores grow much faster: "
+              "{score} becomes {exp}. Then add the exponentials up: {total}.").format(
+                word=quoted(ctx.focus), score=lay.scaled.entry(0, k).text, exp=lay.exps.entry(0, k).spoken,
+                total=lay.total.spoken) + self._approx_exps(ctx)
         )
 
         self.play(FadeIn(lay.intro), FadeIn(lay.scaled.cells), Write(lay.scaled.col_labels), FadeIn(lay.names[0]),
                   run_time=TIME.write)
         self.play(LaggedStart(*(FadeIn(e) for e in lay.scaled.entries), lag_ratio=LAG.quick))
-        self.note = self.say("Start from the scaled scores of one query word.")
+        self.note = self.say(_("Start from the scaled scores of one query word."))
 
         # exp of every score: positive, and the larger scores pull far ahead.
         self.play(FadeIn(lay.exps.cells), FadeIn(lay.names[1]), run_time=TIME.fade)
@@ -301,17 +314,17 @@ class Softmax(LessonScene):
                         lag_ratio=LAG.item),
             run_time=2 * TIME.transform,
         )
-        self.note = self.say("Exponentiate: every score turns positive, large scores grow fastest.", self.note)
+        self.note = self.say(_("Exponentiate: every score turns positive, large scores grow fastest."), self.note)
 
         # Their sum, beside the row.
         self.play(FadeIn(lay.sum_line[0]), TransformFromCopy(lay.exps.entries, lay.total), run_time=TIME.transform)
         self.hold(1)
-        self.note = self.say("Add the exponentials of the row together.", self.note)
+        self.note = self.say(_("Add the exponentials of the row together."), self.note)
 
     def _approx_exps(self, ctx: ContextTrace) -> str:
         """The sentence on the sum of the exponentials, when it is marked ``≈``."""
         lay, i = self.rows, ctx.focus_index
-        exps = " " + EXP_ROW_NOTE if exp_row_name(ctx.scaled[i], self.dec) != EXP_ROW else ""
+        exps = " " + _(EXP_ROW_NOTE) if exp_row_marked(ctx.scaled[i], self.dec) else ""
         if not lay.total.approx:
             return exps
         return exps + " " + approx_note("exponentials shown", [shown_sum(ctx.softmax_exps(i), lay.total.decimals)],
@@ -331,10 +344,15 @@ class Softmax(LessonScene):
         n, i = ctx.n, ctx.focus_index
         shown = round_matrix(ctx.attention, self.dec)
         k = max(range(n), key=lambda c: shown[i, c])
+        template = (
+            _("Now divide each exponential by that sum. {word} gets {weight}: that is how much {focus} attends to "
+              "itself. The weights are all positive, and together they add up to {total}.") if k == i else
+            _("Now divide each exponential by that sum. {word} gets {weight}: that is how much {focus} attends to "
+              "it. The weights are all positive, and together they add up to {total}.")
+        )
         self.narrate(
-            f"Now divide each exponential by that sum. “{ctx.tokens[k]}” gets {lay.weights.entry(0, k).text}: "
-            f"that is how much “{ctx.focus}” attends to {'itself' if k == i else 'it'}. The weights are all positive, "
-            f"and together they add up to {lay.check_num.spoken}."
+            template.format(word=quoted(ctx.tokens[k]), weight=lay.weights.entry(0, k).text, focus=quoted(ctx.focus),
+                            total=lay.check_num.spoken)
             + (" " + approx_note("weights shown", [shown_sum(ctx.attention[i], self.dec)], [ctx.row_sums()[i]])
                if lay.check_num.approx else "")
         )
@@ -347,7 +365,7 @@ class Softmax(LessonScene):
             run_time=DIVIDE * TIME.transform,
         )
         self.hold(n)
-        self.note = self.say("Divide each exponential by the sum: these are the attention weights.", self.note)
+        self.note = self.say(_("Divide each exponential by the sum: these are the attention weights."), self.note)
         # The check: the weights shown add up to 1.
         self.play(FadeIn(lay.check[0]), TransformFromCopy(lay.weights.entries, lay.check_num), run_time=TIME.transform)
         self.play(FadeIn(lay.check[2], scale=POP), run_time=TIME.fade)
@@ -357,8 +375,8 @@ class Softmax(LessonScene):
         ctx, rows = self.ctx(0), self.rows
         n, i = ctx.n, ctx.focus_index
         self.narrate(
-            "Doing the same for every row gives the attention matrix A. Read it like this: a row is a query, "
-            "the word being updated; a column is a key, the word it looks at. "
+            _("Doing the same for every row gives the attention matrix A. Read it like this: a row is a query, "
+              "the word being updated; a column is a key, the word it looks at.") + " "
             + self.claims("rows_sum_to_one")[0].text + self._approx_rows(ctx)
         )
         # Keep the weight row: it becomes row i of the attention matrix.
@@ -379,13 +397,14 @@ class Softmax(LessonScene):
             ReplacementTransform(rows.weights.entries, A.row_entries(i)),
             run_time=TIME.transform,
         )
-        self.note = self.say("The row we computed is one row of the attention matrix A.", self.note)
+        self.note = self.say(_("The row we computed is one row of the attention matrix A."), self.note)
         others = [r for r in range(n) if r != i]
         self.play(
             LaggedStart(*(FadeIn(A.row_entries(r)) for r in others), lag_ratio=LAG.step), FadeIn(lay.legend),
             run_time=TIME.transform,
         )
-        self.note = self.say("Each row of A is the softmax of one query word's scores.", self.note)
+        self.note = self.say(_("Each row of A is the softmax of one query word's scores."), self.note)
+
         box = SurroundingRectangle(VGroup(lay.sums, lay.sum_head), color=self.theme["positive"], buff=SUMS_BOX_BUFF)
         self.play(
             FadeIn(lay.sum_head),

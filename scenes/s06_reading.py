@@ -39,6 +39,7 @@ from manim import (
 )
 
 from attncore import ContextTrace, fmt, round_matrix
+from attncore.i18n import N_, _, quoted
 from scenes.base import LessonScene
 from scenes.components import (
     HeatLegend,
@@ -184,8 +185,10 @@ def convention(view: MatrixView, fi: int, j_star: int, theme: Theme) -> Conventi
                                    stroke_width=4)
     col_box = SurroundingRectangle(VGroup(grid.column(j_star), grid.col_labels[j_star]), color=theme["key"],
                                    buff=TINY_BUFF, stroke_width=4)
-    row_text = explained("row", "the word being updated", "its query", theme["query"], theme)
-    col_text = explained("column", "the word it looks at", "its key", theme["key"], theme)
+    # Translators: three lines beside the attention matrix: "row" / "the word being updated" / "its query".
+    row_text = explained(_("row"), _("the word being updated"), _("its query"), theme["query"], theme)
+    # Translators: three lines beside the attention matrix: "column" / "the word it looks at" / "its key".
+    col_text = explained(_("column"), _("the word it looks at"), _("its key"), theme["key"], theme)
     texts = VGroup(row_text, col_text).arrange(DOWN, aligned_edge=LEFT, buff=CONVENTION_GAP)
     texts.next_to(view.legend, RIGHT, buff=CONVENTION_BUFF).match_y(grid.body())
     if texts.get_right()[0] > CONVENTION_ROOM.right:
@@ -233,7 +236,8 @@ def row_bars(ctx: ContextTrace, w: np.ndarray, grid: NumberGrid, theme: Theme, d
         nums[j].next_to(bar, RIGHT, buff=LABEL_BUFF)
         names[j].move_to((x0 - ITEM_BUFF - names[j].width / 2, y, 0))
         bars.add(bar)
-    head = label(f"“{ctx.tokens[fi]}” looks at", "label", theme["accent"])
+    # Translators: the title over the bars of the weights of one word's row.
+    head = label(_("{word} looks at").format(word=quoted(ctx.tokens[fi])), "label", theme["accent"])
     head.next_to(bars, UP, buff=HEAD_BUFF).align_to(names, LEFT)
     return RowBars(row_box, bars, nums, names, head)
 
@@ -306,13 +310,13 @@ def over_sentence(ctx: ContextTrace, w: np.ndarray, theme: Theme, dec: int) -> O
 
 
 class ReadingAttention(LessonScene):
-    TITLE = "6 · Reading the matrix"
+    TITLE = N_("6 · Reading the matrix")
     STAGE = 3
     FORMULA = r'A = "softmax"(X X^T \/ sqrt(d))'
     SECTIONS = (
-        ("Row = query, column = key", "the_matrix"),
-        ("One row: one word's attention", "one_row"),
-        ("Where the word looks", "where_it_looks"),
+        (N_("Row = query, column = key"), "the_matrix"),
+        (N_("One row: one word's attention"), "one_row"),
+        (N_("Where the word looks"), "where_it_looks"),
     )
 
     # -- 1 -------------------------------------------------------------------------------
@@ -322,11 +326,10 @@ class ReadingAttention(LessonScene):
         a = ctx.attention
         j_star = max((j for j in range(n) if j != fi), key=lambda j: a[fi, j]) if n > 1 else fi
         self.view = view = matrix_view(ctx, self.theme, self.dec)
-        self.narrate(
+        self.narrate(_(
             "This is the attention matrix. A row is the word being updated, its query; "
-            "a column is the word it looks at, its key. "
-            f"“{ctx.tokens[fi]}” gives {fmt(view.shown[fi, j_star], self.dec)} of its attention to “{ctx.tokens[j_star]}”."
-        )
+            "a column is the word it looks at, its key. {word} gives {weight} of its attention to {other}."
+        ).format(word=quoted(ctx.tokens[fi]), weight=fmt(view.shown[fi, j_star], self.dec), other=quoted(ctx.tokens[j_star])))
         grid = view.grid
         self.play(FadeIn(grid.cells), Write(grid.row_labels), Write(grid.col_labels), run_time=TIME.write)
         self.play(
@@ -341,7 +344,8 @@ class ReadingAttention(LessonScene):
         self.play(Create(conv.col_box), FadeIn(conv.col_text, shift=LEFT * SLIDE), run_time=TIME.write)
         self.play(Create(conv.cell), run_time=TIME.fade)
         self.note = self.say(
-            f"This cell: how much “{ctx.tokens[fi]}” looks at “{ctx.tokens[j_star]}”. Every row sums to one."
+            _("This cell: how much {word} looks at {other}. Every row sums to one.").format(
+                word=quoted(ctx.tokens[fi]), other=quoted(ctx.tokens[j_star]))
         )
 
     # -- 2 -------------------------------------------------------------------------------
@@ -359,7 +363,7 @@ class ReadingAttention(LessonScene):
         ctx, grid = self.ctx(0), self.view.grid
         n, fi = ctx.n, ctx.focus_index
         w = self.view.shown[fi]
-        self.narrate(f"Lift out the row of “{ctx.tokens[fi]}”: one bar per word. "
+        self.narrate(_("Lift out the row of {word}: one bar per word.").format(word=quoted(ctx.tokens[fi])) + " "
                      + " ".join(c.text for c in self.claims()))
         self.play(
             FadeOut(VGroup(self.conv.row_text, self.conv.col_text)), FadeOut(self.view.legend),
@@ -387,14 +391,16 @@ class ReadingAttention(LessonScene):
             run_time=TIME.transform * 2,
         )
         self.hold(n)
-        self.note = self.say(f"The row of “{ctx.tokens[fi]}”: how much each word matters to it.", self.note)
+        self.note = self.say(_("The row of {word}: how much each word matters to it.").format(word=quoted(ctx.tokens[fi])),
+                             self.note)
 
     # -- 3 -------------------------------------------------------------------------------
     def where_it_looks(self) -> None:
         ctx, lifted = self.ctx(0), self.lifted
         n, fi = ctx.n, ctx.focus_index
         w = self.view.shown[fi]
-        self.narrate(f"Over the sentence, a thicker arc means more attention. {self.claims('runner_up')[0].text}")
+        self.narrate(_("Over the sentence, a thicker arc means more attention.") + " " + self.claims("runner_up")[0].text)
+
         self.play(FadeOut(self.view.grid), FadeOut(lifted.row_box), FadeOut(lifted.head), run_time=TIME.fade)
 
         # The sentence, with the row standing on it as vertical bars.

@@ -45,6 +45,7 @@ from manim import (
 )
 
 from attncore import ContextTrace, decimals_needed, fmt, round_matrix
+from attncore.i18n import N_, _, pgettext, quoted
 from scenes.base import LessonScene
 from scenes.components import (
     EQ_BUFF,
@@ -58,6 +59,7 @@ from scenes.components import (
     grow_bars,
     label,
     readable_numbers,
+    wrapped_text,
 )
 from scenes.layout import (
     CONTENT,
@@ -258,9 +260,10 @@ def equation_layout(ctx: ContextTrace, dims: Sequence[str], theme: Theme, dec: i
         terms, dims, theme, dim_colours, size="label", style="pairwise"
     )
     head_y = max(v_names.get_top()[1], t_names.get_top()[1]) + CLOSE_BUFF
-    h_weight = label("weight", "label", theme["weight"])
-    h_value = label("value vectors, V = X", "label", theme["value"])
-    h_terms = label("weight × vector", "label", theme["text"])
+    # Translators: the title over the column of attention weights of one word.
+    h_weight = label(pgettext("column title", "weight"), "label", theme["weight"])
+    h_value = label(_("value vectors, V = X"), "label", theme["value"])
+    h_terms = label(_("weight × vector"), "label", theme["text"])
     for h, g in ((h_weight, weights), (h_value, values), (h_terms, terms)):
         h.move_to((g.body().get_x(), head_y + h.height / 2, 0))
     h_weight_low = weights.body().get_top()[1] + CLOSE_BUFF + h_weight.height / 2
@@ -283,7 +286,8 @@ class SumMarks:
 
     rule: Line
     plus: Text
-    out_name: Text
+    out_name: Text | VGroup
+
 
 
 def sum_marks(eq: Equation, focus: str, theme: Theme) -> SumMarks:
@@ -294,8 +298,16 @@ def sum_marks(eq: Equation, focus: str, theme: Theme) -> SumMarks:
         stroke_color=theme["text"], stroke_width=2,
     )
     plus = label("+", "formula", theme["text"]).next_to(rule, LEFT, buff=CLOSE_BUFF)
-    out_name = label(f"output of “{focus}”", "label", theme["accent"])
+    name = _("output of {word}").format(word=quoted(focus))
+    room = eq.out.body().get_left()[0] - GROUP_BUFF - CONTENT.left
+    out_name: Text | VGroup = label(name, "label", theme["accent"])
+    if out_name.width > room:  # a long name ("Ausgabe von …"): one size smaller, then on two lines
+        out_name = label(name, "small", theme["accent"])
+        if out_name.width > room:
+            out_name = wrapped_text(name, "small", theme["accent"], room)
+
     out_name.next_to(eq.out.body(), LEFT, buff=GROUP_BUFF)
+
     return SumMarks(rule, plus, out_name)
 
 
@@ -350,7 +362,7 @@ class RecipeInput:
 def term_row(inp: RecipeInput, r: int, j: int, chart: VectorBars, height: float, theme: Theme) -> Term:
     lead = VGroup(
         Num(inp.shown[j], inp.dec, weight_source(inp.ctx.focus_index, j), size="body", color=theme["weight"]),
-        label("×", "body", theme["muted"]), label(f"“{inp.ctx.tokens[j]}”", "body", theme["text"]),
+        label("×", "body", theme["muted"]), label(quoted(inp.ctx.tokens[j]), "body", theme["text"]),
     ).arrange(RIGHT, buff=LABEL_BUFF)
     if r > 0:
         lead.add_to_back(label("+", "formula", theme["muted"]).next_to(lead, LEFT, buff=LABEL_BUFF))
@@ -382,7 +394,7 @@ def recipe(inp: RecipeInput, theme: Theme, pitch: float, height: float, max_line
         left.add(rest)
     out_bars = chart(ctx.output[fi], inp.dec, "output", fi)
     out_names = bar_names(out_bars, inp.dims, theme)
-    out_cap = label(f"output of “{ctx.tokens[fi]}”", "label", theme["accent"])
+    out_cap = label(_("output of {word}").format(word=quoted(ctx.tokens[fi])), "label", theme["accent"])
     out_cap.next_to(out_names, DOWN, buff=MED_SMALL_BUFF)
     eq = label("=", "formula", theme["text"])
     right = VGroup(out_bars, out_names, out_cap)
@@ -394,11 +406,11 @@ def recipe(inp: RecipeInput, theme: Theme, pitch: float, height: float, max_line
 
 def fitted_recipe(inp: RecipeInput, theme: Theme) -> Recipe:
     """The tallest bars whose recipe fits MIXING_BARS_AREA, centred in it: one height scale."""
-    lead_w = max(label(f"+ × “{inp.ctx.tokens[j]}”", "body").width for j in inp.rows) + WEIGHT_ROOM
+    lead_w = max(label(f"+ × {quoted(inp.ctx.tokens[j])}", "body").width for j in inp.rows) + WEIGHT_ROOM
     # the rest of the row: "=" with its gaps, the gap after each lead, the ends of the baselines
     pitch = min(1, (BAND.width - lead_w - 2) / (2 * inp.ctx.d))
     height, max_lines = MAX_BAR_H, None
-    for _ in range(10):
+    for _attempt in range(10):
         parts = recipe(inp, theme, pitch, height, max_lines)
         extra = parts.whole.height - MIXING_BARS_AREA.height
         if extra <= 0:
@@ -415,28 +427,28 @@ def fitted_recipe(inp: RecipeInput, theme: Theme) -> Recipe:
 
 
 class MixingValues(LessonScene):
-    TITLE = "7 · Mixing the values"
+    TITLE = N_("7 · Mixing the values")
     STAGE = 4
     FORMULA = '"Output" = A V'
     SECTIONS = (
-        ("Weights and value vectors", "weights_and_values"),
-        ("Weight times vector", "weight_times_vector"),
-        ("Adding them up", "adding_up"),
-        ("Its own vector plus its neighbours'", "own_plus_neighbours"),
+        (N_("Weights and value vectors"), "weights_and_values"),
+        (N_("Weight times vector"), "weight_times_vector"),
+        (N_("Adding them up"), "adding_up"),
+        (N_("Its own vector plus its neighbours'"), "own_plus_neighbours"),
     )
 
     # -- 1 -------------------------------------------------------------------------------
     def weights_and_values(self) -> None:
         ctx = self.ctx(0)
         n, fi = ctx.n, ctx.focus_index
-        self.narrate(
-            f"Now the weights are used. The row of “{ctx.tokens[fi]}” becomes a column: one weight per word. "
+        self.narrate(_(
+            "Now the weights are used. The row of {word} becomes a column: one weight per word. "
             "Next to it are the values, for now just the embeddings."
-        )
+        ).format(word=quoted(ctx.tokens[fi])))
         strip = focus_strip(ctx, round_matrix(ctx.attention, self.dec), self.theme, self.dec)
         self.eq = eq = equation_layout(ctx, list(self.lesson.dimensions), self.theme, self.dec)
         self.play(FadeIn(strip), run_time=TIME.write)
-        self.note = self.say(f"The weights: the row of “{ctx.tokens[fi]}” in the attention matrix.")
+        self.note = self.say(_("The weights: the row of {word} in the attention matrix.").format(word=quoted(ctx.tokens[fi])))
 
         # ... turns into a column, one weight per word, beside the value vectors.
         self.play(
@@ -451,7 +463,7 @@ class MixingValues(LessonScene):
             LaggedStart(*(FadeIn(eq.values.row_entries(j)) for j in range(n)), lag_ratio=LAG.item),
             run_time=TIME.write * ACROSS,
         )
-        self.note = self.say("The values: for now V = X, each word's own vector.", self.note)
+        self.note = self.say(_("The values: for now V = X, each word's own vector."), self.note)
 
     # -- 2 -------------------------------------------------------------------------------
     def weight_times_vector(self) -> None:
@@ -459,7 +471,9 @@ class MixingValues(LessonScene):
         n, fi = ctx.n, ctx.focus_index
         said = self.claims()  # the largest weight ("keeps most" when over a half), then the tiny ones if any
         j0 = said[0].args["column"]
-        self.narrate("Multiply each vector by its weight. " + "; ".join(c.text for c in said) + ".")
+        # Translators: {facts} are one or more clauses on the weights, separated by semicolons.
+        self.narrate(_("Multiply each vector by its weight. {facts}.").format(
+            facts=pgettext("clause separator", "; ").join(c.text for c in said)))
         if eq.in_place:
             # no room for both: each row of V turns into its weighted row where it stands
             self.play(ReplacementTransform(eq.h_value, eq.h_terms), run_time=TIME.fade)
@@ -486,7 +500,8 @@ class MixingValues(LessonScene):
             marks.add(SurroundingRectangle(eq.terms.row(j0), color=self.theme["accent"], buff=MARK_BUFF))
         self.play(Create(marks[0]), Create(marks[1]), run_time=TIME.fade)
         self.play(product(j0), *(Create(m) for m in marks[2:]), run_time=TIME.transform)
-        self.note = self.say(f"Each word's vector, scaled by how much “{ctx.tokens[fi]}” attends to it.", self.note)
+        self.note = self.say(_("Each word's vector, scaled by how much {word} attends to it.").format(word=quoted(ctx.tokens[fi])),
+                             self.note)
         rest = [j for j in range(n) if j != j0]
         self.play(FadeOut(marks), LaggedStart(*(product(j) for j in rest), lag_ratio=LAG.step),
                   run_time=TIME.transform * ROW_BY_ROW)
@@ -499,12 +514,12 @@ class MixingValues(LessonScene):
         dims = self.lesson.dimensions
         out = ctx.output[fi]
         k1, k2 = sorted(range(d), key=lambda k: -out[k])[:2] if d > 1 else (0, 0)
-        parts = f"{fmt(out[k1], self.dec)} in {dims[k1]}"
-        if k2 != k1:
-            parts += f" and {fmt(out[k2], self.dec)} in {dims[k2]}"
-        self.narrate(
-            f"Then add the rows, dimension by dimension. The result is the output of “{ctx.tokens[fi]}”: {parts}."
-        )
+        template = (_("Then add the rows, dimension by dimension. The result is the output of {word}: "
+                      "{value} in {dimension}.") if k2 == k1 else
+                    _("Then add the rows, dimension by dimension. The result is the output of {word}: "
+                      "{value} in {dimension} and {value2} in {dimension2}."))
+        self.narrate(template.format(word=quoted(ctx.tokens[fi]), value=fmt(out[k1], self.dec), dimension=dims[k1],
+                                     value2=fmt(out[k2], self.dec), dimension2=dims[k2]))
         self.sum = marks = sum_marks(eq, ctx.tokens[fi], self.theme)
         self.play(Create(marks.rule), FadeIn(marks.plus), FadeIn(eq.out.cells), FadeIn(marks.out_name),
                   run_time=TIME.fade)
@@ -521,7 +536,8 @@ class MixingValues(LessonScene):
         self.play(*(FadeTransform(copies[k], eq.out.entry(0, k)) for k in range(d)), run_time=TIME.transform)
         self.remove(*copies)
         self.hold(d)
-        self.note = self.say(f"Add the rows, dimension by dimension: the output of “{ctx.tokens[fi]}”.", self.note)
+        self.note = self.say(_("Add the rows, dimension by dimension: the output of {word}.").format(word=quoted(ctx.tokens[fi])),
+                             self.note)
 
     # -- 4 -------------------------------------------------------------------------------
     def _recipe_input(self) -> RecipeInput:
@@ -540,10 +556,15 @@ class MixingValues(LessonScene):
         inp = self._recipe_input()
         rows = inp.rows
         said = self.claims()  # own vector plus the other word it attends to most; "a little of the rest" if small
-        recipe_words = ", ".join(c.text for c in said) if said else f"{fmt(w[fi], self.dec)} times its own vector"
+        recipe_words = (pgettext("list separator", ", ").join(c.text for c in said) if said
+                        else _("{weight} times its own vector").format(weight=fmt(w[fi], self.dec)))
         if n > len(rows) and not self.claims("small_weights"):
-            recipe_words += ", plus the rest"
-        self.narrate(f"In short: {recipe_words}. Each output is a weighted average of the input vectors.")
+            # Translators: {recipe} lists what the output is made of ("0.6 times its own vector, 0.3 times ...").
+            self.narrate(_("In short: {recipe}, plus the rest. Each output is a weighted average of the input vectors.")
+                         .format(recipe=recipe_words))
+        else:
+            self.narrate(_("In short: {recipe}. Each output is a weighted average of the input vectors.")
+                         .format(recipe=recipe_words))
 
         # Left: "w × word [bars]" for the focus word and the word it attends to most
         # (then "+ …" for the rest); right: "= [bars]" of the output.
@@ -575,6 +596,8 @@ class MixingValues(LessonScene):
             run_time=TIME.transform * MANY,
         )
         self.hold(ctx.d)
-        self.note = self.say(f"The output of “{ctx.tokens[fi]}” = its own vector plus the vectors it attends to.", self.note)
-        self.note = self.say("Each output is a weighted average of the input vectors.", self.note)
+        self.note = self.say(_("The output of {word} = its own vector plus the vectors it attends to.").format(
+            word=quoted(ctx.tokens[fi])), self.note)
+        self.note = self.say(_("Each output is a weighted average of the input vectors."), self.note)
+
         self.hold()

@@ -75,6 +75,7 @@ from .numbers import (
     Num,
     ShapeLabel,
     Source,
+    exp_row_marked,
     exp_row_name,
     number_cell_width,
     resolve,
@@ -114,7 +115,7 @@ __all__ = [
     "LightText", "label", "text_baseline", "centre_on_baseline", "cap_centre", "cap_height", "Provenance",
     "ORDINALS", "wrapped_text",
     # numbers
-    "APPROX", "EXTRA_DECIMALS", "EXP_ROW", "exp_row_name", "softmax_row_decimals", "Source", "resolve", "Num", "ShapeLabel", "row_total", "number_cell_width",
+    "APPROX", "EXTRA_DECIMALS", "EXP_ROW", "exp_row_name", "exp_row_marked", "softmax_row_decimals", "Source", "resolve", "Num", "ShapeLabel", "row_total", "number_cell_width",
     # grids
     "CellGrid", "NumberGrid", "Tiles", "Grid", "TileFill", "ColumnStyle", "column_labels", "column_labels_height",
     "axis_titles", "text_size", "fit_cells", "label_width", "LABEL_LINE_STEP", "COMPACT_SIZES",

@@ -16,6 +16,8 @@ from typing import Any, Literal
 import numpy as np
 from manim import DOWN, LEFT, RIGHT, UP, Rectangle, VGroup
 
+from attncore.i18n import _
+
 from ..layout import LABEL_BUFF, SMALL_BUFF
 from ..theme import SIZE, Theme
 from .numbers import Num, Source
@@ -284,8 +286,10 @@ def column_labels(grid: CellGrid, texts: Sequence[str], theme: Theme, colours: S
 
 def axis_titles(grid: CellGrid, theme: Theme) -> VGroup:
     """``query ↓`` and ``key →`` in the corner above the row labels of ``grid``."""
-    key = label("key →", "small", theme["key"])
-    query = label("query ↓", "small", theme["query"])
+    # Translators: axis title of an attention matrix: its columns are the keys; keep the arrow.
+    key = label(_("key →"), "small", theme["key"])
+    # Translators: axis title of an attention matrix: its rows are the queries; keep the arrow.
+    query = label(_("query ↓"), "small", theme["query"])
     x = grid.cells.get_left()[0] - 0.15
     base_y = min(lab.get_center()[1] for lab in grid.col_labels)
     key.move_to((x - key.width / 2, base_y, 0.0))

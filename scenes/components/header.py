@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from manim import DOWN, LEFT, RIGHT, UP, Line, MarkupText, Text, VGroup
 
+from attncore.i18n import pgettext
+
 from ..theme import Theme
 from .text import label, text_baseline
 from .typeset import Formula
@@ -16,10 +18,21 @@ PIPELINE = ["X", "X X^T", "\\/ sqrt(d)", "softmax", "A V", "projections", "heads
 MATH_STAGES = frozenset({0, 1, 2, 4})
 
 
+def stage_name(k: int) -> str:
+    """Stage ``k`` of :data:`PIPELINE` as the viewer reads it (the words translated)."""
+    if PIPELINE[k] == "projections":
+        # Translators: a stage of the pipeline in every scene's header (the learned Q, K, V projections).
+        return pgettext("pipeline", "projections")
+    if PIPELINE[k] == "heads":
+        # Translators: a stage of the pipeline in every scene's header (multi-head attention).
+        return pgettext("pipeline", "heads")
+    return PIPELINE[k]
+
+
 def _stage(k: int, colour: str, lit: bool) -> Text | Formula:
     if k in MATH_STAGES:
         return Formula(PIPELINE[k], Theme(), size="pipeline", colour=colour)
-    return label(PIPELINE[k], "pipeline", colour, weight="BOLD" if lit else "NORMAL")
+    return label(stage_name(k), "pipeline", colour, weight="BOLD" if lit else "NORMAL")
 
 
 class PipelineMarker(VGroup):

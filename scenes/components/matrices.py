@@ -17,6 +17,7 @@ import numpy as np
 from manim import DOWN, UP, Rectangle, VGroup
 
 from attncore import LessonTrace, round_matrix
+from attncore.i18n import pgettext
 
 from ..layout import SMALL_BUFF
 from ..theme import Theme
@@ -125,7 +126,7 @@ def strip(
 class HeatLegend(VGroup):
     """A vertical colour ramp from 0 to 1 with its two end values."""
 
-    def __init__(self, theme: Theme, height: float = 2.4, caption: str = "weight") -> None:
+    def __init__(self, theme: Theme, height: float = 2.4, caption: str | None = None) -> None:
         super().__init__()
         steps = 24
         bar = VGroup(
@@ -137,7 +138,8 @@ class HeatLegend(VGroup):
         ).arrange(UP, buff=0)
         lo = Num(0, 0, constant=True, size="small", color=theme["muted"]).next_to(bar, DOWN, buff=SMALL_BUFF)
         hi = Num(1, 0, constant=True, size="small", color=theme["muted"]).next_to(bar, UP, buff=SMALL_BUFF)
-        cap = label(caption, "small", theme["muted"]).next_to(hi, UP, buff=SMALL_BUFF)
+        # Translators: the title of the colour scale of attention weights (0 to 1).
+        cap = label(pgettext("legend", "weight") if caption is None else caption, "small", theme["muted"]).next_to(hi, UP, buff=SMALL_BUFF)
         self.add(bar, lo, hi, cap)
 
 

@@ -16,12 +16,13 @@ import numpy as np
 from manim import Text
 
 from attncore import WORKED_EXTRA_DECIMALS, LessonTrace, exp_as_shown, fmt, worked_softmax_decimals
+from attncore.i18n import N_, _
 
 from ..theme import MONO, SIZE, active_theme
 from .copying import IMMUTABLE
 from .text import LightText
 
-__all__ = ["APPROX", "EXTRA_DECIMALS", "softmax_row_decimals", "Source", "resolve", "Num", "ShapeLabel", "row_total", "number_cell_width"]
+__all__ = ["APPROX", "EXTRA_DECIMALS", "EXP_ROW", "exp_row_name", "exp_row_marked", "softmax_row_decimals", "Source", "resolve", "Num", "ShapeLabel", "row_total", "number_cell_width"]
 
 
 #: A worked softmax shows its scores and exponentials with at most this many decimals more
@@ -42,15 +43,21 @@ APPROX = "≈ "
 #: The name of a worked row of exponentials; marked ``≈`` (on the name, for the whole
 #: row) when one of them is not the exponential of its score as shown: a mark in every
 #: cell would leave too little room for the digits when the row has many words.
-EXP_ROW = "exp(score)"
+# Translators: the name of a row of exponentials of the scores; keep "exp(...)".
+EXP_ROW = N_("exp(score)")
 
 
 def exp_row_name(scores: Any, decimals: int) -> str:
     """:data:`EXP_ROW`, marked ``≈`` when some exponential of the worked row ``scores``
     (−∞ allowed) is not the exponential of its score as shown (:func:`softmax_row_decimals`)."""
+    return _(EXP_ROW) if not exp_row_marked(scores, decimals) else APPROX + _(EXP_ROW)
+
+
+def exp_row_marked(scores: Any, decimals: int) -> bool:
+    """Whether :func:`exp_row_name` of ``scores`` is marked ``≈`` (compare this, not the
+    name, which is written in the viewer's language)."""
     x_dec, e_dec = softmax_row_decimals(scores, decimals)
-    exact = all(exp_as_shown(float(x), x_dec, e_dec) for x in np.asarray(scores, dtype=float).ravel())
-    return EXP_ROW if exact else APPROX + EXP_ROW
+    return not all(exp_as_shown(float(x), x_dec, e_dec) for x in np.asarray(scores, dtype=float).ravel())
 
 
 @dataclass(frozen=True)
@@ -122,7 +129,8 @@ class Num(LightText):
     @property
     def spoken(self) -> str:
         """The number as the narration says it: its digits, after "about" when marked ``≈``."""
-        return ("about " + self.digits) if self.approx else self.digits
+        # Translators: a number said aloud that is rounded ("about 0.26").
+        return _("about {number}").format(number=self.digits) if self.approx else self.digits
 
 
 class ShapeLabel(LightText):

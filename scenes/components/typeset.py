@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import uuid
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,8 @@ from typing import Any
 import manim.mobject.text.typst_mobject as typst_mobject
 from manim import MathTypst, Text, config
 from manim.utils import typst_file_writing
+
+from attncore.i18n import pgettext
 
 from ..theme import FONT, MATH_FONT, SIZE, Theme
 
@@ -70,7 +73,7 @@ def _typst_to_svg_file(typst_code: str, preamble: str = "",
 
 typst_mobject.typst_to_svg_file = _typst_to_svg_file  # type: ignore[attr-defined]
 
-__all__ = ["Formula", "TYPST_PREAMBLE", "HIGHLIGHT"]
+__all__ = ["Formula", "TYPST_PREAMBLE", "HIGHLIGHT", "formula_words", "translate_formula"]
 
 #: Every formula is set in the maths font; the upright words ("softmax") in it too.
 TYPST_PREAMBLE = f'#show math.equation: set text(font: "{MATH_FONT}")'
@@ -113,6 +116,37 @@ def _term(source: str, highlight: str) -> str:
     raise ValueError(f"{highlight!r} is not a term of {source!r}")
 
 
+def formula_words() -> dict[str, str]:
+    """The words written in formulas (Typst strings such as ``"output"``) that a viewer
+    reads in their language; function names (``"softmax"``, ``"concat"``, ``"KL"``, ``"PE"``)
+    stay as the papers write them."""
+    # Translators: the words below are written inside formulas (Typst maths); keep them short.
+    return {
+        "word": pgettext("formula", "word"),
+        "vector": pgettext("formula", "vector"),
+        "Output": pgettext("formula", "Output"),
+        "output": pgettext("formula", "output"),
+        "loss": pgettext("formula", "loss"),
+        "target": pgettext("formula", "target"),
+        "mask": pgettext("formula", "mask"),
+        "heads": pgettext("formula", "heads"),
+    }
+
+
+_TYPST_STRING = re.compile(r'"([^"\\]*)"')
+
+
+def translate_formula(source: str) -> str:
+    """``source`` with its words (:func:`formula_words`) in the viewer's language; the
+    maths untouched. English: ``source`` itself."""
+    words = formula_words()
+
+    def word(m: re.Match[str]) -> str:
+        return '"' + words.get(m[1], m[1]).replace('"', "") + '"'
+
+    return _TYPST_STRING.sub(word, source)
+
+
 class Formula(MathTypst):
     """A typeset formula (Typst maths source ``source``) with one term in the accent colour.
 
@@ -134,6 +168,7 @@ class Formula(MathTypst):
         if highlight:
             term = _term(source, highlight)
             expr = source.replace(term, f"{{{{ {term} : {HIGHLIGHT} }}}}", 1)
+        expr = translate_formula(expr)
         preamble = TYPST_PREAMBLE if growing_brackets else f"{TYPST_PREAMBLE}\n{_TEXT_BRACKETS}"
         kwargs: dict[str, Any] = {"font_size": SIZE[size] * _typst_per_pango(), "typst_preamble": preamble,
                                   "color": colour or theme["text"]}
