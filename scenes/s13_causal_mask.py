@@ -44,7 +44,6 @@ from attncore.i18n import N_, _, list_of, ngettext, pgettext, quoted
 from scenes.base import LessonScene
 from scenes.components import (
     COMPACT_SIZES,
-    EXP_ROW,
     EXP_ROW_NOTE,
     CompareRow,
     MaskOver,
@@ -58,6 +57,7 @@ from scenes.components import (
     cell_outline,
     centre_in,
     compare_rows,
+    exp_row_marked,
     exp_row_name,
     fit_cells,
     label,
@@ -354,7 +354,7 @@ def focus_row_note(ctx: ContextTrace, lay: FocusRow, dec: int) -> str:
     f = ctx.focus_index
     out = ""
     total, check = cast(Num, lay.total[1]), cast(Num, lay.check[1])
-    if exp_row_name(ctx.causal.masked[f], dec) != EXP_ROW:
+    if exp_row_marked(ctx.causal.masked[f], dec):
         out += " " + _(EXP_ROW_NOTE)
     if total.approx:
         out += " " + approx_note("exponentials shown", [shown_sum(ctx.softmax_exps(f, STAGE), total.decimals)],
