@@ -17,6 +17,7 @@ from collections.abc import Sequence
 import pytest
 from test_claims import LESSONS
 
+from attncore import builtin_lesson
 from attncore.claims import Claim, check
 from attncore.i18n import LANGUAGES, use
 from attncore.lecture_claims import lesson_claims
@@ -72,3 +73,15 @@ def test_translated_claims_state_the_same_facts(lang: str, lesson: str) -> None:
                     else phrase_in(p, lang).lower() in tr.text.lower()), f"{where}: {p!r} is not said"
     with use("en"):
         assert lesson_claims(trace) == english  # the English ones are unchanged (and cached apart)
+
+
+def test_the_recording_script_follows_the_lessons_language() -> None:
+    from attnvid.commands.script import compose_script
+
+    lesson = builtin_lesson("souris")  # French
+    text = compose_script(lesson, [(1, "Embeddings", [("Reading a vector", "Prenons « chat ».")])])
+    assert text.startswith(f"# Script d'enregistrement : {lesson.title}\n"), text
+    assert "`--voice recorded:FOLDER`" in text and "Record one" not in text
+    assert "### Embeddings__reading-a-vector.wav" in text and "Prenons « chat »." in text
+    english = compose_script(builtin_lesson("default"), [(1, "Embeddings", [("Reading a vector", "Take “cat”.")])])
+    assert english.startswith("# Recording script: ") and "*Reading a vector*" in english
