@@ -21,6 +21,7 @@ import numpy as np
 
 from .claims import Claim, share_of, trace_row
 from .display import fmt, plain, said
+from .i18n import N_, _, list_of, ngettext, pgettext, quoted
 from .lexicon import LEXICON, measure, pick, spec
 
 if TYPE_CHECKING:
@@ -32,28 +33,57 @@ __all__ = ["AS_LARGE", "HEAD_FINDS", "LATER_BUILDERS", "SHARE_WORDS"]
 HEAD_FINDS = 0.5
 #: Position vectors are "about as large as the word vectors" from this ratio of mean lengths (the lexicon's).
 AS_LARGE = LEXICON["about as large"].lo
-#: The share of attention the training claim asks for, in words (a caption holds no digit).
-SHARE_WORDS = {0.5: "half", 0.25: "a quarter", 1 / 3: "a third"}
-_ORDINALS = ("first", "second", "third", "fourth")
-_HEADS = tuple(f"{o} head" for o in _ORDINALS)
+#: The share of attention the training claim asks for, in words (a caption holds no digit;
+#: English keys: translate with ``_`` where they are said).
+SHARE_WORDS = {0.5: N_("half"), 0.25: N_("a quarter"), 1 / 3: N_("a third")}
 
 
 def _q(word: str) -> str:
-    return f"“{word}”"
+    return quoted(word)
 
 
 def _quoted(words: Sequence[str]) -> str:
-    items = [_q(w) for w in words]
-    return "" if not items else items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+    return list_of([quoted(w) for w in words])
 
 
-def _who(ctx: ContextTrace, j: int) -> str:
-    return "itself" if j == ctx.focus_index else _q(ctx.tokens[j])
+def _who(ctx: ContextTrace, j: int, itself: str, other: str, **fields: str) -> str:
+    """``itself`` when word ``j`` is the focus word, else ``other`` with ``{word}`` = word ``j``
+    (two whole sentence templates, translated), filled with ``fields``."""
+    if j == ctx.focus_index:
+        return _(itself).format(**fields)
+    return _(other).format(word=_q(ctx.tokens[j]), **fields)
 
 
 def _sentence(c: int, m: int) -> str:
     """Context ``c`` of ``m``: "In the first sentence", ... ("In its sentence" when alone)."""
-    return "In its sentence" if m == 1 else f"In the {_ORDINALS[c] if c < len(_ORDINALS) else 'next'} sentence"
+    if m == 1:
+        return pgettext("which sentence, opening a clause", "In its sentence")
+    return (pgettext("which sentence, opening a clause", "In the first sentence") if c == 0 else
+            pgettext("which sentence, opening a clause", "In the second sentence") if c == 1 else
+            pgettext("which sentence, opening a clause", "In the third sentence") if c == 2 else
+            pgettext("which sentence, opening a clause", "In the fourth sentence") if c == 3 else
+            pgettext("which sentence, opening a clause", "In the next sentence"))
+
+
+def _head(k: int, h: int) -> str:
+    """Head ``k`` of ``h`` as the subject of a sentence: "the first head", ... ("the head" when alone)."""
+    if h == 1:
+        return pgettext("a head of multi-head attention, as a subject", "the head")
+    if k < 4:
+        return (pgettext("a head of multi-head attention, as a subject", "the first head") if k == 0 else
+                pgettext("a head of multi-head attention, as a subject", "the second head") if k == 1 else
+                pgettext("a head of multi-head attention, as a subject", "the third head") if k == 2 else
+                pgettext("a head of multi-head attention, as a subject", "the fourth head"))
+    return pgettext("a head of multi-head attention, as a subject", "the head {n}").format(n=fmt(k + 1, 0))
+
+
+def _and_at(groups: Sequence[str]) -> str:
+    """Groups of words a word looks at: "“cat” and at “mouse”"."""
+    out = groups[0]
+    for more in groups[1:]:
+        # Translators: joins two groups of words the focus word looks at ("looks at “cat” and at “mouse”")
+        out = _("{words} and at {more}").format(words=out, more=more)
+    return out
 
 
 def _argmax(row: np.ndarray, among: Sequence[int]) -> int:
@@ -97,16 +127,22 @@ def _loss(trace: LessonTrace) -> list[Claim]:
     if t is None or not _history(trace):
         return []
     falls = bool(t.loss[-1] < t.loss[0])
-    more = f", and {t.rounding_steps} more so that the rounded weights still answer right" if t.rounding_steps else ""
+    steps = ngettext("Then {n} step of Adam.", "Then {n} steps of Adam.", t.steps).format(n=fmt(t.steps, 0))
+    if t.rounding_steps:
+        # Translators: {more} is a number of further steps of Adam
+        steps = ngettext("Then {n} step of Adam, and {more} more so that the rounded weights still answer right.",
+                         "Then {n} steps of Adam, and {more} more so that the rounded weights still answer right.",
+                         t.steps).format(n=fmt(t.steps, 0), more=fmt(t.rounding_steps, 0))
     args, values = {"falls": falls, "steps": t.steps}, {"first": float(t.loss[0]), "last": float(t.loss[-1])}
     sec = "The loss, step by step"
-    return [Claim("LearningTheWeights", sec, "loss_falls", args, values, f"Then {t.steps} steps of Adam{more}."),
+    loss = (_("The loss, how far the answers are from the right senses, falls from {first} to {last}.") if falls else
+            _("The loss, how far the answers are from the right senses, goes from {first} to {last}."))
+    return [Claim("LearningTheWeights", sec, "loss_falls", args, values, steps),
             Claim("LearningTheWeights", sec, "loss_falls", args, values,
-                  "The loss, how far the answers are from the right senses, "
-                  f"{'falls' if falls else 'goes'} from {said(t.loss[0], dec)} to {said(t.loss[-1], dec)}."),
+                  loss.format(first=said(t.loss[0], dec), last=said(t.loss[-1], dec))),
             Claim("LearningTheWeights", sec, "loss_falls", args, values,
-                  f"The loss {'falls' if falls else 'does not fall'} as the weights change; "
-                  "the dots mark the steps shown next.", "caption")]
+                  _("The loss falls as the weights change; the dots mark the steps shown next.") if falls else
+                  _("The loss does not fall as the weights change; the dots mark the steps shown next."), "caption")]
 
 
 def _row_moves(trace: LessonTrace) -> list[Claim]:
@@ -122,9 +158,9 @@ def _row_moves(trace: LessonTrace) -> list[Claim]:
         moved = [c for c, (a, b) in enumerate(rows) if a != b]
         same = {"stage": path[0], "other": path[-1]}
         return [Claim("LearningTheWeights", sec, "same_row", {**same, "contexts": moved, "same": False}, {},
-                      "The row changes as the weights change.", "caption") if moved else
+                      _("The row changes as the weights change."), "caption") if moved else
                 Claim("LearningTheWeights", sec, "same_row", {**same, "contexts": list(range(len(rows))), "same": True},
-                      {}, "The row stays as it was.", "caption")]
+                      {}, _("The row stays as it was."), "caption")]
     out, ups, steady = [], [], True
     for c in ctxs:
         f, cols = trace.contexts[c].focus_index, _senses(trace, c)
@@ -135,15 +171,20 @@ def _row_moves(trace: LessonTrace) -> list[Claim]:
         out.append(Claim("LearningTheWeights", sec, "change",
                          {"contexts": [c], "columns": [cols], "from": path[0], "to": path[-1], "parts": "shown",
                           "change": [ups[-1]]}, {"first": vals[0], "last": vals[-1]},
-                         f"on {who} from {fmt(vals[0], dec)} to {fmt(vals[-1], dec)}"))
+                         # Translators: a fragment: the focus word's share of attention on the words of its sense
+                         _("on {words} from {first} to {last}").format(words=who, first=fmt(vals[0], dec),
+                                                                      last=fmt(vals[-1], dec))))
     whos = [_quoted([trace.contexts[c].tokens[j] for j in _senses(trace, c)]) for c in ctxs]
     focus = _focus_words(trace)
     if all(u == "rises" for u in ups):
-        text = (f"Step by step, {focus} looks more and more at " + " and at ".join(whos) + "." if steady
-                else f"By the last step, {focus} looks at " + " and at ".join(whos) + " more than at first.")
+        # Translators: {words} lists the groups of words, e.g. "“cat” and at “mouse”" (see the next message)
+        text = (_("Step by step, {focus} looks more and more at {words}.") if steady
+                else _("By the last step, {focus} looks at {words} more than at first.")).format(
+            focus=focus, words=_and_at(whos))
     else:
-        text = f"Step by step, {focus} looks " + ", ".join(
-            f"{'more' if u == 'rises' else 'no more'} at {w}" for u, w in zip(ups, whos)) + "."
+        # Translators: {changes} lists "more at “cat”", "no more at “mouse”" (the next messages), joined by commas
+        text = _("Step by step, {focus} looks {changes}.").format(focus=focus, changes=", ".join(
+            (_("more at {words}") if u == "rises" else _("no more at {words}")).format(words=w) for u, w in zip(ups, whos)))
     args = {"contexts": ctxs, "columns": [_senses(trace, c) for c in ctxs], "from": path[0], "to": path[-1],
             "through": path, "parts": "shown", "change": ups, "steady": steady and all(u == "rises" for u in ups)}
     return [*out, Claim("LearningTheWeights", sec, "change", args, {}, text, "caption")]
@@ -160,16 +201,22 @@ def _verdict(trace: LessonTrace) -> list[Claim]:
         ctx, cols = trace.contexts[c], _senses(trace, c)
         f = ctx.focus_index
         was, now = (share_of(trace_row(trace, c, s, f), cols, dec) for s in ("attention", "projected_attention"))
-        who = f"{_q(ctx.focus)} gives " if n == 0 or several else ""
+        fields = {"focus": _q(ctx.focus), "now": fmt(now, dec), "words": _quoted([ctx.tokens[j] for j in cols]),
+                  "was": fmt(was, dec)}
+        if n == 0:
+            text = _("{focus} gives {now} to {words}, against {was} in the simplified step").format(**fields)
+        elif several:
+            text = _("{focus} gives {now} to {words}, against {was}").format(**fields)
+        else:
+            # Translators: a fragment that follows "“mouse” gives 0.71 to “cat”, against 0.40 in the simplified step"
+            text = _("{now} to {words}, against {was}").format(**fields)
         out.append(Claim("LearningTheWeights", sec, "change",
                          {"contexts": [c], "columns": [cols], "from": "attention", "to": "projected_attention",
                           "change": [_moved(_val(was, dec), _val(now, dec))]},
-                         {"simplified": was, "trained": now},
-                         f"{who}{fmt(now, dec)} to {_quoted([ctx.tokens[j] for j in cols])}, against {fmt(was, dec)}"
-                         + (" in the simplified step" if n == 0 else "")))
+                         {"simplified": was, "trained": now}, text))
     if not t.claims_hold:
         return out + [Claim("LearningTheWeights", sec, "learned", {"holds": False}, {},
-                            f"Training did not get there: {t.reason}.")]
+                            _("Training did not get there: {reason}.").format(reason=t.reason))]
     from .training import ATTENTION_CLAIM
 
     where = spec("share", contexts=ctxs, columns=[_senses(trace, c) for c in ctxs], stage="projected_attention")
@@ -178,18 +225,45 @@ def _verdict(trace: LessonTrace) -> list[Claim]:
     phrase = next((p for p in ("almost all", "at least half", "most of") if all(LEXICON[p].fits(x) for x in shares)),
                   None)
     least = SHARE_WORDS.get(ATTENTION_CLAIM, "most")
-    amount = phrase if phrase is not None and phrase != "at least half" else f"at least {least}"
+    amount = phrase if phrase is not None and phrase != "at least half" else f"at least {least}"  # a key of _AMOUNTS
     args = {"contexts": ctxs, "columns": [_senses(trace, c) for c in ctxs], "stage": "projected_attention",
             "least": ATTENTION_CLAIM, "above": "attention", "words": {phrase: where} if phrase else {}}
+    groups = [_quoted([trace.contexts[c].tokens[j] for j in _senses(trace, c)]) for c in ctxs]
+    if amount not in _AMOUNTS:  # ATTENTION_CLAIM is 0.5: "at least half"; another share needs its sentences
+        raise ValueError(f"no sentences for {amount!r}: add them to _AMOUNTS")
+    said_amount, trained_one, trained_each, trained_one_sense, trained_each_sense = _AMOUNTS[amount]
     if len(ctxs) > 2:
-        words = "the words of its sense"
+        caption = _(trained_each_sense if several else trained_one_sense).format(focus=_focus_words(trace))
     else:
-        words = " and ".join(_quoted([trace.contexts[c].tokens[j] for j in _senses(trace, c)]) for c in ctxs)
-    who = _focus_words(trace) if not several else "each focus word"
-    return out + [Claim("LearningTheWeights", sec, "share", args, {},
-                        f"{amount[0].upper()}{amount[1:]} of its attention, and more sharply than before."),
-                  Claim("LearningTheWeights", sec, "share", args, {},
-                        f"Trained, {who} gives {amount} of its attention to {words}.", "caption")]
+        words = groups[0] if len(groups) == 1 else _("{words} and {more}").format(words=groups[0], more=groups[1])
+        caption = _(trained_each if several else trained_one).format(focus=_focus_words(trace), words=words)
+    return out + [Claim("LearningTheWeights", sec, "share", args, {}, _(said_amount)),
+                  Claim("LearningTheWeights", sec, "share", args, {}, caption, "caption")]
+
+
+#: What the trained focus word gives its sense words, by the amount said (the calibrated phrase
+#: or "at least" the share training asks for): said; the caption for one focus word, for each;
+#: the same when the sense words are "the words of its sense".
+_AMOUNTS = {
+    "almost all": (
+        N_("Almost all of its attention, and more sharply than before."),
+        N_("Trained, {focus} gives almost all of its attention to {words}."),
+        N_("Trained, each focus word gives almost all of its attention to {words}."),
+        N_("Trained, {focus} gives almost all of its attention to the words of its sense."),
+        N_("Trained, each focus word gives almost all of its attention to the words of its sense.")),
+    "at least half": (
+        N_("At least half of its attention, and more sharply than before."),
+        N_("Trained, {focus} gives at least half of its attention to {words}."),
+        N_("Trained, each focus word gives at least half of its attention to {words}."),
+        N_("Trained, {focus} gives at least half of its attention to the words of its sense."),
+        N_("Trained, each focus word gives at least half of its attention to the words of its sense.")),
+    "most of": (
+        N_("Most of its attention, and more sharply than before."),
+        N_("Trained, {focus} gives most of its attention to {words}."),
+        N_("Trained, each focus word gives most of its attention to {words}."),
+        N_("Trained, {focus} gives most of its attention to the words of its sense."),
+        N_("Trained, each focus word gives most of its attention to the words of its sense.")),
+}
 
 
 def training_claims(trace: LessonTrace) -> list[Claim]:
@@ -208,24 +282,28 @@ def projections_claims(trace: LessonTrace) -> list[Claim]:
                  {"contexts": [0], "columns": [[j]], "from": "attention", "to": "projected_attention", "top": True,
                   "change": [_moved(_val(old[j], dec), _val(new[j], dec))], "variant": "numbers"},
                  {"before": float(old[j]), "now": float(new[j])},
-                 f"{_q(ctx.focus)} now gives {fmt(new[j], dec)} to {_who(ctx, j)}, against {fmt(old[j], dec)} before"),
+                 _who(ctx, j, N_("{focus} now gives {now} to itself, against {before} before"),
+                      N_("{focus} now gives {now} to {word}, against {before} before"),
+                      focus=_q(ctx.focus), now=fmt(new[j], dec), before=fmt(old[j], dec))),
            Claim("LearnedProjections", sec, "largest",
                  {"context": 0, "stage": "projected_attention", "row": f, "column": j, "others": False,
                   "variant": "tiles"}, {"weight": float(new[j])},
-                 f"In the row of {_q(ctx.focus)}, the most attention now goes to {_who(ctx, j)}")]
+                 _who(ctx, j, N_("In the row of {focus}, the most attention now goes to itself"),
+                      N_("In the row of {focus}, the most attention now goes to {word}"), focus=_q(ctx.focus)))]
     cols = _senses(trace, 0)
     if t is None or not t.trained or not cols:
         return out
     if not t.claims_hold:
         return out + [Claim("LearnedProjections", sec, "learned", {"holds": False}, {},
-                            "The training fell short, so read no meaning into it.")]
-    learned = Claim("LearnedProjections", sec, "learned", {"holds": True}, {}, "W_Q and W_K learned")
+                            _("The training fell short, so read no meaning into it."))]
+    # Translators: a fragment ("W_Q and W_K learned: 0.71 of its attention goes to “cat”")
+    learned = Claim("LearnedProjections", sec, "learned", {"holds": True}, {}, _("W_Q and W_K learned"))
     if cols == [j]:
         return out + [learned]
     args = {"contexts": [0], "columns": [cols], "stage": "projected_attention", "least": 0.0}
     return out + [learned, Claim("LearnedProjections", sec, "share", args, {},
-                                 f"{fmt(share_of(new, cols, dec), dec)} of its attention goes to "
-                                 f"{_quoted([ctx.tokens[k] for k in cols])}")]
+                                 _("{share} of its attention goes to {words}").format(
+                                     share=fmt(share_of(new, cols, dec), dec), words=_quoted([ctx.tokens[k] for k in cols])))]
 
 
 # --- 11 · Changing the dimension --------------------------------------------------------------
@@ -236,20 +314,20 @@ def dimension_claims(trace: LessonTrace) -> list[Claim]:
     compare = "more" if d_v > d else "fewer" if d_v < d else "same"
     args, values = {"compare": compare}, {"d": float(d), "d_v": float(d_v)}
     said = {
-        "more": ("This one has more columns than rows, so every word gets a longer value vector, of size d_v.",
-                 "This W_V has d rows and more columns, d_v: it is not square.",
-                 "So every word gets a value vector V of size d_v instead of d."),
-        "fewer": ("This one has fewer columns than rows, so every word gets a shorter value vector, of size d_v.",
-                  "This W_V has d rows but only d_v columns: it is not square.",
-                  "So every word gets a value vector V of size d_v instead of d."),
-        "same": ("This one happens to be square, but any number of columns, d_v, would work.",
-                 "This W_V happens to be square: d_v equals d, but it need not.",
-                 "So every word gets a value vector V of size d_v, here equal to d."),
+        "more": (N_("This one has more columns than rows, so every word gets a longer value vector, of size d_v."),
+                 N_("This W_V has d rows and more columns, d_v: it is not square."),
+                 N_("So every word gets a value vector V of size d_v instead of d.")),
+        "fewer": (N_("This one has fewer columns than rows, so every word gets a shorter value vector, of size d_v."),
+                  N_("This W_V has d rows but only d_v columns: it is not square."),
+                  N_("So every word gets a value vector V of size d_v instead of d.")),
+        "same": (N_("This one happens to be square, but any number of columns, d_v, would work."),
+                 N_("This W_V happens to be square: d_v equals d, but it need not."),
+                 N_("So every word gets a value vector V of size d_v, here equal to d.")),
     }[compare]
     sec = "A value map of another size"
-    return [Claim("ChangingDimension", sec, "value_size", args, values, said[0]),
-            Claim("ChangingDimension", sec, "value_size", args, values, said[1], "caption"),
-            Claim("ChangingDimension", sec, "value_size", args, values, said[2], "caption")]
+    return [Claim("ChangingDimension", sec, "value_size", args, values, _(said[0])),
+            Claim("ChangingDimension", sec, "value_size", args, values, _(said[1]), "caption"),
+            Claim("ChangingDimension", sec, "value_size", args, values, _(said[2]), "caption")]
 
 
 # --- 12 · Multi-head -------------------------------------------------------------------------
@@ -262,7 +340,7 @@ def _learned_heads(trace: LessonTrace) -> list[Claim]:
     words = _quoted([ctx.tokens[j] for j in cols])
     for k, head in enumerate(ctx.multi_head.heads):
         row, stage = np.asarray(head.attention[f]), f"head:{k}"
-        name = _HEADS[k] if h > 1 and k < len(_HEADS) else "head" if h == 1 else f"head {k + 1}"
+        name = _head(k, h)
         share = share_of(row, cols, dec, "shown")
         j = _argmax(row, range(ctx.n))
         if share >= HEAD_FINDS and pick(share_of(row, cols, dec), "learned to find"):
@@ -270,14 +348,17 @@ def _learned_heads(trace: LessonTrace) -> list[Claim]:
             out.append(Claim("MultiHead", sec, "share", {"contexts": [0], "columns": [cols], "stage": stage,
                                                         "least": HEAD_FINDS, "parts": "shown", "words": found},
                              {"share": share},
-                             f"the {name} learned to find {words} ({fmt(share, dec)})"))
+                             # Translators: {head} is "the first head", "the head"...
+                             _("{head} learned to find {words} ({share})").format(head=name, words=words,
+                                                                                  share=fmt(share, dec))))
         elif share_of(row, [j], dec, "shown") >= HEAD_FINDS:
             out.append(Claim("MultiHead", sec, "share", {"contexts": [0], "columns": [[j]], "stage": stage,
                                                         "least": HEAD_FINDS, "parts": "shown"}, {"weight": float(row[j])},
-                             f"the {name} looks at {_who(ctx, j)}"))
+                             _who(ctx, j, N_("{head} looks at itself"), N_("{head} looks at {word}"), head=name)))
         else:
             out.append(Claim("MultiHead", sec, "spread", {"context": 0, "stage": stage, "row": f, "most": HEAD_FINDS},
-                             {"largest": float(row.max())}, f"the {name} spreads its attention: nothing readable"))
+                             {"largest": float(row.max())},
+                             _("{head} spreads its attention: nothing readable").format(head=name)))
     return out
 
 
@@ -291,8 +372,10 @@ def multi_head_claims(trace: LessonTrace) -> list[Claim]:
         for k in range(2):
             row = np.asarray(ctx.multi_head.heads[k].attention[f])
             j = _argmax(row, range(ctx.n))
-            text = (f"{_q(ctx.focus)} looks most at {_who(ctx, j)} in the first head" if k == 0
-                    else f"at {_who(ctx, j)} in the second")
+            text = (_who(ctx, j, N_("{focus} looks most at itself in the first head"),
+                         N_("{focus} looks most at {word} in the first head"), focus=_q(ctx.focus)) if k == 0
+                    # Translators: a fragment that follows "“mouse” looks most at “cat” in the first head, "
+                    else _who(ctx, j, N_("at itself in the second"), N_("at {word} in the second")))
             out.append(Claim("MultiHead", sec, "largest", {"context": 0, "stage": f"head:{k}", "row": f, "column": j,
                                                           "others": False}, {"weight": float(row[j])}, text))
     else:
@@ -304,9 +387,10 @@ def multi_head_claims(trace: LessonTrace) -> list[Claim]:
         gap = measure(where, trace)[0]
         phrase = pick(gap, "different patterns", "differ a little", "the same pattern")
         focus = _q(ctx.focus)
-        text = {"different patterns": f"Different heads, different patterns: the rows of {focus} differ.",
-                "differ a little": f"The heads differ a little in the row of {focus}.",
-                "the same pattern": f"Here the heads agree: the same pattern in the row of {focus}."}[phrase or "differ a little"]
+        text = {"different patterns": _("Different heads, different patterns: the rows of {focus} differ."),
+                "differ a little": _("The heads differ a little in the row of {focus}."),
+                "the same pattern": _("Here the heads agree: the same pattern in the row of {focus}.")}[
+            phrase or "differ a little"].format(focus=focus)
         out.append(Claim("MultiHead", sec, "heads_differ", {"context": 0, "differ": differ,
                                                              "words": {phrase: where} if phrase else {}},
                          {"gap": gap}, text, "caption"))
@@ -331,20 +415,22 @@ def _finds(trace: LessonTrace) -> list[Claim]:
             cols = [k for k in range(f) if ctx.tokens[k] in tied]
             words = {"finds": spec("each", context=c, stage="causal_attention", row=f, columns=cols)}
             out.append(Claim("CausalMask", sec, "largest", {**at, "words": words}, {"weight": float(row[j])},
-                             f"{_q(ctx.focus)} still finds {_quoted(tied)}, {fmt(row[j], dec)}"
-                             + (" each" if len(tied) > 1 else "")))
+                             (_("{focus} still finds {words}, {weight} each") if len(tied) > 1 else
+                              _("{focus} still finds {words}, {weight}")).format(
+                                 focus=_q(ctx.focus), words=_quoted(tied), weight=fmt(row[j], dec))))
         else:
             out.append(Claim("CausalMask", sec, "largest", at, {"weight": float(row[j])},
-                             f"the words before {_q(ctx.focus)} get little: the most, {said(float(row[j]), dec)}, "
-                             f"goes to {_quoted(tied)}"))
+                             _("the words before {focus} get little: the most, {weight}, goes to {words}").format(
+                                 focus=_q(ctx.focus), weight=said(float(row[j]), dec), words=_quoted(tied))))
     found = [x for x in out if "finds" in x.args.get("words", {})]
     if out and len(found) == m:  # every sentence's focus word finds a word before it
         first = out[0]
         every = spec("each", contexts=[x.args["context"] for x in found], stage="causal_attention",
                      columns=[x.args["words"]["finds"]["columns"] for x in found])
-        who = _q(trace.contexts[0].focus) if len({x.focus for x in trace.contexts}) == 1 else "The focus word"
+        text = (_("{focus} still finds the words before it.").format(focus=_q(trace.contexts[0].focus))
+                if len({x.focus for x in trace.contexts}) == 1 else _("The focus word still finds the words before it."))
         out.append(Claim("CausalMask", sec, "largest", {**first.args, "words": {"finds": every}}, first.values,
-                         f"{who} still finds the words before it.", "caption"))
+                         text, "caption"))
     return out
 
 
@@ -358,12 +444,18 @@ def _costs(trace: LessonTrace) -> list[Claim]:
             if not later:
                 continue
             j = _argmax(ctx.attention[f], later)
-            cols, text = [j], f"its {fmt(ctx.attention[f, j], dec)} of the attention is gone"
+            cols, text = [j], _("its {weight} of the attention is gone").format(weight=fmt(ctx.attention[f, j], dec))
         else:
-            change = {"stays": "stays at {b}", "rises": "rises from {a} to {b}", "falls": "falls from {a} to {b}"}
             a, b = fmt(cost.unmasked, dec), fmt(cost.causal, dec)
-            said = change[_moved(_val(cost.unmasked, dec), _val(cost.causal, dec))].format(a=a, b=b)
-            text = f"the share of the sense words {said}" if cost.hidden_positions else f"their share {said}"
+            moved = _moved(_val(cost.unmasked, dec), _val(cost.causal, dec))
+            if cost.hidden_positions:
+                change = {"stays": N_("the share of the sense words stays at {b}"),
+                          "rises": N_("the share of the sense words rises from {a} to {b}"),
+                          "falls": N_("the share of the sense words falls from {a} to {b}")}
+            else:
+                change = {"stays": N_("their share stays at {b}"), "rises": N_("their share rises from {a} to {b}"),
+                          "falls": N_("their share falls from {a} to {b}")}
+            text = _(change[moved]).format(a=a, b=b)
         was, now = (share_of(trace_row(trace, c, s, f), cols, dec) for s in ("attention", "causal_attention"))
         out.append(Claim("CausalMask", "What the mask costs", "change",
                          {"contexts": [c], "columns": [cols], "from": "attention", "to": "causal_attention",
@@ -378,10 +470,12 @@ def causal_claims(trace: LessonTrace) -> list[Claim]:
     every = {"context": 0, "stage": "causal_attention", "rows": list(range(ctx.n))}
     return [Claim("CausalMask", sec, "largest", {"context": 0, "stage": "causal_attention", "row": 0, "column": 0,
                                                 "others": False}, {"weight": float(ctx.causal.attention[0, 0])},
-                  f"{_q(ctx.tokens[0])}, the first word, sees only itself: weight {fmt(ctx.causal.attention[0, 0], dec)}"),
-            Claim("CausalMask", sec, "rows_sum_to_one", every, {}, "every row still sums to"),
+                  _("{word}, the first word, sees only itself: weight {weight}").format(
+                      word=_q(ctx.tokens[0]), weight=fmt(ctx.causal.attention[0, 0], dec))),
+            # Translators: a fragment: the scene adds the sum, as shown ("every row still sums to 1.00")
+            Claim("CausalMask", sec, "rows_sum_to_one", every, {}, _("every row still sums to")),
             Claim("CausalMask", sec, "rows_sum_to_one", every, {},
-                  "Right of the line: hidden, weight zero. Every row still sums to one.", "caption"),
+                  _("Right of the line: hidden, weight zero. Every row still sums to one."), "caption"),
             *_finds(trace), *_costs(trace)]
 
 
@@ -395,10 +489,13 @@ def _same_output(trace: LessonTrace) -> list[Claim]:
     dim = trace.lesson.dimensions[k]
     args = {"contexts": list(range(m)), "stage": "output", "other": "shuffled_output", "same": True}
     sec = "The same output in any order"
-    return [Claim("WordOrder", sec, "same_row", args, {}, f"So {_q(ctx.focus)} gets the same output, shuffled or not"),
+    return [Claim("WordOrder", sec, "same_row", args, {},
+                  _("So {focus} gets the same output, shuffled or not").format(focus=_q(ctx.focus))),
             Claim("WordOrder", sec, "leans", {"contexts": [0], "dimensions": [dim], "stage": "shuffled_output"},
-                  {"value": float(out[k])}, f"{fmt(out[k], dec)} {dim} in both"),
-            Claim("WordOrder", sec, "same_row", args, {}, "Shuffled or not: the same output, digit for digit.", "caption")]
+                  # Translators: {dimension} is a dimension's name in the lesson ("0.58 animal in both")
+                  {"value": float(out[k])}, _("{value} {dimension} in both").format(value=fmt(out[k], dec), dimension=dim)),
+            Claim("WordOrder", sec, "same_row", args, {}, _("Shuffled or not: the same output, digit for digit."),
+                  "caption")]
 
 
 def _order_counts(trace: LessonTrace) -> list[Claim]:
@@ -410,7 +507,8 @@ def _order_counts(trace: LessonTrace) -> list[Claim]:
         a, b = (trace_row(trace, c, s, f) for s in (pair["stage"], pair["other"]))
         if [fmt(x, dec) for x in a] == [fmt(x, dec) for x in b]:
             out.append(Claim("WordOrder", sec, "same_row", {**pair, "contexts": [c], "same": True}, {},
-                             f"{_sentence(c, m)}, the digits stay the same."))
+                             # Translators: {where} is "In the first sentence", "In its sentence"...
+                             _("{where}, the digits stay the same.").format(where=_sentence(c, m))))
             continue
         moved.append(c)
         k = int(np.argmax(np.abs(a - b)))
@@ -418,19 +516,21 @@ def _order_counts(trace: LessonTrace) -> list[Claim]:
                          {"contexts": [c], "columns": [[k]], "from": pair["stage"], "to": pair["other"], "widest": True,
                           "change": [_moved(_val(a[k], dec), _val(b[k], dec))]},
                          {"in_order": float(a[k]), "shuffled": float(b[k])},
-                         f"{_sentence(c, m)}, {dims[k]}: {fmt(a[k], dec)} in order, {fmt(b[k], dec)} shuffled."))
+                         _("{where}, {dimension}: {in_order} in order, {shuffled} shuffled.").format(
+                             where=_sentence(c, m), dimension=dims[k], in_order=fmt(a[k], dec), shuffled=fmt(b[k], dec))))
     focus = _q(trace.contexts[0].focus)
     if moved:
         lead = [Claim("WordOrder", sec, "same_row", {**pair, "contexts": moved, "same": False}, {},
-                      f"With positions, shuffling changes the output of {focus}."),
+                      _("With positions, shuffling changes the output of {focus}.").format(focus=focus)),
                 Claim("WordOrder", sec, "same_row", {**pair, "contexts": moved, "same": False}, {},
-                      "With positions, the order of the words counts.", "caption")]
+                      _("With positions, the order of the words counts."), "caption")]
     else:
         every = {**pair, "contexts": list(range(m)), "same": True}
         lead = [Claim("WordOrder", sec, "same_row", every, {},
-                      f"With positions, shuffling could change the output of {focus}; at this precision it does not."),
+                      _("With positions, shuffling could change the output of {focus}; at this precision it does not.").format(
+                          focus=focus)),
                 Claim("WordOrder", sec, "same_row", every, {},
-                      "With positions, the order could count; here the digits do not show it.", "caption")]
+                      _("With positions, the order could count; here the digits do not show it."), "caption")]
     return lead + out
 
 
@@ -446,17 +546,22 @@ def _lean(trace: LessonTrace, c: int, m: int) -> list[Claim]:
     if before == after:
         k = int(np.argmax(np.abs(b - a)))
         moved = _moved(_val(a[k], dec), _val(b[k], dec))
-        still = f"{_sentence(c, m)}, {_q(ctx.focus)} still leans {dims[after]}"
+        still = _("{where}, {focus} still leans {dimension}").format(where=_sentence(c, m), focus=_q(ctx.focus),
+                                                                      dimension=dims[after])
         return [lean("output", before, still, {"value": float(a[before])}),
                 lean("positional_output", after, still, {"value": float(b[after])}),
                 Claim("WordOrder", sec, "change",
                       {"contexts": [c], "columns": [[k]], "from": "output", "to": "positional_output", "widest": True,
                        "change": [moved]}, {"without": float(a[k]), "with": float(b[k])},
-                      f"its {dims[k]} value moves from {fmt(a[k], dec)} to {fmt(b[k], dec)}" if moved != "stays"
-                      else f"its {dims[k]} value stays at {fmt(a[k], dec)}")]
-    return [lean("output", before, f"{_sentence(c, m)}, {_q(ctx.focus)} leaned {dims[before]}", {"value": float(a[before])}),
-            lean("positional_output", after, f"with positions it leans {dims[after]}, {fmt(b[after], dec)} against "
-                 f"{fmt(b[before], dec)} {dims[before]}", {"value": float(b[after]), "before": float(b[before])})]
+                      _("its {dimension} value moves from {a} to {b}").format(dimension=dims[k], a=fmt(a[k], dec),
+                                                                              b=fmt(b[k], dec)) if moved != "stays"
+                      else _("its {dimension} value stays at {a}").format(dimension=dims[k], a=fmt(a[k], dec)))]
+    return [lean("output", before, _("{where}, {focus} leaned {dimension}").format(
+                where=_sentence(c, m), focus=_q(ctx.focus), dimension=dims[before]), {"value": float(a[before])}),
+            lean("positional_output", after,
+                 _("with positions it leans {dimension}, {value} against {other_value} {other}").format(
+                     dimension=dims[after], value=fmt(b[after], dec), other_value=fmt(b[before], dec), other=dims[before]),
+                 {"value": float(b[after]), "before": float(b[before])})]
 
 
 def word_order_claims(trace: LessonTrace) -> list[Claim]:
@@ -468,18 +573,17 @@ def word_order_claims(trace: LessonTrace) -> list[Claim]:
     phrase = pick(ratio, "about as large", "smaller than", "larger than") or "about as large"
     args = {"context": 0, "compare": phrase, "words": {phrase: where}}
     out.append(Claim("WordOrder", "What the numbers show", "size_ratio", args, {"ratio": ratio},
-                     "the position vectors are " + {"about as large": "about as large as the word vectors",
-                                                    "smaller than": "smaller than the word vectors",
-                                                    "larger than": "larger than the word vectors"}[phrase]
-                     + ", on average"))
+                     _({"about as large": N_("the position vectors are about as large as the word vectors, on average"),
+                        "smaller than": N_("the position vectors are smaller than the word vectors, on average"),
+                        "larger than": N_("the position vectors are larger than the word vectors, on average")}[phrase])))
     if moved:
         caption = Claim("WordOrder", "What the numbers show", "leans", out[1].args, out[1].values,
-                        "With d this small, positions also move the meaning; real models use hundreds.", "caption")
+                        _("With d this small, positions also move the meaning; real models use hundreds."), "caption")
     else:
         caption = Claim("WordOrder", "What the numbers show", "change", out[2].args, out[2].values,
-                        "With d this small, positions move the numbers; real models use hundreds."
+                        _("With d this small, positions move the numbers; real models use hundreds.")
                         if out[2].args["change"] != ["stays"] else
-                        "Here positions barely move the numbers shown; real models use hundreds.", "caption")
+                        _("Here positions barely move the numbers shown; real models use hundreds."), "caption")
     return _same_output(trace) + _order_counts(trace) + out + [caption]
 
 

@@ -24,7 +24,8 @@ import numpy as np
 
 from .claims import LITTLE, SMALL, STRONG_SHARE, Claim, holds, stage_row
 from .display import decimals_needed, fmt, plain
-from .later_claims import LATER_BUILDERS, _quoted, _tied_words
+from .i18n import N_, _, language, list_of, pgettext
+from .later_claims import LATER_BUILDERS, _q, _quoted, _tied_words, _who
 from .lexicon import pick, spec
 
 if TYPE_CHECKING:
@@ -32,20 +33,9 @@ if TYPE_CHECKING:
 
 __all__ = ["ORDINALS", "clearest_word", "lesson_claims", "section_claims", "sentence_words"]
 
+#: English ordinal words (kept for the scenes that still use them; the claims say which sentence
+#: through whole translated phrases, see :func:`_where`).
 ORDINALS = ("first", "second", "third", "fourth")
-
-
-def _q(word: str) -> str:
-    return f"“{word}”"
-
-
-def _listed(items: Sequence[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def _who(ctx: ContextTrace, j: int) -> str:
-    """Word ``j`` of the focus word's sentence: "itself" when it is the focus word."""
-    return "itself" if j == ctx.focus_index else _q(ctx.tokens[j])
 
 
 def _argmax(values: Sequence[float] | np.ndarray, among: Sequence[int]) -> int:
@@ -56,8 +46,12 @@ def _argmax(values: Sequence[float] | np.ndarray, among: Sequence[int]) -> int:
 def _where(c: int, m: int) -> str:
     """Which sentence, inside a sentence: "in the first sentence", "in the second" ... ("in its sentence")."""
     if m == 1:
-        return "in its sentence"
-    return f"in the {ORDINALS[c] if c < len(ORDINALS) else 'next'}" + (" sentence" if c == 0 else "")
+        return pgettext("which sentence, inside a clause", "in its sentence")
+    return (pgettext("which sentence, inside a clause", "in the first sentence") if c == 0 else
+            pgettext("which sentence, inside a clause", "in the second") if c == 1 else
+            pgettext("which sentence, inside a clause", "in the third") if c == 2 else
+            pgettext("which sentence, inside a clause", "in the fourth") if c == 3 else
+            pgettext("which sentence, inside a clause", "in the next"))
 
 
 # --- 1 · Embeddings ------------------------------------------------------------------------
@@ -102,18 +96,19 @@ def _reading_a_vector(trace: LessonTrace, emb_dec: int) -> list[Claim]:
     words = {"little anywhere else": elsewhere, "weak elsewhere": elsewhere,
              "strong in": spec("strength", word=word, dimensions=[dim])}
     args, values = {"word": word, "dimension": dim, "words": words}, {"value": float(v[k]), "largest_other": other}
-    shown = fmt(v[k], emb_dec)
+    fields = {"word": _q(word), "value": fmt(v[k], emb_dec), "dimension": dim}
 
     def claim(kind: str, text: str, where: str = "narration") -> Claim:
         return Claim("Embeddings", "Reading a vector", kind, args, values, text, where)
 
     if other <= LITTLE * v[k]:
-        return [claim("strong_in", f"Take {_q(word)}: it has {shown} in {dim} and little anywhere else, "
-                                   f"so its vector says: this word is about {dim}."),
-                claim("strong_in", f"{_q(word)} is strong in {dim} and weak elsewhere.", "caption")]
-    return [claim("strongest_in", f"Take {_q(word)}: its largest value, {shown}, is in {dim}, so its vector says: "
-                                  f"this word is more about {dim} than about anything else."),
-            claim("strongest_in", f"{_q(word)} is strongest in {dim}.", "caption")]
+        # Translators: {dimension} is a dimension's name in the lesson ("animal")
+        return [claim("strong_in", _("Take {word}: it has {value} in {dimension} and little anywhere else, "
+                                     "so its vector says: this word is about {dimension}.").format(**fields)),
+                claim("strong_in", _("{word} is strong in {dimension} and weak elsewhere.").format(**fields), "caption")]
+    return [claim("strongest_in", _("Take {word}: its largest value, {value}, is in {dimension}, so its vector says: "
+                                    "this word is more about {dimension} than about anything else.").format(**fields)),
+            claim("strongest_in", _("{word} is strongest in {dimension}.").format(**fields), "caption")]
 
 
 def strong_dimensions(v: np.ndarray, dims: Sequence[str]) -> list[str]:
@@ -138,13 +133,16 @@ def _two_meanings(trace: LessonTrace) -> list[Claim]:
     if len(strong) >= 2:
         args = {"word": focus, "dimensions": strong, "words": {"strong in": spec("strength", word=focus, dimensions=strong)}}
         values = {d: float(v[dims.index(d)]) for d in strong}
-        out += [Claim("Embeddings", sec, "strong_in_each", args, values, f"Its vector is strong in {_listed(strong)} at once."),
+        # Translators: {dimensions} lists dimensions' names in the lesson ("animal and tech")
+        out += [Claim("Embeddings", sec, "strong_in_each", args, values,
+                      _("Its vector is strong in {dimensions} at once.").format(dimensions=list_of(strong))),
                 Claim("Embeddings", sec, "strong_in_each", args, values,
-                      f"{_q(focus)} has one vector, strong in {_listed(strong)}: which meaning is meant?", "caption")]
+                      _("{word} has one vector, strong in {dimensions}: which meaning is meant?").format(
+                          word=_q(focus), dimensions=list_of(strong)), "caption")]
     where = [c for c, ctx in enumerate(trace.contexts) if focus in ctx.tokens]
-    quoted = _listed([_q(trace.contexts[c].context.sentence) for c in where])
-    text = (f"The sentences {quoted} use exactly the same vector for it." if len(where) > 1
-            else f"The sentence {quoted} uses this vector for it.")
+    quoted = _quoted([trace.contexts[c].context.sentence for c in where])
+    text = (_("The sentences {sentences} use exactly the same vector for it.") if len(where) > 1
+            else _("The sentence {sentences} uses this vector for it.")).format(sentences=quoted)
     out.append(Claim("Embeddings", sec, "same_vector", {"word": focus, "contexts": where}, {}, text))
     return out
 
@@ -168,14 +166,19 @@ def dot_products_claims(trace: LessonTrace) -> list[Claim]:
         out.append(Claim("DotProducts", "One score, term by term", "largest",
                          {"context": 0, "stage": "scores", "row": i, "column": j, "others": True},
                          {"score": float(ctx.scores[i, j])},
-                         f"Take {_q(ctx.tokens[i])} and {_q(ctx.tokens[j])}, the word it matches most among the others."))
+                         _("Take {word} and {other}, the word it matches most among the others.").format(
+                             word=_q(ctx.tokens[i]), other=_q(ctx.tokens[j]))))
     best = _argmax(ctx.scores[i], range(n))
     args = {"context": 0, "stage": "scores", "row": i, "column": best, "others": False}
     values = {"score": float(ctx.scores[i, best])}
-    sec, row = "A similarity, not yet a weight", f"In the row of {_q(ctx.tokens[i])}, the largest score"
+    sec, focus, score = "A similarity, not yet a weight", _q(ctx.tokens[i]), fmt(ctx.scores[i, best], dec)
     return out + [
-        Claim("DotProducts", sec, "largest", args, values, f"{row}, {fmt(ctx.scores[i, best], dec)}, is with {_who(ctx, best)}."),
-        Claim("DotProducts", sec, "largest", args, values, f"{row} is with {_who(ctx, best)}.", "caption"),
+        Claim("DotProducts", sec, "largest", args, values,
+              _who(ctx, best, N_("In the row of {focus}, the largest score, {score}, is with itself."),
+                   N_("In the row of {focus}, the largest score, {score}, is with {word}."), focus=focus, score=score)),
+        Claim("DotProducts", sec, "largest", args, values,
+              _who(ctx, best, N_("In the row of {focus}, the largest score is with itself."),
+                   N_("In the row of {focus}, the largest score is with {word}."), focus=focus), "caption"),
     ]
 
 
@@ -190,31 +193,36 @@ def scaling_claims(trace: LessonTrace) -> list[Claim]:
     at = {"context": 0, "stage": "unscaled_attention", "row": fi, "column": p}
     sec = "Softmax without scaling"
     out = [Claim("Scaling", sec, "largest", {**at, "others": False}, {"weight": float(raw[p])},
-                 f"Without the division, {_q(ctx.focus)} would give {fmt(raw[p], dec)} of its attention to {_who(ctx, p)}.")]
+                 _who(ctx, p, N_("Without the division, {focus} would give {weight} of its attention to itself."),
+                      N_("Without the division, {focus} would give {weight} of its attention to {word}."),
+                      focus=_q(ctx.focus), weight=fmt(raw[p], dec)))]
     if raw[p] > 0.5:
         words = {"most of": spec("share", context=0, stage="unscaled_attention", row=fi, columns=[p])}
         out.append(Claim("Scaling", sec, "most_of", {**at, "words": words}, {"weight": float(raw[p])},
-                         "Without scaling, one word takes most of the weight.", "caption"))
+                         _("Without scaling, one word takes most of the weight."), "caption"))
     else:
         out.append(Claim("Scaling", sec, "largest", {**at, "others": False}, {"weight": float(raw[p])},
-                         "Without scaling, the largest score takes the biggest share.", "caption"))
+                         _("Without scaling, the largest score takes the biggest share."), "caption"))
     w = ctx.attention[fi]
     q = _argmax(w, range(n))
     at = {"context": 0, "stage": "attention", "row": fi, "column": q}
     sec = "Softmax with scaling"
     if fmt(w[q], dec) != fmt(1.0, dec):
         out.append(Claim("Scaling", sec, "keeps_share", at, {"weight": float(w[q])},
-                         f"With it, {_q(ctx.focus) + ' itself' if q == fi else _q(ctx.tokens[q])} gets {fmt(w[q], dec)} "
-                         "and the other words keep a share"))
+                         (_("With it, {focus} itself gets {weight} and the other words keep a share") if q == fi else
+                          _("With it, {word} gets {weight} and the other words keep a share")).format(
+                             focus=_q(ctx.focus), word=_q(ctx.tokens[q]), weight=fmt(w[q], dec))))
     else:
         words = {"most of": spec("share", context=0, stage="attention", row=fi, columns=[q])}
         out.append(Claim("Scaling", sec, "most_of", {**at, "words": words}, {"weight": float(w[q])},
-                         f"With it, {_who(ctx, q)} still gets {fmt(w[q], dec)}: these scores are so far apart that "
-                         "even scaled, one word takes most of the weight"))
+                         _who(ctx, q, N_("With it, itself still gets {weight}: these scores are so far apart that "
+                                         "even scaled, one word takes most of the weight"),
+                              N_("With it, {word} still gets {weight}: these scores are so far apart that "
+                                 "even scaled, one word takes most of the weight"), weight=fmt(w[q], dec))))
     if float(plain(w[q], dec)) < float(plain(raw[p], dec)):
         out.append(Claim("Scaling", sec, "flatter", {"context": 0, "row": fi},
                          {"largest_scaled": float(w[q]), "largest_unscaled": float(raw[p])},
-                         "With scaling, the weight is shared more evenly among the words.", "caption"))
+                         _("With scaling, the weight is shared more evenly among the words."), "caption"))
     return out
 
 
@@ -228,10 +236,10 @@ def softmax_claims(trace: LessonTrace) -> list[Claim]:
     sums = {"largest_error": float(np.abs(ctx.attention.sum(axis=1) - 1).max())}
     return [
         Claim("Softmax", "Divide by the sum", "rows_sum_to_one", {"context": 0, "stage": "attention", "rows": [fi]},
-              {"sum": float(ctx.attention[fi].sum())}, "The weights are positive and add up to one.", "caption"),
-        Claim("Softmax", "The attention matrix", "rows_sum_to_one", every, sums, "Every row sums to one."),
+              {"sum": float(ctx.attention[fi].sum())}, _("The weights are positive and add up to one."), "caption"),
+        Claim("Softmax", "The attention matrix", "rows_sum_to_one", every, sums, _("Every row sums to one.")),
         Claim("Softmax", "The attention matrix", "rows_sum_to_one", every, sums,
-              "Every row sums to one: each word shares out its attention.", "caption"),
+              _("Every row sums to one: each word shares out its attention."), "caption"),
     ]
 
 
@@ -254,20 +262,41 @@ def describe_focus(ctx: ContextTrace, stage: str = "attention") -> tuple[str, di
     ratio = float(w[second] / w[first]) if w[first] > 0 else 0.0
     about = ctx.n > 1 and pick(ratio, "about as much") is not None
     words: dict[str, Any] = {}
+    # which of the two words is the focus word itself: 0 (the first), 1 (the second) or neither
+    me = 0 if first == fi else 1 if second == fi and ctx.n > 1 else None
+    looks: tuple[str, ...]
     if about:
         words["about as much"] = spec("ratio", **where, columns=[first, second])
-        text = f"{_q(ctx.focus)} looks at {_who(ctx, first)} and {_who(ctx, second)} about as much"
+        looks = (N_("{focus} looks at itself and {second} about as much"),
+                 N_("{focus} looks at {first} and itself about as much"),
+                 N_("{focus} looks at {first} and {second} about as much"))
     else:
-        most = "mostly" if pick(float(w[first]), "mostly") else "most"
-        if most == "mostly":
+        mostly = pick(float(w[first]), "mostly") is not None
+        if mostly:
             words["mostly"] = spec("share", **where, columns=[first])
-        text = f"{_q(ctx.focus)} looks {most} at {_who(ctx, first)}" + (f", then at {_who(ctx, second)}" if ctx.n > 1 else "")
+        if ctx.n == 1:
+            looks = (N_("{focus} looks mostly at itself"),) if mostly else (N_("{focus} looks most at itself"),)
+        elif mostly:
+            looks = (N_("{focus} looks mostly at itself, then at {second}"),
+                     N_("{focus} looks mostly at {first}, then at itself"),
+                     N_("{focus} looks mostly at {first}, then at {second}"))
+        else:
+            looks = (N_("{focus} looks most at itself, then at {second}"),
+                     N_("{focus} looks most at {first}, then at itself"),
+                     N_("{focus} looks most at {first}, then at {second}"))
+    text = _(looks[2 if me is None else me]).format(focus=_q(ctx.focus), first=_q(ctx.tokens[first]),
+                                                      second=_q(ctx.tokens[second]))
     rest = order[2:]
     largest_rest = max((float(w[j]) for j in rest), default=0.0)
     said = pick(largest_rest, "barely count", "count a little", "still count") if rest else None
     if said:
         words[said] = spec("largest", **where, columns=rest)
-    text += f"; the others {said}." if said else "."
+    ends = {"barely count": N_("{looks}; the others barely count."),
+            "count a little": N_("{looks}; the others count a little."),
+            "still count": N_("{looks}; the others still count."),
+            # Translators: {looks} is the sentence so far ("“mouse” looks mostly at itself, then at “cat”")
+            "": N_("{looks}.")}
+    text = _(ends[said or ""]).format(looks=text)
     args = {**where, "first": first, "second": second, "about_as_much": about,
             "rest": {"barely count": "barely", "count a little": "a little", "still count": "still"}.get(said or "", "none"),
             "words": words}
@@ -284,9 +313,12 @@ def reading_claims(trace: LessonTrace) -> list[Claim]:
     return [
         Claim("ReadingAttention", "One row: one word's attention", "largest",
               {"context": 0, "stage": "attention", "row": fi, "column": top, "others": False},
-              {"weight": float(w[top])}, f"The longest, {fmt(w[top], dec)}, goes to {_who(ctx, top)}."),
+              {"weight": float(w[top])},
+              # Translators: "the longest" bar of the row: its weight, and the word it goes to
+              _who(ctx, top, N_("The longest, {weight}, goes to itself."), N_("The longest, {weight}, goes to {word}."),
+                   weight=fmt(w[top], dec))),
         Claim("ReadingAttention", "One row: one word's attention", "rows_sum_to_one",
-              {"context": 0, "stage": "attention", "rows": [fi]}, {"sum": float(w.sum())}, "The weights add up to one."),
+              {"context": 0, "stage": "attention", "rows": [fi]}, {"sum": float(w.sum())}, _("The weights add up to one.")),
         Claim("ReadingAttention", sec, "runner_up", args, values, text),
         Claim("ReadingAttention", sec, "runner_up", args, values, text, "caption"),
     ]
@@ -301,31 +333,35 @@ def mixing_claims(trace: LessonTrace) -> list[Claim]:
     w = ctx.attention[fi]
     row = {"context": 0, "stage": "attention", "row": fi}
     j0 = _argmax(w, range(n))
-    who = f"{_q(ctx.tokens[j0])} itself" if j0 == fi else _q(ctx.tokens[j0])
+    me, fields = j0 == fi, {"word": _q(ctx.tokens[j0]), "weight": fmt(w[j0], dec)}
     sec = "Weight times vector"
     if w[j0] > 0.5:
         words = {"most of": spec("share", **row, columns=[j0])}
         out = [Claim("MixingValues", sec, "most_of", {**row, "column": j0, "words": words}, {"weight": float(w[j0])},
-                     f"{who}, weighted {fmt(w[j0], dec)}, keeps most of its vector")]
+                     (_("{word} itself, weighted {weight}, keeps most of its vector") if me else
+                      _("{word}, weighted {weight}, keeps most of its vector")).format(**fields))]
     else:
         out = [Claim("MixingValues", sec, "largest", {**row, "column": j0, "others": False}, {"weight": float(w[j0])},
-                     f"{who} has the largest weight, {fmt(w[j0], dec)}")]
+                     (_("{word} itself has the largest weight, {weight}") if me else
+                      _("{word} has the largest weight, {weight}")).format(**fields))]
     tiny = [j for j in range(n) if pick(float(w[j]), "tiny weights")]
     if tiny:
         words = {"tiny weights": spec("largest", **row, columns=tiny)}
         out.append(Claim("MixingValues", sec, "small_weights", {**row, "columns": tiny, "words": words},
-                         {ctx.tokens[j]: float(w[j]) for j in tiny}, "words with tiny weights almost vanish"))
+                         {ctx.tokens[j]: float(w[j]) for j in tiny}, _("words with tiny weights almost vanish")))
     others = [j for j in range(n) if j != fi]
     sec = "Its own vector plus its neighbours'"
     if others:
         b = _argmax(w, others)
         out.append(Claim("MixingValues", sec, "largest", {**row, "column": b, "others": True}, {"weight": float(w[b])},
-                         f"{fmt(w[fi], dec)} times its own vector, plus {fmt(w[b], dec)} times {_q(ctx.tokens[b])}"))
+                         _("{own} times its own vector, plus {weight} times {word}").format(
+                             own=fmt(w[fi], dec), weight=fmt(w[b], dec), word=_q(ctx.tokens[b]))))
         rest = [j for j in others if j != b]
         if rest and all(w[j] < SMALL for j in rest):
             words = {"a little of the rest": spec("largest", **row, columns=rest)}
             out.append(Claim("MixingValues", sec, "small_weights", {**row, "columns": rest, "words": words},
-                             {ctx.tokens[j]: float(w[j]) for j in rest}, "plus a little of the rest"))
+                             {ctx.tokens[j]: float(w[j]) for j in rest},
+                             _("plus a little of the rest")))
     return out
 
 
@@ -337,12 +373,13 @@ def two_contexts_claims(trace: LessonTrace) -> list[Claim]:
     dims = trace.lesson.dimensions
     out = []
     if len({c.focus for c in ctxs}) == 1:
-        where = "In each sentence" if m > 1 else "In its sentence"
-        args = {"word": ctxs[0].focus, "contexts": list(range(m))}
+        args, focus = {"word": ctxs[0].focus, "contexts": list(range(m))}, _q(ctxs[0].focus)
         out += [Claim("TwoContexts", "Same word, same input vector", "same_vector", args, {},
-                      f"{where}, {_q(ctxs[0].focus)} starts from exactly the same vector"),
+                      (_("In each sentence, {focus} starts from exactly the same vector") if m > 1 else
+                       _("In its sentence, {focus} starts from exactly the same vector")).format(focus=focus)),
                 Claim("TwoContexts", "Same word, same input vector", "same_vector", args, {},
-                      f"{'In every sentence' if m > 1 else 'In its sentence'}, {_q(ctxs[0].focus)} starts from the same embedding vector.",
+                      (_("In every sentence, {focus} starts from the same embedding vector.") if m > 1 else
+                       _("In its sentence, {focus} starts from the same embedding vector.")).format(focus=focus),
                       "caption")]
     for c, ctx in enumerate(ctxs):
         fi = ctx.focus_index
@@ -352,27 +389,41 @@ def two_contexts_claims(trace: LessonTrace) -> list[Claim]:
             out.append(Claim("TwoContexts", "Attention mixes in the sentence", "largest",
                              {"context": c, "stage": "attention", "row": fi, "column": j, "others": True},
                              {"weight": float(ctx.attention[fi, j])},
-                             f"{_quoted(_tied_words(ctx, ctx.attention[fi], others, j))} {_where(c, m)}"))
+                             # Translators: the words a focus word looks at most, and in which sentence
+                             # ("“cat” in the first sentence")
+                             _("{words} {where}").format(words=_quoted(_tied_words(ctx, ctx.attention[fi], others, j)),
+                                                         where=_where(c, m))))
     sec = "Different contexts, different outputs"
     shown = {tuple(fmt(x, dec) for x in ctx.output[ctx.focus_index]) for ctx in ctxs}
-    who = _q(ctxs[0].focus) if len({c.focus for c in ctxs}) == 1 else "the focus word"
+    one = len({c.focus for c in ctxs}) == 1
     if m > 1:
+        if len(shown) > 1:
+            text = (_("So the outputs of {focus} differ") if one else _("So the outputs of the focus word differ"))
+        else:
+            text = (_("So do the outputs of {focus} differ? At this precision they look the same") if one else
+                    _("So do the outputs of the focus word differ? At this precision they look the same"))
         out.append(Claim("TwoContexts", sec, "differ", {"contexts": list(range(m)), "stage": "output", "differ": len(shown) > 1},
-                         {}, f"So the outputs of {who} differ" if len(shown) > 1
-                         else f"So do the outputs of {who} differ? At this precision they look the same"))
+                         {}, text.format(focus=_q(ctxs[0].focus))))
     won = []
     for c, ctx in enumerate(ctxs):
         o = ctx.output[ctx.focus_index]
         k = int(np.argmax(o))
         won.append(dims[k])
         out.append(Claim("TwoContexts", sec, "leans", {"contexts": [c], "dimensions": [dims[k]], "stage": "output"},
-                         {"value": float(o[k])}, f"{_where(c, m)} it leans {dims[k]}, at {fmt(o[k], dec)}"))
+                         {"value": float(o[k])},
+                         # Translators: {where} is "in the first sentence", "in the second"...; {dimension} a dimension's name
+                         _("{where} it leans {dimension}, at {value}").format(where=_where(c, m), dimension=dims[k],
+                                                                            value=fmt(o[k], dec))))
     if len(set(won)) == 1:
-        text = f"Same input, and here every output leans {won[0]}."
+        text = _("Same input, and here every output leans {dimension}.").format(dimension=won[0])
     elif len(won) == 2:
-        text = f"Same input, different outputs: {won[0]}-like here, {won[1]}-like there."
+        text = _("Same input, different outputs: {dimension}-like here, {other}-like there.").format(
+            dimension=won[0], other=won[1])
     else:
-        text = "Same input, different outputs: " + ", ".join(f"{w}-like" for w in won) + "."
+        # Translators: {dimensions} lists "animal-like", "tech-like"... (the next message), separated as a list is
+        text = _("Same input, different outputs: {dimensions}.").format(
+            dimensions=pgettext("separator of a list of outputs", ", ").join(
+                _("{dimension}-like").format(dimension=w) for w in won))
     out.append(Claim("TwoContexts", sec, "leans", {"contexts": list(range(m)), "dimensions": won, "stage": "output"},
                      {}, text, "caption"))
     return out
@@ -383,18 +434,20 @@ def two_contexts_claims(trace: LessonTrace) -> list[Claim]:
 BUILDERS = (embeddings_claims, dot_products_claims, scaling_claims, softmax_claims, reading_claims, mixing_claims,
             two_contexts_claims, *LATER_BUILDERS)
 
-_CACHE: dict[int, tuple[LessonTrace, tuple[Claim, ...]]] = {}
+_CACHE: dict[tuple[int, str], tuple[LessonTrace, tuple[Claim, ...]]] = {}
 
 
 def lesson_claims(trace: LessonTrace) -> tuple[Claim, ...]:
-    """Every claim of the lecture for ``trace``, in lecture order, each checked (computed once per trace)."""
-    hit = _CACHE.get(id(trace))
+    """Every claim of the lecture for ``trace``, in lecture order, each checked (computed once per
+    trace and language: the texts are in the current language, :func:`attncore.i18n.language`)."""
+    key = (id(trace), language())
+    hit = _CACHE.get(key)
     if hit is None or hit[0] is not trace:
         claims = tuple(c for build in BUILDERS for c in build(trace))
         holds(claims, trace)
         if len(_CACHE) > 8:
             _CACHE.clear()
-        hit = _CACHE[id(trace)] = (trace, claims)
+        hit = _CACHE[key] = (trace, claims)
     return hit[1]
 
 

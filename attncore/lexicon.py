@@ -17,14 +17,17 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .i18n import N_, language, translations
+
 if TYPE_CHECKING:
     from .trace import LessonTrace
 
-__all__ = ["LEXICON", "Word", "fits", "measure", "phrases_in", "pick", "spec", "table"]
+__all__ = ["LEXICON", "Word", "fits", "measure", "phrase_in", "phrases_in", "pick", "spec", "table"]
 
 
 @dataclass(frozen=True)
@@ -69,33 +72,55 @@ QUANTITIES: dict[str, str] = {
 
 #: Every calibrated phrase. A phrase is found in a text as whole words.
 LEXICON: dict[str, Word] = {w.phrase: w for w in (
-    Word("almost all", "share", 0.9, example="gives almost all of its attention to “cat”"),
-    Word("most of", "share", 0.5, lo_open=True, example="keeps most of its vector"),
-    Word("mostly", "share", 0.5, lo_open=True, example="looks mostly at itself"),
-    Word("at least half", "share", 0.5, 0.9, example="at least half of its attention"),
-    Word("finds", "each", 0.1, example="still finds “cat”"),
-    Word("learned to find", "share", 0.5, example="the first head learned to find “cat”"),
-    Word("barely count", "largest", -np.inf, 0.05, example="the others barely count"),
-    Word("count a little", "largest", 0.05, 0.2, example="the others count a little"),
-    Word("still count", "largest", 0.2, example="the others still count"),
-    Word("a little of the rest", "largest", -np.inf, 0.2, example="plus a little of the rest"),
-    Word("tiny weights", "largest", -np.inf, 0.05, example="words with tiny weights almost vanish"),
-    Word("about as much", "ratio", 0.8, hi_closed=True, hi=1.0, example="looks at itself and “cat” about as much"),
-    Word("strong in", "strength", 2 / 3, example="strong in animal and tech"),
-    Word("little anywhere else", "elsewhere", -np.inf, 1 / 3, hi_closed=True, example="little anywhere else"),
-    Word("weak elsewhere", "elsewhere", -np.inf, 1 / 3, hi_closed=True, example="weak elsewhere"),
-    Word("about as large", "length", 0.8, 1.25, hi_closed=True, example="about as large as the word vectors"),
-    Word("smaller than", "length", -np.inf, 0.8, example="smaller than the word vectors"),
-    Word("larger than", "length", 1.25, lo_open=True, example="larger than the word vectors"),
-    Word("different patterns", "heads", 0.1, example="different heads, different patterns"),
-    Word("differ a little", "heads", 0.05, 0.1, example="the heads differ a little"),
-    Word("the same pattern", "heads", -np.inf, 0.05, example="every head finds the same pattern"),
+    # Translators: a calibrated phrase (so are the next ones): every sentence that says it must
+    # contain this translation word for word (a test checks it), and no phrase may lie inside another.
+    Word(N_("almost all"), "share", 0.9, example="gives almost all of its attention to “cat”"),
+    Word(N_("most of"), "share", 0.5, lo_open=True, example="keeps most of its vector"),
+    Word(N_("mostly"), "share", 0.5, lo_open=True, example="looks mostly at itself"),
+    Word(N_("at least half"), "share", 0.5, 0.9, example="at least half of its attention"),
+    Word(N_("finds"), "each", 0.1, example="still finds “cat”"),
+    Word(N_("learned to find"), "share", 0.5, example="the first head learned to find “cat”"),
+    Word(N_("barely count"), "largest", -np.inf, 0.05, example="the others barely count"),
+    Word(N_("count a little"), "largest", 0.05, 0.2, example="the others count a little"),
+    Word(N_("still count"), "largest", 0.2, example="the others still count"),
+    Word(N_("a little of the rest"), "largest", -np.inf, 0.2, example="plus a little of the rest"),
+    Word(N_("tiny weights"), "largest", -np.inf, 0.05, example="words with tiny weights almost vanish"),
+    Word(N_("about as much"), "ratio", 0.8, hi_closed=True, hi=1.0, example="looks at itself and “cat” about as much"),
+    Word(N_("strong in"), "strength", 2 / 3, example="strong in animal and tech"),
+    Word(N_("little anywhere else"), "elsewhere", -np.inf, 1 / 3, hi_closed=True, example="little anywhere else"),
+    Word(N_("weak elsewhere"), "elsewhere", -np.inf, 1 / 3, hi_closed=True, example="weak elsewhere"),
+    Word(N_("about as large"), "length", 0.8, 1.25, hi_closed=True, example="about as large as the word vectors"),
+    Word(N_("smaller than"), "length", -np.inf, 0.8, example="smaller than the word vectors"),
+    Word(N_("larger than"), "length", 1.25, lo_open=True, example="larger than the word vectors"),
+    Word(N_("different patterns"), "heads", 0.1, example="different heads, different patterns"),
+    Word(N_("differ a little"), "heads", 0.05, 0.1, example="the heads differ a little"),
+    Word(N_("the same pattern"), "heads", -np.inf, 0.05, example="every head finds the same pattern"),
 )}
 assert all(w.quantity in QUANTITIES for w in LEXICON.values())
 # no phrase inside another, so that a text's phrases are found one by one (see phrases_in)
 assert not any(p != q and p in q for p in LEXICON for q in LEXICON)
 
-_PATTERNS = {p: re.compile(rf"(?<![\w-]){re.escape(p)}(?![\w-])", re.IGNORECASE) for p in LEXICON}
+
+
+def phrase_in(phrase: str, lang: str | None = None) -> str:
+    """``phrase`` (a key of :data:`LEXICON`) as the language ``lang`` (the current one when None)
+    says it: its translation in the catalogue, never bracketed by ``ATTNVID_PSEUDO``."""
+    lang = lang or language()
+    return phrase if lang == "en" else translations(lang).gettext(phrase)
+
+
+#: Languages written without spaces between words: a phrase is found anywhere in a text.
+_UNSPACED = ("zh",)
+
+
+@cache
+def _patterns(lang: str) -> dict[str, re.Pattern[str]]:
+    """Each phrase's pattern in ``lang``: its translation as whole words, in any case."""
+    out = {}
+    for p in LEXICON:
+        said = re.escape(phrase_in(p, lang))
+        out[p] = re.compile(said if lang in _UNSPACED else rf"(?<![\w-]){said}(?![\w-])", re.IGNORECASE)
+    return out
 
 
 def fits(phrase: str, x: float) -> bool:
@@ -108,9 +133,10 @@ def pick(x: float, *phrases: str) -> str | None:
     return next((p for p in phrases if fits(p, x)), None)
 
 
-def phrases_in(text: str) -> list[str]:
-    """The calibrated phrases ``text`` uses (each once)."""
-    return [p for p, pat in _PATTERNS.items() if pat.search(text)]
+def phrases_in(text: str, lang: str | None = None) -> list[str]:
+    """The calibrated phrases ``text`` (written in ``lang``, the current language when None) uses,
+    each once, by their English key: a translated text is searched for each phrase's translation."""
+    return [p for p, pat in _patterns(lang or language()).items() if pat.search(text)]
 
 
 Measure = Mapping[str, Any]

@@ -187,7 +187,9 @@ def test_synthetic_voices_read_the_maths_as_words(tmp_path: Path) -> None:
     said = "Q is X times W_Q; we divide by √d, the scores are X·Xᵀ and d_v is 3."
     assert speech_text(said) == ("Q is X times W Q; we divide by the square root of d, the scores are "
                                  "X times X transposed and d v is 3.")
-    assert speech_text("W_Q et √d", "fr") == "W Q et √d"  # other languages: only the subscripts
+    # other languages read the maths in their own words (the catalogue's)
+    assert speech_text("W_Q et √d, puis X·Xᵀ", "fr") == "W Q et la racine carrée de d, puis X fois X transposée"
+    assert speech_text("√d", "de-ch") == "die Wurzel aus d" and speech_text("√d", "cmn") == "d的平方根"
     # the voice speaks the words, not the symbols: the same WAV as for the words themselves
     a = PiperVoice().speak("V is X times W_V.", "LearnedProjections", "Queries, keys and values", tmp_path / "a")
     b = PiperVoice().speak("V is X times W V.", "LearnedProjections", "Queries, keys and values", tmp_path / "b")

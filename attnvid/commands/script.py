@@ -15,6 +15,7 @@ from pathlib import Path
 import click
 
 from attncore import Lesson
+from attncore.i18n import _, use
 
 from ..catalog import lecture_index, resolve_scene, resolve_scenes
 from ..env import LESSON_ENV
@@ -86,14 +87,18 @@ def _narrations_of(names: list[str], spec: str, root: Path, n: int) -> list[list
 
 
 def compose_script(lesson: Lesson, scenes: list[tuple[int, str, list[tuple[str, str]]]]) -> str:
-    """The recording script as Markdown: one heading per scene (its place in the lecture,
-    its name), one block per section (the WAV file name, the title, the words)."""
-    lines = [f"# Recording script: {lesson.title}", "",
-             "Record one WAV file per block, named as its heading, all in one folder; then render",
-             "with `--voice recorded:FOLDER`. A section lasts at least as long as its recording.", ""]
-    for k, scene, sections in scenes:
-        lines += [f"## {k}. {scene}", ""]
-        for title, words in sections:
-            lines += [f"### {recording_name(scene, title)}", "", f"*{title}*", "",
-                      *textwrap.wrap(words, 88, break_long_words=False, break_on_hyphens=False), ""]
+    """The recording script as Markdown, in the lesson's language (the words were said in it):
+    one heading per scene (its place in the lecture, its name), one block per section (the WAV
+    file name, the title, the words)."""
+    with use(lesson.language):
+        lines = [_("# Recording script: {title}").format(title=lesson.title), "",
+                 *_("Record one WAV file per block, named as its heading, all in one folder; then render\n"
+                    "with `--voice recorded:FOLDER`. A section lasts at least as long as its recording.").splitlines(),
+                 ""]
+        for k, scene, sections in scenes:
+            lines += [f"## {k}. {scene}", ""]
+            for title, words in sections:
+                # the section's title as the lecture shows it; its file name keeps the English one
+                lines += [f"### {recording_name(scene, title)}", "", f"*{_(title)}*", "",
+                          *textwrap.wrap(words, 88, break_long_words=False, break_on_hyphens=False), ""]
     return "\n".join(lines)

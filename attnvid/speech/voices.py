@@ -35,6 +35,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any, Protocol
 
+from attncore.i18n import N_, translations, viewer_language
 from attncore.narration import section_slug
 
 __all__ = [
@@ -67,23 +68,34 @@ PIPER_FIX = ".venv/bin/python -m pip install -e '.[voice]'"
 
 
 #: How a synthetic voice says what the narration writes as maths (the captions and the
-#: recording script keep the symbols): a subscript name is two letters, and in English
-#: √, ᵀ and · between names are words. Without this, "W_Q" is read out as "W underscore Q".
+#: recording script keep the symbols): a subscript name is two letters, and √, ᵀ and · between
+#: names are words of the lesson's language (the catalogue's). Without this, "W_Q" is read out
+#: as "W underscore Q".
 SUBSCRIPTED = re.compile(r"\b([A-Za-z])_([A-Za-z0-9]+)\b")
-_ENGLISH_MATHS = ((re.compile(r"√\s*([A-Za-z0-9]+)"), r"the square root of \1"), (re.compile(r"ᵀ"), " transposed"),
-                  (re.compile(r"(?<=[A-Za-z])·(?=[A-Za-z])"), " times "))
+_MATHS = (
+    # Translators: how a voice reads "√d" aloud ({x} is "d"); a spoken text, never shown
+    (re.compile(r"√\s*([A-Za-z0-9]+)"), N_("the square root of {x}")),
+    # Translators: how a voice reads "Xᵀ" aloud ({x} is "X"); a spoken text, never shown
+    (re.compile(r"(\([^()]*\)|[A-Za-z0-9]+)?ᵀ"), N_("{x} transposed")),
+    # Translators: how a voice reads "X·Y" aloud ({x} is "X", {y} is "Y"); a spoken text, never shown
+    (re.compile(r"([A-Za-z])·([A-Za-z])"), N_("{x} times {y}")),
+)
 
 
 def speech_text(text: str, language: str = "en") -> str:
-    """``text`` as a synthetic voice should read it.
+    """``text`` as a synthetic voice should read it, in ``language`` (the voice's: an espeak-ng
+    code such as ``en-us``, ``fr`` or ``cmn``; see :func:`attncore.i18n.viewer_language`).
 
     >>> speech_text("Q is X times W_Q; divide by √d, then X·Xᵀ.")
     'Q is X times W Q; divide by the square root of d, then X times X transposed.'
     """
+    lang = viewer_language(language)
+    root, transposed, times = (m if lang == "en" else translations(lang).gettext(m) for _p, m in _MATHS)
     out = SUBSCRIPTED.sub(r"\1 \2", text)
-    if language.startswith("en"):
-        for pattern, words in _ENGLISH_MATHS:
-            out = pattern.sub(words, out)
+    out = _MATHS[0][0].sub(lambda m: root.format(x=m[1]), out)
+    out = _MATHS[1][0].sub(lambda m: transposed.format(x=m[1] or ""), out)
+    while (more := _MATHS[2][0].sub(lambda m: times.format(x=m[1], y=m[2]), out)) != out:  # A·B·C: one · at a time
+        out = more
     return out
 
 
