@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from .i18n import use
 from .lesson import Context, Lesson, default_lesson
 from .senses import sense_positions
 from .steps import (
@@ -450,7 +451,8 @@ def _rows(a: Matrix) -> list[list[float]]:
 def trace_lesson(lesson: Lesson | None = None) -> LessonTrace:
     """Compute every step of the lesson (the built-in one when ``lesson`` is None)."""
     lesson = lesson or default_lesson()
-    w = make_weights(lesson)
-    return LessonTrace(
-        lesson=lesson, weights=w, contexts=tuple(_trace_context(lesson, c, w) for c in lesson.contexts)
-    )
+    with use(lesson.language):  # the words the trace keeps (how the weights were made) in the lesson's language
+        w = make_weights(lesson)
+        return LessonTrace(
+            lesson=lesson, weights=w, contexts=tuple(_trace_context(lesson, c, w) for c in lesson.contexts)
+        )

@@ -79,6 +79,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .display import round_matrix
+from .i18n import _, ngettext, number, pgettext, use
 from .lesson import Context, Lesson
 from .senses import Example, labelled_sentences, sense_positions, strongest_dimension, training_set
 from .steps import Matrix, attention, multi_head_attention
@@ -394,14 +395,20 @@ class TrainedWeights:
     provenance: str
 
 
+def alternatives(items: Sequence[str]) -> str:
+    """Items as alternatives, in the viewer's language ("animal or tech", "animal ou technique")."""
+    # Translators: joins alternatives, as in "animal or tech" (spaces included).
+    return pgettext("alternatives", " or ").join(items)
+
+
 def _task(lesson: Lesson) -> str:
     labelled = labelled_sentences(lesson)
-    focus = list(dict.fromkeys(f"'{c.focus}'" for c in labelled))
+    # Translators: the focus word, quoted in the training task ('mouse' in English).
+    focus = list(dict.fromkeys(_("'{word}'").format(word=c.focus) for c in labelled))
     senses = list(dict.fromkeys(str(c.leans) for c in labelled))
-    return (
-        f"Which sense does {' or '.join(focus)} have in each sentence ({' or '.join(senses)})? "
-        "The answer is the dimension in which its output is largest."
-    )
+    question = _("Which sense does {words} have in each sentence ({senses})?").format(
+        words=alternatives(focus), senses=alternatives(senses))
+    return question + " " + _("The answer is the dimension in which its output is largest.")
 
 
 def _start(lesson: Lesson) -> tuple[dict[str, Matrix], tuple[str, ...]]:
@@ -440,13 +447,16 @@ def _accuracy(lesson: Lesson, examples: Sequence[Example], w: Mapping[str, Matri
 def _provenance(t: TrainingTrace) -> str:
     """How the trained matrices were obtained, in one line."""
     fixed = [n for n in TRAINED if n not in t.trained]
-    what = f"{', '.join(fixed)} set by hand; {', '.join(t.trained)} trained" if fixed else "Trained"
-    how = f"{t.steps} steps of Adam" + (f" and {t.rounding_steps} rounding-aware steps" if t.rounding_steps else "")
-    plural = "s" if t.decimals != 1 else ""
-    return (
-        f"{what} for {how} on {len(t.examples)} labelled sentences generated from the lesson "
-        f"(learning rate {t.learning_rate:g}, seed {t.seed}), starting from W = I plus a little noise; rounded to {t.decimals} decimal{plural}."
-    )
+    how = (ngettext("{n} step of Adam", "{n} steps of Adam", t.steps).format(n=t.steps) if not t.rounding_steps else
+           _("{steps} steps of Adam and {rounding} rounding-aware steps").format(steps=t.steps, rounding=t.rounding_steps))
+    rounded = ngettext("rounded to {n} decimal", "rounded to {n} decimals", t.decimals).format(n=t.decimals)
+    values = {"how": how, "n": len(t.examples), "rate": number(f"{t.learning_rate:g}"), "seed": t.seed, "rounded": rounded}
+    if fixed:
+        return _("{fixed} set by hand; {trained} trained for {how} on {n} labelled sentences generated from the "
+                 "lesson (learning rate {rate}, seed {seed}), starting from W = I plus a little noise; {rounded}.").format(
+            fixed=", ".join(fixed), trained=", ".join(t.trained), **values)
+    return _("Trained for {how} on {n} labelled sentences generated from the lesson (learning rate {rate}, seed "
+             "{seed}), starting from W = I plus a little noise; {rounded}.").format(**values)
 
 
 def untrained_record(lesson: Lesson) -> TrainingTrace:
@@ -464,8 +474,14 @@ def untrained_record(lesson: Lesson) -> TrainingTrace:
 def train_lesson(lesson: Lesson) -> TrainedWeights | None:
     """Train the projections of ``lesson`` on its sense task; None if it states no sense.
 
-    Deterministic: the same lesson gives the same weights (cached, the arrays read-only).
+    Deterministic: the same lesson gives the same weights (cached, the arrays read-only);
+    the words it keeps (the task, how the weights were made) are in the lesson's language.
     """
+    with use(lesson.language):
+        return _train_lesson(lesson)
+
+
+def _train_lesson(lesson: Lesson) -> TrainedWeights | None:
     examples = training_set(lesson)
     if not examples:
         return None

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .i18n import _
 from .lesson import Lesson
 from .steps import Matrix, as_matrix
 from .training import TrainingTrace, train_lesson, untrained_record
@@ -46,15 +47,19 @@ def make_weights(lesson: Lesson) -> Weights:
     if trained is None:  # no sentence states a sense: nothing to train on, say so
         return Weights(
             W_Q=drawn.W_Q, W_K=drawn.W_K, W_V=drawn.W_V, W_V_reshape=drawn.W_V_reshape, W_O=drawn.W_O,
-            provenance=f"{drawn.provenance} Not trained: no sentence of the lesson states the sense of its focus word.",
+            provenance=_("{provenance} Not trained: no sentence of the lesson states the sense of its focus "
+                         "word.").format(provenance=drawn.provenance),
             training=untrained_record(lesson),
         )
-    reshape = "set by hand" if lesson.projections.matrix("W_V_reshape") is not None else (
-        f"not trained (it has no named dimensions to read): drawn with seed {lesson.projections.seed}, rounded to halves"
-    )
+    if lesson.projections.matrix("W_V_reshape") is not None:
+        provenance = _("{provenance} The W_V of step 10 (d to d_v) is set by hand.").format(provenance=trained.provenance)
+    else:
+        provenance = _("{provenance} The W_V of step 10 (d to d_v) is not trained (it has no named dimensions to "
+                       "read): drawn with seed {seed}, rounded to halves.").format(
+            provenance=trained.provenance, seed=lesson.projections.seed)
     return Weights(
         W_Q=trained.W_Q, W_K=trained.W_K, W_V=trained.W_V, W_V_reshape=drawn.W_V_reshape, W_O=trained.W_O,
-        provenance=f"{trained.provenance} The W_V of step 10 (d to d_v) is {reshape}.",
+        provenance=provenance,
         training=trained.record,
     )
 
@@ -78,17 +83,13 @@ def _drawn(lesson: Lesson) -> Weights:
         out[name] = m
     given_names = [n for n in shapes if spec.matrix(n) is not None]
     if len(given_names) == len(shapes):
-        provenance = "Weights set by hand in the lesson file, not trained."
+        provenance = _("Weights set by hand in the lesson file, not trained.")
     elif given_names:
-        provenance = (
-            f"{', '.join(given_names)} set by hand; the others untrained, drawn with seed "
-            f"{spec.seed} and rounded to halves."
-        )
+        provenance = _("{names} set by hand; the others untrained, drawn with seed {seed} and rounded to "
+                       "halves.").format(names=", ".join(given_names), seed=spec.seed)
     else:
-        provenance = (
-            f"Untrained weights: drawn with seed {spec.seed}, rounded to halves. "
-            "A real model learns them from data."
-        )
+        provenance = _("Untrained weights: drawn with seed {seed}, rounded to halves. A real model learns them "
+                       "from data.").format(seed=spec.seed)
     return Weights(
         W_Q=out["W_Q"], W_K=out["W_K"], W_V=out["W_V"], W_V_reshape=out["W_V_reshape"], W_O=out["W_O"],
         provenance=provenance,

@@ -89,6 +89,8 @@ class Narration:
 LEAD, TAIL = 0.4, 0.6
 #: The least room (scene units) between the title and the formula beside it.
 FORMULA_GAP = 0.35
+#: A title too long to leave the formula room beside it shrinks, to this share of its size at least.
+MIN_TITLE_SCALE = 0.75
 
 
 @dataclass
@@ -138,6 +140,7 @@ class LessonScene(Scene):
         self.narrations: list[Narration] = []
         self.bottom_captions: list[tuple[str, str]] = []  # (section, text) of every bottom caption, in order
         self._section = ""
+        self._header_shown = False  # the title may shrink for the formula only before it is seen
         self.voice: Voice = voice_from_spec(os.environ.get(VOICE_ENV), self.lesson.language)
         cast(Camera, self.camera).background_color = ManimColor(self.theme["background"])
 
@@ -240,6 +243,7 @@ class LessonScene(Scene):
         if self.FORMULA:
             self.formula = self.header_formula(self.FORMULA)
             self.add(self.formula)
+        self._header_shown = True
 
     def header_formula(self, text: str, highlight: str | None = None) -> Formula:
         """The formula ``text`` placed in the header: top right, its baseline on the title's,
@@ -251,6 +255,15 @@ class LessonScene(Scene):
         f = self._at_top_right(Formula(text, self.theme, highlight))
         if f.get_left()[0] < self.title.get_right()[0] + FORMULA_GAP:
             f = self._at_top_right(Formula(text, self.theme, highlight, size="body"))
+        if f.get_left()[0] < self.title.get_right()[0] + FORMULA_GAP:
+            # a long title (German, French: "14 · L'ordre des mots"): the title gives up to a
+            # quarter of its size before the scene starts, then the formula narrows to the room left
+            room = f.get_left()[0] - FORMULA_GAP - self.title.get_left()[0]
+            if not self._header_shown and room > 0:
+                self.title.scale(max(MIN_TITLE_SCALE, room / self.title.width), about_edge=LEFT + DOWN)
+            room = f.get_right()[0] - (self.title.get_right()[0] + FORMULA_GAP)
+            if f.width > room > 0:
+                f.scale(room / f.width, about_edge=RIGHT)
         return f.shift(UP * (text_baseline(self.title) - f.baseline()))
 
     def _at_top_right(self, f: Formula) -> Formula:

@@ -21,6 +21,7 @@ and ``.trained``; ``claims_hold`` and ``reason`` decide what is said;
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -44,7 +45,7 @@ from manim import (
 from attncore import LessonTrace, TrainingTrace, adds_up
 from attncore.i18n import N_, _, list_of, pgettext, quoted
 from attncore.later_claims import SHARE_WORDS
-from attncore.training import ATTENTION_CLAIM, SenseClaim
+from attncore.training import ATTENTION_CLAIM, SenseClaim, alternatives
 from scenes.base import LessonScene
 from scenes.components import (
     Grid,
@@ -161,8 +162,8 @@ def question_text(trace: LessonTrace) -> tuple[str, str]:
     question asked of the lesson's sentences when nothing was trained."""
     t = history(trace)
     if t is not None:
-        question, _sep, rule = t.task.partition("? ")
-        return question + "?", rule
+        question, _sep, rule = re.split(r"(?<=[?？])(\s*)", t.task, maxsplit=1)
+        return question, rule
     return _("Which sense does {word} have in each sentence?").format(word=focus_words(trace)), ""
 
 
@@ -192,11 +193,13 @@ def example_lines(trace: LessonTrace, theme: Theme) -> VGroup:
     t = history(trace)
     if t is None:
         return VGroup()
-    one = [e for e in t.examples if " or " not in e.label]
-    none = [e for e in t.examples if " or " in e.label]
+    one = [e for e in t.examples if max(e.target) == 1.0]  # one sense; the others split evenly (no clue)
+    none = [e for e in t.examples if max(e.target) < 1.0]
     picked = ([min(one, key=lambda e: len(e.tokens))] if one else []) + none[:1]
     head = label(_("and sentences generated from them, e.g."), "small", theme["muted"])
-    lines = [label(f"{e.sentence}  →  {e.label}", "small", theme["text"]) for e in picked]
+    dims = trace.lesson.dimensions
+    lines = [label(f"{e.sentence}  →  {alternatives([dims[k] for k, v in enumerate(e.target) if v == max(e.target)])}",
+                   "small", theme["text"]) for e in picked]
     return VGroup(head, *lines).arrange(DOWN, buff=SMALL_BUFF, aligned_edge=LEFT)
 
 

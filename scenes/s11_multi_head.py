@@ -37,7 +37,7 @@ from manim import (
 )
 
 from attncore import ContextTrace, LessonTrace, decimals_needed
-from attncore.i18n import N_, _, quoted
+from attncore.i18n import N_, _, pgettext, quoted
 from scenes.base import LessonScene
 from scenes.components import (
     BLOCK_LABELS_H,
@@ -324,7 +324,7 @@ def joined_layout(trace: LessonTrace, theme: Theme, box: Box, dec: int) -> Joine
     w_o = named_block(w_grid, "W_O", theme["weight"], mh.W_O.shape, Source(0, "multi_head.W_O"), "d×d", theme)
     out_grid = trace_grid(trace, "multi_head.output", dec, theme, numbers=fit[1].numbers,
                           tiles=head_fill(mh.output, theme, h), cell_w=fit[1].width, cell_h=ch, size="small")
-    output = named_block(out_grid, "output", theme["output"], mh.output.shape, Source(0, "multi_head.output"), "n×d",
+    output = named_block(out_grid, pgettext("matrix name", "output"), theme["output"], mh.output.shape, Source(0, "multi_head.output"), "n×d",
                          theme)
     dot, eq = operator("·", theme), operator("=", theme)
     row = arrange_equation([concat, dot, w_o, eq, output])

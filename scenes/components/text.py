@@ -173,8 +173,9 @@ def inline_math(text: str) -> str | None:
 
 
 #: Plain-text maths a label may hold, and its Typst: a root (√d, drawn with its bar), the
-#: signs around it, words (upright) and one-letter names (italic).
-_TYPST_TOKENS = re.compile(r"√(\w)|([A-Za-z]{2,})|([/÷·≈])|(\s+)")
+#: signs around it, words in any script (upright: "puntuación", "分数", a single 数 too) and
+#: one-letter Latin names (italic).
+_TYPST_TOKENS = re.compile(r"√(\w)|([^\W\d_]{2,}|[^\W\d_A-Za-z])|([/÷·≈])|(\s+)")
 _TYPST_SIGNS = {"/": "\\/", "÷": "div", "·": "dot", "≈": "approx"}
 
 
@@ -190,7 +191,7 @@ def typst_of(text: str) -> str | None:
             return f"sqrt({root})"
         if word:
             return f'"{word}"'
-        return _TYPST_SIGNS[sign] if sign else space
+        return f" {_TYPST_SIGNS[sign]} " if sign else space  # spaced: "X·Xᵀ" must not read as a name "Xdot"
 
     return _TYPST_TOKENS.sub(token, text)
 
@@ -270,6 +271,13 @@ def cap_centre(name: Text | None) -> float:
     return text_baseline(name) + cap_height(name) / 2
 
 
+#: What a line may break before: a run of non-CJK text after its spaces, or one CJK character.
+_CJK_CHAR = "\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef"
+_WRAP_UNITS = re.compile(rf"(\s*)([^\s{_CJK_CHAR}]+|[{_CJK_CHAR}])")
+#: Punctuation that stays at the end of the line before it.
+_CLOSING = set("，。、；：！？”’）》」』")
+
+
 class Provenance(LightMarkup):
     """The one honest line on how the projection weights were obtained.
 
@@ -285,16 +293,17 @@ class Provenance(LightMarkup):
             return bool(LightText(line, font=FONT, font_size=SIZE[size]).width <= max_width)
 
         # One sentence a line when each fits; else wrap greedily at word boundaries.
-        sentences = [s.strip() + "." for s in provenance.rstrip(".").split(". ")]
+        sentences = [s.strip() for s in re.split(r"(?<=\.)\s+|(?<=。)\s*", provenance) if s.strip()]
         if fits(provenance):
             lines = [provenance]
         elif all(fits(s) for s in sentences):
             lines = sentences
         else:
             lines = []
-            for word in provenance.split():
-                trial = f"{lines[-1]} {word}" if lines else word
-                if lines and fits(trial):
+            for m in _WRAP_UNITS.finditer(provenance):  # between words; Chinese between characters
+                space, word = m.groups()
+                trial = (lines[-1] + (" " if space else "") + word) if lines else word
+                if lines and (fits(trial) or word in _CLOSING):
                     lines[-1] = trial
                 else:
                     lines.append(word)
@@ -304,11 +313,13 @@ class Provenance(LightMarkup):
 
 
 def wrapped_text(text: str, size: str, colour: str, width: float) -> VGroup:
-    """``text`` on as few lines of ``size`` as fit ``width``, broken between words, left aligned."""
+    """``text`` on as few lines of ``size`` as fit ``width``, broken between words, left aligned
+    (Chinese, written without spaces, between characters, never before closing punctuation)."""
     lines: list[str] = []
-    for word in text.split():
-        trial = f"{lines[-1]} {word}" if lines else word
-        if lines and label(trial, size).width <= width:
+    for m in _WRAP_UNITS.finditer(text):
+        space, word = m.groups()
+        trial = (lines[-1] + (" " if space else "") + word) if lines else word
+        if lines and (label(trial, size).width <= width or word in _CLOSING):
             lines[-1] = trial
         else:
             lines.append(word)
