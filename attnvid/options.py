@@ -53,7 +53,7 @@ def lesson_option(f: F) -> F:
         type=click.Path(path_type=Path, dir_okay=True),
         default=None,
         callback=_checked_lesson,
-        help="A lesson TOML file, or a built-in lesson name (default, bank, souris).",
+        help="A lesson TOML file, or a built-in lesson name (default, bank, souris, maus, raton, pingguo).",
     )(f)
 
 

@@ -270,3 +270,42 @@ def test_no_english_left_on_screen_and_decimal_commas(lang: str, cls: type, engl
 @pytest.mark.parametrize("lang", ["es", "zh"])
 def test_layouts_hold_in_spanish_and_chinese(lang: str, cls: type) -> None:
     check_scene(built_scene(cls, BUILT_IN[lang]), BUILT_IN[lang])
+
+
+VIEWER_COMMANDS = ("render", "preview", "lecture", "batch", "storyboard", "workbook", "exercises", "script", "doctor")
+
+
+@pytest.mark.parametrize("command", VIEWER_COMMANDS)
+def test_every_command_that_writes_for_viewers_takes_language(command: str) -> None:
+    from click.testing import CliRunner
+
+    from attnvid.cli import cli
+
+    r = CliRunner().invoke(cli, [command, "--help"])
+    assert r.exit_code == 0 and "--language [en|fr|de|es|zh]" in r.output
+
+
+def test_language_overrides_the_lesson_and_its_outputs_go_apart(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from attnvid.env import LANGUAGE_ENV
+    from attnvid.lessons import get_lesson, output_root
+
+    french = get_lesson(Path("souris"))
+    assert french.language == "fr" and output_root(french, tmp_path) == tmp_path / "souris"
+    monkeypatch.setenv(LANGUAGE_ENV, "de")
+    german = get_lesson(Path("souris"))
+    assert german.language == "de" and german.vocabulary == french.vocabulary and repr(german) != repr(french)
+    assert output_root(german, tmp_path) == tmp_path / "souris" / "de"
+    assert output_root(german, tmp_path, "light") == tmp_path / "souris" / "de" / "light"
+
+
+def test_exercises_in_another_language(tmp_path: Path) -> None:
+    """``--language`` on a command run in its own process: the default lesson's exercises in
+    French (the sheet's text through pdftotext), written under fr/."""
+    attnvid = str(Path(__import__("sys").executable).parent / "attnvid")
+    r = subprocess.run([attnvid, "exercises", "--language", "fr", "--count", "2", "--media", str(tmp_path)],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    folder = Path(r.stdout.strip().splitlines()[-1])
+    assert folder.is_relative_to(tmp_path / "fr")
+    text = subprocess.run(["pdftotext", str(folder / "exercises.pdf"), "-"], capture_output=True, text=True).stdout
+    assert re.search(r"\d,\d", text) and not re.search(r"(?<![\d,.])\d+\.\d+(?![\d,.])", text), text[:500]

@@ -11,7 +11,7 @@ from attncore.exercises import COUNT_LIMITS, make_exercises
 from attncore.i18n import use
 
 from ..lessons import get_lesson, output_root
-from ..options import lesson_option, media_option
+from ..options import language_option, lesson_option, media_option
 from ..outputs import claim_output, move_into_place
 from ..publish.quiz import write_exercise_files
 
@@ -22,6 +22,7 @@ DEFAULT_COUNT = 10
 
 @click.command("exercises")
 @lesson_option
+@language_option
 @click.option("--count", type=click.IntRange(*COUNT_LIMITS), default=DEFAULT_COUNT, show_default=True,
               help="How many questions (one of each kind in lecture order, then round again).")
 @click.option("--seed", type=click.IntRange(0, SEED_MAX), default=0, show_default=True,

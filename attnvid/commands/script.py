@@ -20,7 +20,7 @@ from attncore.i18n import _, use
 from ..catalog import lecture_index, resolve_scene, resolve_scenes
 from ..env import LESSON_ENV
 from ..lessons import get_lesson, lesson_spec, output_root
-from ..options import jobs_option, lesson_option, media_option
+from ..options import jobs_option, language_option, lesson_option, media_option
 from ..outputs import claim_output, write_atomic
 from ..render.jobs import default_jobs
 from ..render.runtime import require_runtime
@@ -34,6 +34,7 @@ SCRIPT_NAME = "recording_script.md"
 @click.argument("scenes", nargs=-1)
 @jobs_option
 @lesson_option
+@language_option
 @media_option()
 def script(scenes: tuple[str, ...], jobs: int | None, lesson_path: Path | None, media: Path) -> None:
     """Print the recording script: for every section, the WAV file to record and the words to read.

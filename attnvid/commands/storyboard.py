@@ -15,7 +15,7 @@ from attncore.i18n import language, use
 from ..catalog import lecture_scenes
 from ..env import LESSON_ENV
 from ..lessons import get_lesson, lesson_spec, lesson_style, output_root
-from ..options import jobs_option, lesson_option, media_option, quality_option, theme_option
+from ..options import jobs_option, language_option, lesson_option, media_option, quality_option, theme_option
 from ..outputs import claim_output, write_atomic
 from ..publish.clips import shown
 from ..render.frames import section_frames
@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 @jobs_option
 @lesson_option
 @theme_option
+@language_option
 @media_option(None)
 def storyboard(quality: str, jobs: int | None, lesson_path: Path | None, theme: str | None, media: Path) -> None:
     """One PNG contact sheet: the last frame of every section, in lecture order."""

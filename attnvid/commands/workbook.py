@@ -10,7 +10,7 @@ from attncore import trace_lesson
 from attncore.i18n import use
 
 from ..lessons import get_lesson, lesson_style, output_root
-from ..options import lesson_option, media_option, theme_option
+from ..options import language_option, lesson_option, media_option, theme_option
 from ..outputs import claim_output
 from ..publish.workbook import WORKBOOK_NAME, write_workbook
 
@@ -18,6 +18,7 @@ from ..publish.workbook import WORKBOOK_NAME, write_workbook
 @click.command("workbook")
 @lesson_option
 @theme_option
+@language_option
 @media_option()
 def workbook(lesson_path: Path | None, theme: str | None, media: Path) -> None:
     """Write workbook.xlsx: the lesson's numbers as formulas a student can change.
