@@ -22,7 +22,7 @@ import io
 import json
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import cairo
@@ -76,6 +76,8 @@ class _Pen:
     ctx: cairo.Context[cairo.PDFSurface]
     y: float = MARGIN
     face: str = FONT
+    #: The frames drawn so far, kept alive until the PDF is finished (:func:`_release`).
+    frames: list[cairo.ImageSurface] = field(default_factory=list)
 
     def font(self, size: float, bold: bool = False, colour: tuple[float, float, float] = INK) -> None:
         self.ctx.select_font_face(self.face, cairo.FONT_SLANT_NORMAL, cairo.FONT_WEIGHT_BOLD if bold else cairo.FONT_WEIGHT_NORMAL)
@@ -132,9 +134,24 @@ def _frame_surface(png: Path) -> cairo.ImageSurface:
     return surface
 
 
+def _release(frames: list[cairo.ImageSurface]) -> None:
+    """Detach the frames' JPEG data while their Python objects still hold them.
+
+    pycairo frees mime data from a callback that, when cairo itself drops the last reference
+    to a frame (the PDF's page replay, after our object is gone), touches the surface being
+    destroyed: a use-after-free that crashed the lecture at ``show_page`` under load (a core
+    dump showed ``_destroy_mime_data_func`` under ``cairo_surface_destroy``, cairo 1.16). Kept
+    alive to the end and detached here, no frame is ever destroyed with mime data on it.
+    """
+    for frame in frames:
+        frame.set_mime_data(cairo.MIME_TYPE_JPEG, None)
+    frames.clear()
+
+
 def _image(pen: _Pen, png: Path, width: float = WIDTH) -> None:
     """The frame ``width`` points wide, centred on the text column."""
     surface = _frame_surface(png)
+    pen.frames.append(surface)
     scale = width / surface.get_width()
     height = surface.get_height() * scale
     x = MARGIN + (WIDTH - width) / 2
@@ -264,17 +281,20 @@ def write_handout(out: Path, folder: Path, lesson: Lesson, clips: Sequence[Secti
         surface.set_metadata(cairo.PDF_METADATA_CREATOR, "attnvid lecture")
         surface.set_metadata(cairo.PDF_METADATA_CREATE_DATE, "1980-01-01T00:00:00Z")  # the same lecture, the same bytes
         pen = _Pen(cairo.Context(surface), face=FONTS.get(language(), FONT))
-        _title_page(pen, lesson, clips, duration)
-        _footer(pen, lesson.title, 1)
-        pages = _pages(clips)
-        for k, clip in enumerate(clips):
-            if k % PER_PAGE == 0:
-                pen.ctx.show_page()
-                _footer(pen, lesson.title, pages[k])
-            pen.y = MARGIN + (k % PER_PAGE) * HALF
-            png = prints.get((clip.scene, clip.title), folder / clip.poster)
-            _section_block(pen, png, clip, k + 1, len(clips))
-        surface.finish()
+        try:
+            _title_page(pen, lesson, clips, duration)
+            _footer(pen, lesson.title, 1)
+            pages = _pages(clips)
+            for k, clip in enumerate(clips):
+                if k % PER_PAGE == 0:
+                    pen.ctx.show_page()
+                    _footer(pen, lesson.title, pages[k])
+                pen.y = MARGIN + (k % PER_PAGE) * HALF
+                png = prints.get((clip.scene, clip.title), folder / clip.poster)
+                _section_block(pen, png, clip, k + 1, len(clips))
+            surface.finish()
+        finally:
+            _release(pen.frames)
 
 
 def print_frames(jobs: Sequence[Job], n_jobs: int) -> dict[tuple[str, str], Path]:
