@@ -41,7 +41,7 @@ import io
 import os
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from decimal import Decimal
 from functools import cache
@@ -318,72 +318,98 @@ def _main(argv: list[str]) -> int:
     template's messages from files under the PREFIXes (keeping translations already in DIR or
     in the catalogue), for a translator to fill; merge DIR...: copy the filled translations of
     fragments into the catalogues."""
-    from babel.messages.catalog import Catalog
-
     what, rest = (argv[0], argv[1:]) if argv else ("", [])
-    if what not in ("extract", "update", "compile", "check", "fragment", "merge"):
+    commands: dict[str, Callable[[list[str]], int]] = {
+        "extract": _cmd_extract, "update": _cmd_update, "compile": _cmd_compile, "check": _cmd_check,
+        "fragment": _cmd_fragment, "merge": _cmd_merge}
+    if what not in commands:
         print(_main.__doc__, file=sys.stderr)
         return 2
-    template = extract() if what in ("extract", "update", "check", "fragment") else None
-    if what in ("extract", "update"):
-        assert isinstance(template, Catalog)
-        pot = LOCALE_DIR / f"{DOMAIN}.pot"
-        _write(pot, template)
-        print(f"{pot}: {len(template)} messages")
-    if what == "update":
-        assert isinstance(template, Catalog)
-        for lang in LANGUAGES[1:]:
-            path = catalogue_path(lang)
-            cat = _read(path, lang) if path.exists() else Catalog(locale=lang, project=DOMAIN)
-            assert isinstance(cat, Catalog)
-            cat.update(template, no_fuzzy_matching=True)
-            _write(path, cat)
-            print(f"{path}: {len(cat)} messages, {len(problems(cat, template))} problems")
-    if what == "check":
-        assert isinstance(template, Catalog)
-        found = [p for lang in LANGUAGES[1:] for p in problems(_read(catalogue_path(lang), lang), template)]
-        print("\n".join(found) or "every catalogue complete")
-        return 1 if found else 0
-    if what == "fragment":
-        assert isinstance(template, Catalog) and len(rest) >= 2
-        out, prefixes = Path(rest[0]), rest[1:]
-        for lang in LANGUAGES[1:]:
-            path = out / f"{lang}.po"
-            old = [c for c in (_read(path, lang) if path.exists() else None,
-                               _read(catalogue_path(lang), lang) if catalogue_path(lang).exists() else None) if c]
-            frag = Catalog(locale=lang, project=DOMAIN)
-            for m in template:
-                if m.id and any(loc.startswith(p) for loc, _line in m.locations for p in prefixes):
-                    known = next((k for c in old if isinstance(c, Catalog)
-                                  for k in [c.get(m.id, context=m.context)] if k is not None and k.string), None)
-                    frag.add(m.id, known.string if known else ("", "") if isinstance(m.id, tuple) else "",
-                             m.locations, auto_comments=m.auto_comments, context=m.context)
-            _write(path, frag)
-            print(f"{path}: {len(frag)} messages")
-    if what == "merge":
-        for lang in LANGUAGES[1:]:
-            path = catalogue_path(lang)
-            cat = _read(path, lang) if path.exists() else Catalog(locale=lang, project=DOMAIN)
-            assert isinstance(cat, Catalog)
-            for folder in rest:
-                frag_path = Path(folder) / f"{lang}.po"
-                if frag_path.exists():
-                    frag = _read(frag_path, lang)
-                    assert isinstance(frag, Catalog)
-                    for m in frag:
-                        if m.id and (all(m.string) if isinstance(m.string, tuple) else m.string):
-                            cat.delete(m.id, context=m.context)
-                            cat.add(m.id, m.string, m.locations, auto_comments=m.auto_comments, context=m.context)
-            _write(path, cat)
-            print(f"{path}: {len(cat)} messages")
-    if what == "compile":
-        for lang in LANGUAGES[1:]:
-            po = catalogue_path(lang)
-            if po.exists():
-                tmp = po.with_suffix(".mo.tmp")
-                tmp.write_bytes(compile_po(po))
-                os.replace(tmp, po.with_suffix(".mo"))
-                print(po.with_suffix(".mo"))
+    return commands[what](rest)
+
+
+def _catalogue(lang: str) -> Any:
+    from babel.messages.catalog import Catalog
+
+    path = catalogue_path(lang)
+    return _read(path, lang) if path.exists() else Catalog(locale=lang, project=DOMAIN)
+
+
+def _cmd_extract(rest: list[str]) -> int:
+    _write_template(extract())
+    return 0
+
+
+def _write_template(template: Any) -> None:
+    pot = LOCALE_DIR / f"{DOMAIN}.pot"
+    _write(pot, template)
+    print(f"{pot}: {len(template)} messages")
+
+
+def _cmd_update(rest: list[str]) -> int:
+    template = extract()
+    _write_template(template)
+    for lang in LANGUAGES[1:]:
+        cat = _catalogue(lang)
+        cat.update(template, no_fuzzy_matching=True)
+        _write(catalogue_path(lang), cat)
+        print(f"{catalogue_path(lang)}: {len(cat)} messages, {len(problems(cat, template))} problems")
+    return 0
+
+
+def _cmd_check(rest: list[str]) -> int:
+    template = extract()
+    found = [p for lang in LANGUAGES[1:] for p in problems(_read(catalogue_path(lang), lang), template)]
+    print("\n".join(found) or "every catalogue complete")
+    return 1 if found else 0
+
+
+def _cmd_fragment(rest: list[str]) -> int:
+    from babel.messages.catalog import Catalog
+
+    if len(rest) < 2:
+        print("fragment needs a folder and at least one path prefix", file=sys.stderr)
+        return 2
+    template = extract()
+    out, prefixes = Path(rest[0]), rest[1:]
+    for lang in LANGUAGES[1:]:
+        path = out / f"{lang}.po"
+        old = [c for c in (_read(path, lang) if path.exists() else None, _catalogue(lang)) if c]
+        frag = Catalog(locale=lang, project=DOMAIN)
+        for m in template:
+            if m.id and any(loc.startswith(p) for loc, _line in m.locations for p in prefixes):
+                known = next((k for c in old for k in [c.get(m.id, context=m.context)] if k is not None and k.string),
+                             None)
+                frag.add(m.id, known.string if known else ("", "") if isinstance(m.id, tuple) else "",
+                         m.locations, auto_comments=m.auto_comments, context=m.context)
+        _write(path, frag)
+        print(f"{path}: {len(frag)} messages")
+    return 0
+
+
+def _cmd_merge(rest: list[str]) -> int:
+    for lang in LANGUAGES[1:]:
+        cat = _catalogue(lang)
+        for folder in rest:
+            frag_path = Path(folder) / f"{lang}.po"
+            if frag_path.exists():
+                for m in _read(frag_path, lang):
+                    if m.id and (all(m.string) if isinstance(m.string, tuple) else m.string):
+                        cat.delete(m.id, context=m.context)
+                        cat.add(m.id, m.string, m.locations, auto_comments=m.auto_comments, context=m.context)
+        _write(catalogue_path(lang), cat)
+        print(f"{catalogue_path(lang)}: {len(cat)} messages")
+    return 0
+
+
+def _cmd_compile(rest: list[str]) -> int:
+    for lang in LANGUAGES[1:]:
+        po = catalogue_path(lang)
+        if po.exists():
+            tmp = po.with_suffix(".mo.tmp")
+            tmp.write_bytes(compile_po(po))
+            os.replace(tmp, po.with_suffix(".mo"))
+            print(po.with_suffix(".mo"))
     return 0
 
 

@@ -87,7 +87,24 @@ def scores(q: ArrayLike, k: ArrayLike) -> Matrix:
     """
     qm, km = as_matrix(q, "Q"), as_matrix(k, "K")
     _check_inner(qm, "Q", km, "K", 1, 1)
-    return qm @ km.T  # (n_q, d_k) · (d_k, n_k) -> (n_q, n_k)
+    return product(qm, km.T)  # (n_q, d_k) · (d_k, n_k) -> (n_q, n_k)
+
+
+def product(a: Matrix, b: Matrix) -> Matrix:
+    """``a · b``, each entry summed in index order, one rounded product after another.
+
+    numpy's ``@`` hands the product to BLAS, whose kernel (and so its order of additions and its
+    fused multiply-adds) OpenBLAS picks by the CPU: the last bit of a score, and the rounding of a
+    score that lies on a tie such as 0.125, could differ between two machines. This order is the
+    same on every CPU, and the page (``playground.js``) sums in it too.
+
+    >>> product(np.array([[1.0, 2.0]]), np.array([[3.0], [4.0]])).tolist()
+    [[11.0]]
+    """
+    out: Matrix = np.zeros((a.shape[0], b.shape[1]))
+    for t in range(a.shape[1]):
+        out = out + a[:, t : t + 1] * b[t : t + 1, :]  # (n, 1) · (1, m): no fused multiply-add
+    return out
 
 
 # 2. Scaling -----------------------------------------------------------------------------
@@ -135,7 +152,7 @@ def mix(a: ArrayLike, v: ArrayLike) -> Matrix:
     """
     am, vm = as_matrix(a, "attention"), as_matrix(v, "V")
     _check_inner(am, "attention", vm, "V", 1, 0)
-    return am @ vm  # (n_q, n_k) · (n_k, d_v) -> (n_q, d_v)
+    return product(am, vm)  # (n_q, n_k) · (n_k, d_v) -> (n_q, d_v)
 
 
 # 5. Projection --------------------------------------------------------------------------
@@ -146,7 +163,7 @@ def project(x: ArrayLike, w: ArrayLike, name: str = "W") -> Matrix:
     """
     xm, wm = as_matrix(x, "X"), as_matrix(w, name)
     _check_inner(xm, "X", wm, name, 1, 0)
-    return xm @ wm  # (n, d_in) · (d_in, d_out) -> (n, d_out)
+    return product(xm, wm)  # (n, d_in) · (d_in, d_out) -> (n, d_out)
 
 
 @dataclass(frozen=True)

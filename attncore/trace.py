@@ -21,6 +21,7 @@ from .steps import (
     add_positions,
     attention,
     causal_attention,
+    mix,
     multi_head_attention,
     project,
     scale,
@@ -337,7 +338,7 @@ def _trace_context(lesson: Lesson, ctx: Context, w: Weights) -> ContextTrace:
     proj = attention(q, k, v)
     # Step 10: a value map that changes the dimension (attention weights as projected).
     v2 = project(x, w.W_V_reshape, "W_V")
-    out2 = proj.weights @ v2  # (n, n) · (n, d_v) -> (n, d_v)
+    out2 = mix(proj.weights, v2)  # (n, n) · (n, d_v) -> (n, d_v)
     # Step 11: multi-head on the same projections, split into column blocks.
     mh = multi_head_attention(x, w.W_Q, w.W_K, w.W_V, w.W_O, lesson.heads)
     d_h = d // lesson.heads

@@ -293,10 +293,8 @@ class SumMarks:
 def sum_marks(eq: Equation, focus: str, theme: Theme) -> SumMarks:
     body = eq.terms.body()
     rule_y = (body.get_bottom()[1] + eq.out.body().get_top()[1]) / 2
-    rule = Line(
-        (body.get_left()[0] - SUM_GAP, rule_y, 0), (body.get_right()[0], rule_y, 0),
-        stroke_color=theme["text"], stroke_width=2,
-    )
+    rule = Line((body.get_left()[0] - SUM_GAP, rule_y, 0), (body.get_right()[0], rule_y, 0),
+                stroke_color=theme["text"], stroke_width=2)
     plus = label("+", "formula", theme["text"]).next_to(rule, LEFT, buff=CLOSE_BUFF)
     name = _("output of {word}").format(word=quoted(focus))
     room = eq.out.body().get_left()[0] - GROUP_BUFF - CONTENT.left
@@ -441,10 +439,8 @@ class MixingValues(LessonScene):
     def weights_and_values(self) -> None:
         ctx = self.ctx(0)
         n, fi = ctx.n, ctx.focus_index
-        self.narrate(_(
-            "Now the weights are used. The row of {word} becomes a column: one weight per word. "
-            "Next to it are the values, for now just the embeddings."
-        ).format(word=quoted(ctx.tokens[fi])))
+        self.narrate(_("Now the weights are used. The row of {word} becomes a column: one weight per word. "
+                       "Next to it are the values, for now just the embeddings.").format(word=quoted(ctx.tokens[fi])))
         strip = focus_strip(ctx, round_matrix(ctx.attention, self.dec), self.theme, self.dec)
         self.eq = eq = equation_layout(ctx, list(self.lesson.dimensions), self.theme, self.dec)
         self.play(FadeIn(strip), run_time=TIME.write)

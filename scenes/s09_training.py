@@ -70,6 +70,8 @@ from scenes.theme import LAG, TIME, Theme
 
 #: The arrow from a sentence to its sense.
 ARROW_LENGTH = MED_LARGE_BUFF + ITEM_BUFF
+#: A training target's whole weight on one sense (an example with a clue; without one it splits evenly).
+WHOLE = 1.0
 #: Snapshot and comparison cells: at most CELL_H_MAX tall and the widest "small" word times HISTORY_WORD_W
 #: (snapshots) or COMPARE_WORD_W (strips) wide; the loss chart's dots pop in from DOT_POP.
 CELL_H_MAX, HISTORY_WORD_W, COMPARE_WORD_W, DOT_POP = 0.5, 1.0, 1.1, 1.5
@@ -193,8 +195,8 @@ def example_lines(trace: LessonTrace, theme: Theme) -> VGroup:
     t = history(trace)
     if t is None:
         return VGroup()
-    one = [e for e in t.examples if max(e.target) == 1.0]  # one sense; the others split evenly (no clue)
-    none = [e for e in t.examples if max(e.target) < 1.0]
+    one = [e for e in t.examples if max(e.target) == WHOLE]  # one sense; the others split evenly (no clue)
+    none = [e for e in t.examples if max(e.target) < WHOLE]
     picked = ([min(one, key=lambda e: len(e.tokens))] if one else []) + none[:1]
     head = label(_("and sentences generated from them, e.g."), "small", theme["muted"])
     dims = trace.lesson.dimensions

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from conftest import ATTNVID
 
-NAMES = ["python", "manim", "cairo", "pango", "build libraries", "math", "fonts", "espeak-ng", "piper", "piper voice",
-         "disk", "media"]
+NAMES = ["python", "manim", "cairo", "pango", "build libraries", "math", "fonts", "CJK font", "espeak-ng", "piper",
+         "piper voice", "voice language", "disk", "media"]
 
 
 def run(*args: str, cwd: Path, path: str | None = None) -> subprocess.CompletedProcess[str]:

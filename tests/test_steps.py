@@ -409,3 +409,22 @@ def test_trace_worked_example_terms_add_up_to_the_trace() -> None:
                 prods = c.dot_terms(i, j)
                 assert prods.tolist() == [a * b for a, b in zip(x[i], x[j])]
                 assert float(prods.sum()) == pytest.approx(c.scores[i, j], abs=TOL)
+
+
+def test_the_product_sums_in_index_order_on_every_cpu() -> None:
+    """attncore's product is the plain sum, left to right, of rounded products (what the page
+    computes too), not BLAS's CPU-dependent order; and it is the product numpy gives, to rounding."""
+    from attncore.steps import product
+
+    rng = np.random.default_rng(3)
+    for _ in range(50):
+        n, k, m = rng.integers(1, 9, size=3)
+        a, b = rng.normal(size=(n, k)), rng.normal(size=(k, m))
+        got = product(a, b)
+        for i in range(n):
+            for j in range(m):
+                s = 0.0
+                for t in range(k):
+                    s = s + float(a[i, t]) * float(b[t, j])
+                assert got[i, j] == s
+        assert np.allclose(got, a @ b, rtol=1e-12, atol=1e-12)

@@ -1,9 +1,9 @@
 // The "Try it" panel: self-attention recomputed in the page, with the video's numbers.
 //
 // Every number is computed here in float64 by the same operations, in the same order, as
-// numpy computes attncore's (see the README, "The Try it panel"): a matrix product is
-// what numpy's OpenBLAS does for these sizes (fused multiply-adds, in its kernels'
-// order, emulated exactly by fma() below), a row sum is numpy's pairwise sum, the softmax
+// numpy computes attncore's (see the README, "The Try it panel"): a matrix product sums
+// in index order, one rounded product after another (attncore.steps.product, the same
+// on every CPU), a row sum is numpy's pairwise sum, the softmax
 // subtracts the row's largest score first. One rounding function, fmt(), shows every
 // number: half away from zero on the shortest decimal form of the float, as attncore's
 // display.fmt does. Inputs (the lesson, its trained weights, the positional encoding)
@@ -28,112 +28,16 @@
   function q(word) { return say_(S.quote, { word }); }
   function local(plain) { return DECIMAL === "." ? plain : plain.replace(".", DECIMAL); }
 
-  // ---- exact float64 arithmetic -------------------------------------------------------
-  const view = new DataView(new ArrayBuffer(8));
-
-  // x = m * 2^e with m a BigInt (signed), for finite x.
-  function split(x) {
-    view.setFloat64(0, x);
-    const hi = view.getUint32(0), lo = view.getUint32(4);
-    const biased = (hi >>> 20) & 0x7ff;
-    let m = (BigInt(hi & 0xfffff) << 32n) | BigInt(lo);
-    let e = -1074;
-    if (biased !== 0) { m |= 1n << 52n; e = biased - 1075; }
-    return [hi >>> 31 ? -m : m, e];
-  }
-
-  // 2^e exactly, for -1074 <= e <= 1023.
-  function pow2(e) {
-    if (e >= -1022) { view.setUint32(0, (e + 1023) << 20); view.setUint32(4, 0); }
-    else {
-      const bit = e + 1074;  // a subnormal: one bit of the fraction
-      view.setUint32(0, bit >= 32 ? 1 << (bit - 32) : 0);
-      view.setUint32(4, bit < 32 ? (2 ** bit) >>> 0 : 0);
-    }
-    return view.getFloat64(0);
-  }
-
-  // The product a*b split into its rounded value and the exact error (Dekker), or null
-  // when the split could overflow.
-  function twoProduct(a, b) {
-    const p = a * b;
-    if (!isFinite(p) || Math.abs(a) > 1e150 || Math.abs(b) > 1e150) return null;
-    const s = 134217729;
-    const ca = s * a, ah = ca - (ca - a), al = a - ah;
-    const cb = s * b, bh = cb - (cb - b), bl = b - bh;
-    return [p, ((ah * bh - p) + ah * bl + al * bh) + al * bl];
-  }
-
-  // fma(a, b, c) = a*b + c rounded once (to nearest, ties to even), as the FMA instruction.
-  function fma(a, b, c) {
-    if (!isFinite(a) || !isFinite(b) || !isFinite(c)) return a * b + c;
-    const tp = twoProduct(a, b);
-    if (tp !== null && tp[1] === 0) return tp[0] + c;  // the product is exact: one rounding
-    if (a === 0 || b === 0 || c === 0) return a * b + c;
-    const [ma, ea] = split(a), [mb, eb] = split(b), [mc, ec] = split(c);
-    const ep = ea + eb, e0 = Math.min(ep, ec);
-    const total = ((ma * mb) << BigInt(ep - e0)) + (mc << BigInt(ec - e0));
-    if (total === 0n) return 0;
-    const neg = total < 0n;
-    let mag = neg ? -total : total, e = e0;
-    const shift = Math.max(mag.toString(2).length - 53, -1074 - e);
-    if (shift > 0) {
-      const big = BigInt(shift);
-      let q = mag >> big;
-      const r = mag - (q << big), half = 1n << (big - 1n);
-      if (r > half || (r === half && (q & 1n) === 1n)) q += 1n;
-      mag = q; e += shift;
-    }
-    const v = Number(mag) * pow2(e);
-    return neg ? -v : v;
-  }
-
-  // One entry of A·B as numpy's OpenBLAS computes it for these sizes (n, m, k <= 8).
-  // Matrix · matrix (dgemm): a chain of FMAs over k, except that with k = 8 the last row of
-  // an odd number of rows, in the columns that come in blocks of 4, sums four lanes.
-  function gemmEntry(a, b, n, i, m, j) {
-    const k = a.length;
-    if (k === 8 && n % 2 === 1 && i === n - 1 && j < Math.floor(m / 4) * 4) {
-      const s = [0, 1, 2, 3].map(l => fma(a[l + 4], b[l + 4], a[l] * b[l]));
-      return (s[0] + s[1]) + (s[2] + s[3]);
-    }
-    let s = a[0] * b[0];
-    for (let t = 1; t < k; t++) s = fma(a[t], b[t], s);
-    return s;
-  }
-  // Matrix · column (dgemv): blocks of 4 along k in 4-, 2- or 1-row kernels, then the rest of k.
-  function gemvEntry(a, b, n, i) {
-    const k = a.length, q = k - k % 4;
-    let y = 0;
-    if (q) {
-      const p = [];
-      for (let t = 0; t < q; t++) p.push(a[t] * b[t]);
-      const four = Math.floor(n / 4) * 4;
-      if (i < four) {
-        const s = p.slice(0, 4);
-        for (let t = 4; t < q; t++) s[t % 4] = fma(a[t], b[t], s[t % 4]);
-        y = (s[0] + s[2]) + (s[1] + s[3]);
-      } else if (n % 4 >= 2 && i < four + 2) {
-        let s0 = p[0], s1 = p[1];
-        for (let t = 2; t < q; t += 2) { s0 = s0 + p[t]; s1 = s1 + p[t + 1]; }
-        y = s0 + s1;
-      } else {
-        const u = p.slice(0, 4);
-        for (let t = 4; t < q; t++) u[t % 4] = u[t % 4] + p[t];
-        y = (u[0] + u[2]) + (u[1] + u[3]);
-      }
-    }
-    const rest = k % 4;
-    if (rest === 1) y = fma(a[q], b[q], y);
-    else if (rest === 2) y = y + fma(a[q], b[q], a[q + 1] * b[q + 1]);
-    else if (rest === 3) y = y + fma(a[q + 2], b[q + 2], fma(a[q], b[q], a[q + 1] * b[q + 1]));
-    return y;
-  }
+  // ---- the matrix product ---------------------------------------------------------------
+  // attncore.steps.product: each entry summed in index order, one rounded product after
+  // another (no fused multiply-add), from 0: the same bits in every browser and on every CPU.
   function matmul(A, B) {  // (n, k) · (k, m) -> (n, m), rows of numbers
-    const n = A.length, m = B[0].length;
-    const cols = [];
-    for (let j = 0; j < m; j++) cols.push(B.map(r => r[j]));
-    return A.map((a, i) => cols.map((b, j) => (m === 1 ? gemvEntry(a, b, n, i) : gemmEntry(a, b, n, i, m, j))));
+    const m = B[0].length;
+    return A.map(a => {
+      const row = new Array(m).fill(0);
+      for (let t = 0; t < a.length; t++) for (let j = 0; j < m; j++) row[j] = row[j] + a[t] * B[t][j];
+      return row;
+    });
   }
   function transpose(M) { return M[0].map((_, j) => M.map(r => r[j])); }
   // numpy's sum of a row: in order under 8 terms, pairwise for 8.
@@ -609,7 +513,7 @@
   syncControls();
   render();
   window.playground = {
-    fmt, fmtPlain, expPlain, fma, matmul, softmax, rowSum, show,
+    fmt, fmtPlain, expPlain, matmul, softmax, rowSum, show,
     state: () => ({
       context: state.ctx, scaled: state.scaled, causal: state.causal, positions: state.positions,
       weights: state.weights, head: state.head,

@@ -10,8 +10,8 @@ JSON from attncore, so it works offline from ``file://``. It goes into ``index.h
 and stands alone as ``playground.html`` (:func:`playground_page`) for a course site.
 
 Same numbers: the script computes in float64 what attncore computes, operation for
-operation (its matrix products as numpy's OpenBLAS forms them, fused multiply-adds
-included), and shows every number through one rounding function equal to
+operation (its matrix products summed in index order, as :func:`attncore.steps.product`),
+and shows every number through one rounding function equal to
 :func:`attncore.display.fmt`. The trained weights are the lesson's, held fixed while the
 student edits (training stays in Python, as in the workbook).
 
@@ -141,9 +141,11 @@ def decimal_symbol() -> str:
 
 def _strings(lo: int, hi: int) -> dict[str, Any]:
     """The words ``playground.js`` shows, in the current language; it fills their ``{names}``."""
-    # Translators: the sentence has {n} words, out of the range {low} to {high} the lesson allows.
-    length = [ngettext("The sentence has {n} word; the lesson allows {low} to {high}.",
-                       "The sentence has {n} words; the lesson allows {low} to {high}.", n) for n in range(_COUNTS)]
+    return {**_step_strings(), **_message_strings()}
+
+
+def _step_strings() -> dict[str, Any]:
+    """The captions and formulas of the panel's steps."""
     return {
         "quote": quoted("{word}"),
         # Translators: what separates the words of a list the student can pick from.
@@ -183,6 +185,15 @@ def _strings(lo: int, hi: int) -> dict[str, Any]:
         "concat_formula": _("concat(heads)·W_O"),
         "concat_caption": _("The heads side by side"),
         "output": _("Output"),
+    }
+
+
+def _message_strings() -> dict[str, Any]:
+    """What the panel says about an edit: leans, refusals, the sentence, the focus."""
+    # Translators: the sentence has {n} words, out of the range {low} to {high} the lesson allows.
+    length = [ngettext("The sentence has {n} word; the lesson allows {low} to {high}.",
+                       "The sentence has {n} words; the lesson allows {low} to {high}.", n) for n in range(_COUNTS)]
+    return {
         # Translators: {word} (quoted) leans to the dimension {dimension}, by a margin of {margin}.
         "lean": _("{word} leans {dimension}, by {margin}"),
         "lean_tie": _("{word} leans {dimension}, by {margin} (no clear lean at this precision)"),

@@ -193,7 +193,7 @@ def typst_of(text: str) -> str | None:
             return f'"{word}"'
         return f" {_TYPST_SIGNS[sign]} " if sign else space  # spaced: "X·Xᵀ" must not read as a name "Xdot"
 
-    return _TYPST_TOKENS.sub(token, text)
+    return re.sub(" {2,}", " ", _TYPST_TOKENS.sub(token, text))  # a sign already spaced keeps one space
 
 
 def label(text: str, size: str = "label", color: str | None = None, *, mono: bool = False,
