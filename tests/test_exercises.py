@@ -587,7 +587,7 @@ def page_with_self_check(folder: Path, spec: str) -> tuple[Path, tuple[Exercise,
     from scenes.lecture import LECTURE
 
     lesson = find_lesson(Path(spec) if "/" in spec else spec)
-    titles = [f"{c.TITLE} — {s}" for c in LECTURE for s in c.section_names()]
+    titles = [f"{c.TITLE} — {s}" if c.TITLE else s for c in LECTURE for s in c.section_names()]
     chapters = [{"title": t, "start_s": 2.0 * k, "end_s": 2.0 * (k + 1)} for k, t in enumerate(titles)]
     items = exercises_of(spec, 0)
     files = write_exercise_files(folder, lesson.title, items, 0, lesson.decimals)

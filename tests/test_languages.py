@@ -138,7 +138,7 @@ def test_numbers_follow_the_language() -> None:
             else:
                 assert fmt(0.01, 2) in said(0.001, 2) and "under" not in said(0.001, 2)
     with use("fr"):
-        assert quoted("chat") == "« chat »" and list_of(["a", "b", "c"]) == "a, b et c"
+        assert quoted("chat") == "«\u00a0chat\u00a0»" and list_of(["a", "b", "c"]) == "a, b et c"  # no-break spaces
     with use("de"):
         assert quoted("Katze") == "„Katze“"
 

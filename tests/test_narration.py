@@ -199,3 +199,21 @@ def test_chinese_captions_are_cut_by_character() -> None:
         assert not any(line[0] in "，。、；：！？”" for line in lines), cue
     assert any(c.endswith("。") for c in cues) and "0.68" in "".join(cues) and "0.21" in "".join(cues)
     assert reading_seconds(text) == len("".join(text.split())) / CJK_PER_SECOND
+
+
+def test_french_captions_never_break_at_a_no_break_space() -> None:
+    """French sets a no-break space inside « » and before : ; ? !: a caption line never starts
+    with », :, ; or ?, nor ends with «, and the words around them stay whole."""
+    from attncore.i18n import quoted, use
+
+    with use("fr"):
+        word = quoted("souris")
+    text = (f"Nous suivons {word} dans deux phrases\u00a0: « le chat et la souris sont amis » et "
+            f"« l'écran et la souris sont très utiles ». Pourquoi\u00a0? Parce que {word} change de sens.")
+    text = text.replace("« ", "«\u00a0").replace(" »", "\u00a0»")
+    cues = split_cues(text)
+    lines = [line for cue in cues for line in cue.split("\n")]
+    assert len(lines) > 2
+    for line in lines:
+        assert line[0] not in "»:;?!" and not line.endswith("«"), lines
+    assert " ".join(lines).split() == text.split(), "nothing lost or added"

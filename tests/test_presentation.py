@@ -150,7 +150,8 @@ def test_every_section_is_a_clip_of_its_own(lecture_dir: Path) -> None:
         offset[scene] = total
         total += rec["duration"]
     for s, chapter in zip(sections, m["chapters"]):
-        assert chapter["title"].endswith(f" — {s['title']}")
+        whole = s["title"] if s["scene"] == "TitleCard" else f" — {s['title']}"  # the title card: no scene title
+        assert chapter["title"].endswith(whole) and not chapter["title"].startswith(" ")
         assert (s["start_s"], s["end_s"]) == (pytest.approx(chapter["start_s"]), pytest.approx(chapter["end_s"]))
         assert not Path(s["path"]).is_absolute() and s["path"].startswith("sections/")
         clip = lecture_dir / s["path"]
@@ -182,7 +183,9 @@ def test_the_deck_has_a_playing_slide_per_section(lecture_dir: Path) -> None:
     assert titles == [f"Part {n}: {p['title']}" for n, p in enumerate(m["parts"], 1)]
     slides = [sl for sl in slides if sl.slide_layout.name != "Title Slide"]
     for slide, s in zip(slides, m["sections"], strict=True):
-        assert slide.shapes.title is not None and slide.shapes.title.text.endswith(f" — {s['title']}")
+        whole = s["title"] if s["scene"] == "TitleCard" else f" — {s['title']}"
+        assert slide.shapes.title is not None and slide.shapes.title.text.endswith(whole)
+        assert not slide.shapes.title.text.startswith(" ")
         movies = [sh for sh in slide.shapes if sh.shape_type == MSO_SHAPE_TYPE.MEDIA]
         assert len(movies) == 1
         movie = movies[0]

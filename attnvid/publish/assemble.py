@@ -35,7 +35,7 @@ from ..outputs import atomic_path, write_atomic
 from ..render.jobs import Job, Result
 from ..speech.captions import Cue, compose_srt, compose_vtt, vtt_time
 from ..speech.voices import voice_engine
-from .clips import SectionClip, last_frame, shown, write_section_clips
+from .clips import SectionClip, chapter_title, last_frame, shown, write_section_clips
 from .deck import DECK_NAME, DeckPart, write_deck
 from .handout import HANDOUT_NAME, write_handout
 from .page import lecture_page
@@ -59,7 +59,7 @@ def chapters_for(results: Sequence[Result], titles: Sequence[str]) -> list[Chapt
     offset = 0.0
     for r, scene_title in zip(results, titles, strict=True):
         for s in r.sections:
-            out.append(Chapter(f"{shown(scene_title)} — {shown(s['title'])}", offset + s["start_s"], offset + s["end_s"]))
+            out.append(Chapter(chapter_title(scene_title, s["title"]), offset + s["start_s"], offset + s["end_s"]))
         offset += r.duration
     return out
 

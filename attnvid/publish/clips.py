@@ -229,6 +229,12 @@ def shown(title: str) -> str:
     return _(title) if title else title
 
 
+def chapter_title(scene_title: str, section: str) -> str:
+    """"5 · Softmax — Divide by the sum", as the viewer reads it; the title card, whose scene
+    has no title, is its section alone ("Title", not " — Title")."""
+    return f"{shown(scene_title)} — {shown(section)}" if scene_title else shown(section)
+
+
 @dataclass(frozen=True)
 class SectionClip:
     """One section of the lecture as a file of its own, and what the deck and the handout show of it."""

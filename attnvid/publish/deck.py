@@ -38,7 +38,7 @@ from pptx.util import Emu
 from attncore.i18n import _, ngettext
 
 from ..outputs import atomic_path
-from .clips import SectionClip, shown
+from .clips import SectionClip, chapter_title, shown
 
 DECK_NAME = "lecture.pptx"
 #: 16:9 at PowerPoint's widescreen size (13.333 × 7.5 in).
@@ -88,7 +88,7 @@ def _autoplay_timing(movie_id: int) -> str:
 def _add_section(slide: Slide, folder: Path, clip: SectionClip) -> None:
     title = slide.shapes.title
     if title is not None:  # first, so that the video covers it
-        title.text = f"{shown(clip.scene_title)} — {shown(clip.title)}"
+        title.text = chapter_title(clip.scene_title, clip.title)
     movie = slide.shapes.add_movie(str(folder / clip.path), Emu(0), Emu(0), SLIDE_WIDTH, SLIDE_HEIGHT,
                                    poster_frame_image=str(folder / clip.poster), mime_type="video/mp4")
     # Translators: the name of a slide's video (read by a screen reader); {title} is the section's.

@@ -33,6 +33,7 @@ from attncore.i18n import _, language, ngettext, quoted
 
 from ..env import TEXT_CACHE_ENV
 from ..outputs import atomic_path, write_atomic
+from ..speech.captions import breakable_words
 from ..render.jobs import Job
 from .clips import SectionClip, shown
 
@@ -96,7 +97,7 @@ def wrap(pen: _Pen, text: str, width: float) -> list[str]:
     """``text`` in lines no wider than ``width`` at the pen's font (greedy, on spaces; a run
     wider than a line, as a Chinese sentence without spaces, is broken between characters)."""
     lines: list[str] = []
-    for word in text.split():
+    for word in breakable_words(text):  # a no-break space (French « ») holds its words together
         if lines and pen.width(f"{lines[-1]} {word}") <= width:
             lines[-1] += f" {word}"
         elif pen.width(word) <= width:

@@ -44,12 +44,22 @@ def is_cjk(text: str) -> bool:
     return bool(letters) and sum(1 for c in letters if _CJK.match(c)) >= len(letters) / 3
 
 
+#: Where a line may break: ordinary white space, not a no-break space (French sets one inside
+#: « » and before : ; ? !, which must not start a line). ``str.split()`` breaks at both.
+_BREAK = re.compile(r"[ \t\r\n]+")
+
+
+def breakable_words(text: str) -> list[str]:
+    """``text``'s words, split where a line may break."""
+    return [w for w in _BREAK.split(text) if w]
+
+
 def reading_seconds(text: str) -> float:
     """Time to read ``text`` comfortably: 3 words or 17 characters a second (Chinese: 9
     characters a second)."""
     if is_cjk(text):
-        return len("".join(text.split())) / CJK_PER_SECOND
-    words = len(text.split())
+        return len("".join(breakable_words(text))) / CJK_PER_SECOND
+    words = len(breakable_words(text))
     return max(words / 3.0, len(text) / 17.0)
 
 
@@ -80,7 +90,7 @@ def _cjk_cues(text: str) -> list[str]:
     """Chinese cut into cues of two lines of at most :data:`MAX_CJK_CHARS` characters: sentence
     ends first (。！？), then clause ends (，、；：) in the last third of a cue; a run of Latin
     letters or digits (a number, a matrix name) is never cut."""
-    units = re.findall(r"[A-Za-z0-9_.,\u2212+\-√·ᵀ]+|\s+|.", " ".join(text.split()))
+    units = re.findall(r"[A-Za-z0-9_.,\u2212+\-√·ᵀ]+|\s+|.", " ".join(breakable_words(text)))
     cues: list[str] = []
     line_room = MAX_CJK_CHARS
     cue: list[str] = []
@@ -128,10 +138,10 @@ def split_cues(text: str) -> list[str]:
     """
     if is_cjk(text):
         return _cjk_cues(text)
-    sentences = re.split(r"(?<=[.!?])\s+", " ".join(text.split()))
+    sentences = re.split(r"(?<=[.!?])[ \t\r\n]+", " ".join(breakable_words(text)))
     cues: list[str] = []
     for sentence in sentences:
-        words = sentence.split()
+        words = breakable_words(sentence)
         while words:
             n = _cue_length(words)
             cues.append("\n".join(_wrap(words[:n])))

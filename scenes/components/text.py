@@ -273,7 +273,7 @@ def cap_centre(name: Text | None) -> float:
 
 #: What a line may break before: a run of non-CJK text after its spaces, or one CJK character.
 _CJK_CHAR = "\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef"
-_WRAP_UNITS = re.compile(rf"(\s*)([^\s{_CJK_CHAR}]+|[{_CJK_CHAR}])")
+_WRAP_UNITS = re.compile(rf"([ \t\r\n]*)([^ \t\r\n{_CJK_CHAR}]+|[{_CJK_CHAR}])")  # a no-break space holds
 #: Punctuation that stays at the end of the line before it.
 _CLOSING = set("，。、；：！？”’）》」』")
 
