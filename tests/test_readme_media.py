@@ -58,3 +58,17 @@ def test_a_changed_theme_makes_the_stamp_differ(tmp_path: Path, monkeypatch: pyt
     (tmp_path / "scenes" / "theme.py").write_text("ROLE = {}\n", encoding="utf-8")
     monkeypatch.setattr(make, "HERE", fake)
     assert make.stamp()["theme"] != before["theme"] and make.stamp()["sections"] == before["sections"]
+
+
+def test_the_readme_posters_are_current_and_shown() -> None:
+    """The README shows each poster make.py makes (the French lecture's), stamped as current."""
+    make = make_module()
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for name, _scene, _lesson in make.POSTERS:
+        path = ROOT / "media" / "readme" / name
+        assert path.is_file(), f"{name} is missing; {REFRESH}"
+        assert f"(media/readme/{name})" in readme, f"the README does not show {name}"
+        with Image.open(path) as img:
+            stamped = img.info.get(make.STAMP)
+            assert img.size == (854, 480), f"{name}: {img.size}, not a 480p frame"
+        assert stamped is not None and json.loads(stamped) == make.stamp(), f"{name}: {REFRESH}"

@@ -33,8 +33,8 @@ from attncore.i18n import _, language, ngettext, quoted
 
 from ..env import TEXT_CACHE_ENV
 from ..outputs import atomic_path, write_atomic
-from ..speech.captions import breakable_words
 from ..render.jobs import Job
+from ..speech.captions import breakable_words
 from .clips import SectionClip, shown
 
 HANDOUT_NAME = "handout.pdf"

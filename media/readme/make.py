@@ -6,6 +6,8 @@
   lecture, dark and ``--theme light``, each stamped (a PNG text chunk, :data:`STAMP`) with
   what made it: this script's digest, ``scenes/theme.py``'s and the lecture's sections,
   which tests/test_readme_media.py compares with the current ones (stale pictures fail it);
+- ``poster_fr.png``: the last frame of the French lesson's softmax scene (``attnvid preview
+  Softmax --lesson souris``), stamped the same way;
 - ``two_contexts.gif``: the last two sections of ``TwoContexts`` (``attnvid render
   TwoContexts``, 480p15), at 5 frames a second, 480×270, held frames merged.
 
@@ -32,6 +34,8 @@ SIZE, STEP = (480, 270), 3  # every 3rd frame of 15 fps: 200 ms a frame
 #: The PNG text key of the stamp, and the storyboards by style.
 STAMP = "attnvid-readme"
 BOARDS = {"dark": "storyboard.png", "light": "storyboard_light.png"}
+#: The poster of a lecture in another language: (file, scene, lesson).
+POSTERS = [("poster_fr.png", "Softmax", "souris")]
 
 
 def stamp() -> dict[str, object]:
@@ -78,6 +82,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="readme-media-") as tmp:
         work = Path(tmp)
         boards = {style: attnvid("storyboard", "--theme", style, cwd=work) for style in BOARDS}
+        posters = {name: attnvid("preview", scene, "--lesson", lesson, cwd=work) for name, scene, lesson in POSTERS}
         video = attnvid("render", SCENE, "--quality", "low", cwd=work)
         meta = json.loads(video.with_name(video.name + ".json").read_text(encoding="utf-8"))
         (start,) = [s["start_s"] for s in meta["sections"] if s["title"] == FIRST_SECTION]
@@ -90,8 +95,10 @@ def main() -> None:
         frames[0].save(gif, save_all=True, append_images=frames[1:], duration=durations, loop=0, optimize=True)
         for style, board in boards.items():
             save_stamped(board, HERE / BOARDS[style])
+        for name, poster in posters.items():
+            save_stamped(poster, HERE / name)
         shutil.copyfile(gif, HERE / "two_contexts.gif")
-    for name in (*BOARDS.values(), "two_contexts.gif"):
+    for name in (*BOARDS.values(), *posters, "two_contexts.gif"):
         print(f"{HERE / name}: {(HERE / name).stat().st_size / 1e6:.2f} MB")
 
 
