@@ -188,15 +188,18 @@ def test_chinese_captions_are_cut_by_character() -> None:
     9 characters a second."""
     from attnvid.speech.captions import CJK_PER_SECOND, MAX_CJK_CHARS, is_cjk, reading_seconds, split_cues
 
-    text = ("现在看第一句：“苹果” 把 0.68 的注意力给了 “新鲜”，0.21 给了它自己，其余的词几乎不算。"
+    text = ("我们在两个句子中跟随“苹果”：“我 吃 了 新鲜 的 苹果”和“我 用 手机 打开 苹果 商店”。"
+            "现在看第一句：“苹果” 把 0.68 的注意力给了 “新鲜”，0.21 给了它自己，其余的词几乎不算。"
             "所以它的输出偏向水果。这就是注意力的意义所在，它让同一个词在不同语境里变成不同的向量。")
     assert is_cjk(text) and not is_cjk("Take “cat”: it has 3 in animal.")
     cues = split_cues(text)
     assert len(cues) >= 4 and "".join("".join(c.split()) for c in cues) == "".join(text.split())
     for cue in cues:
         lines = cue.split("\n")
-        assert len(lines) <= 2 and all(len(line) <= MAX_CJK_CHARS + 1 for line in lines), cue
+        # closing marks may hang past the line's room (they never start a line)
+        assert len(lines) <= 2 and all(len(line.rstrip("，。、；：！？”’）")) <= MAX_CJK_CHARS for line in lines), cue
         assert not any(line[0] in "，。、；：！？”" for line in lines), cue
+        assert not any(line[-1] in "“‘（《" for line in lines), cue  # an opening mark goes with its word
     assert any(c.endswith("。") for c in cues) and "0.68" in "".join(cues) and "0.21" in "".join(cues)
     assert reading_seconds(text) == len("".join(text.split())) / CJK_PER_SECOND
 

@@ -103,6 +103,8 @@ def _cjk_cues(text: str) -> list[str]:
                 # back to the last clause end in the last third, else just before this unit
                 cut = next((k for k in range(len(cue) - 1, (2 * len(cue)) // 3, -1) if cue[k - 1] in "，、；：,;:"),
                            len(cue) - 1)
+                while cut > 1 and cue[cut - 1] in _OPENING:  # an opening mark goes with what it opens
+                    cut -= 1
                 rest, cue = cue[cut:], cue[:cut]
             else:
                 rest = []
@@ -117,6 +119,8 @@ def _cjk_cues(text: str) -> list[str]:
 
 #: Punctuation that never starts a line or a cue (it stays with what it closes).
 _CLOSING = set("，。、；：！？”’）》」』,.;:!?)")
+#: Punctuation that never ends a line or a cue (it goes with what it opens).
+_OPENING = set("“‘（《「『(")
 
 
 def _cjk_lines(cue: str) -> list[str]:
@@ -124,7 +128,10 @@ def _cjk_lines(cue: str) -> list[str]:
     lines = [""]
     for u in re.findall(r"[A-Za-z0-9_.,\u2212+\-√·ᵀ]+|.", cue):
         if len(lines[-1]) + len(u) > MAX_CJK_CHARS and lines[-1].strip() and u not in _CLOSING:
-            lines.append("")
+            carry = ""
+            while lines[-1] and lines[-1][-1] in _OPENING:
+                carry, lines[-1] = lines[-1][-1] + carry, lines[-1][:-1]
+            lines.append(carry)
         lines[-1] += u
     return [line.strip() for line in lines if line.strip()]
 
