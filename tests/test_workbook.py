@@ -802,8 +802,8 @@ def test_a_french_workbook_has_french_labels_and_the_same_formulas(cases: dict[s
                     assert a.value == b.value and a.number_format == b.number_format, f"{ws_fr.title}!{b.coordinate}"
                 elif isinstance(b.value, str):
                     texts.add(b.value)
-    for label in ("mot", "Vocabulaire : une ligne par mot, une colonne par dimension nommée", "Légende",
-                  "Un mot, deux contextes : le classeur d'accompagnement", "produit", "score = somme", "somme"):
+    for label in ("mot", "Vocabulaire\u00a0: une ligne par mot, une colonne par dimension nommée", "Légende",
+                  "Un mot, deux contextes\u00a0: le classeur d'accompagnement", "produit", "score = somme", "somme"):
         assert label in texts, label
     assert not texts & {"word", "Legend", "product", "score = sum", "row sum", "input", "output", "leans"}
     start = fr["Accueil"]
