@@ -202,6 +202,20 @@ def number(plain: str, lang: str | None = None) -> str:
     return m["sign"] + digits + ((decimal_sign + frac) if frac is not None else "")
 
 
+#: Where a line may break: ordinary white space, not a no-break space (French sets one inside
+#: « » and before : ; ? !, which must not start a line). ``str.split()`` breaks at both.
+_BREAK = re.compile(r"[ \t\r\n]+")
+
+
+def breakable_words(text: str) -> list[str]:
+    """``text``'s words, split where a line may break (a no-break space holds).
+
+    >>> breakable_words("phrases\u00a0: «\u00a0chat\u00a0»  et")
+    ['phrases\xa0:', '«\xa0chat\xa0»', 'et']
+    """
+    return [w for w in _BREAK.split(text) if w]
+
+
 def quoted(word: str) -> str:
     """``word`` in the quotation marks of the current language (“cat”, « chat », „Katze“)."""
     # Translators: the quotation marks around a word of the lesson; keep {word}.

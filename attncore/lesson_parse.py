@@ -14,6 +14,7 @@ import unicodedata
 from dataclasses import dataclass, replace
 from typing import Any
 
+from .i18n import breakable_words
 from .lesson_checks import check_decimals, check_exponentials, check_leans
 from .lesson_model import (
     DEFAULT_WEIGHTS,
@@ -420,5 +421,5 @@ def _narration(src: str, raw: Any, lesson: Lesson) -> tuple[tuple[str, str], ...
             check_template(text, lesson)
         except NarrationError as exc:
             raise LessonError(f"{src}: {where}: {exc}") from None
-        out.append((slug, " ".join(text.split())))
+        out.append((slug, " ".join(breakable_words(text))))  # an author's no-break space holds
     return tuple(out)

@@ -29,12 +29,11 @@ import cairo
 from PIL import Image
 
 from attncore import Lesson
-from attncore.i18n import _, language, ngettext, quoted
+from attncore.i18n import _, breakable_words, language, ngettext, quoted
 
 from ..env import TEXT_CACHE_ENV
 from ..outputs import atomic_path, write_atomic
 from ..render.jobs import Job
-from ..speech.captions import breakable_words
 from .clips import SectionClip, shown
 
 HANDOUT_NAME = "handout.pdf"

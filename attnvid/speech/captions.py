@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from attncore.i18n import breakable_words
+
 __all__ = [
     "MAX_CHARS",
     "MAX_LINES",
@@ -42,16 +44,6 @@ def is_cjk(text: str) -> bool:
     """Whether ``text`` is mostly Chinese (or Japanese, Korean): cut and timed by character."""
     letters = [c for c in text if not c.isspace()]
     return bool(letters) and sum(1 for c in letters if _CJK.match(c)) >= len(letters) / 3
-
-
-#: Where a line may break: ordinary white space, not a no-break space (French sets one inside
-#: « » and before : ; ? !, which must not start a line). ``str.split()`` breaks at both.
-_BREAK = re.compile(r"[ \t\r\n]+")
-
-
-def breakable_words(text: str) -> list[str]:
-    """``text``'s words, split where a line may break."""
-    return [w for w in _BREAK.split(text) if w]
 
 
 def reading_seconds(text: str) -> float:
