@@ -20,7 +20,8 @@
 - :mod:`~scenes.components.wording`: ``listed``, ``quoted``, ``which_sentence`` (words for narration);
 - :mod:`~scenes.components.sizing`: ``cell_height``, ``row_labels_width``, ``operators_width`` (a row of matrices);
 - :mod:`~scenes.components.pictures`: ``Picture``, ``picture`` (a matrix as named tiles);
-- :mod:`~scenes.components.copying`: a mobject's deep copy, Manim's own made faster (``Mobject.__deepcopy__`` from the moment ``scenes.components`` is imported).
+- :mod:`~scenes.components.copying`: a mobject's deep copy, Manim's own made faster (``Mobject.__deepcopy__`` from the moment ``scenes.components`` is imported);
+- :mod:`~scenes.components.subpaths`: where a path's curves meet, Manim's own answer without a NumPy call per curve (``VMobject.get_subpaths_from_points`` and ``consider_points_equals``, from the same moment).
 
 Everything Manim already has (Text, Rectangle, Arrow, SurroundingRectangle, animations)
 is Manim's own. ``from scenes.components import X`` works for every name below.
@@ -94,6 +95,7 @@ from .sizing import (
     operators_width,
     row_labels_width,
 )
+from .subpaths import points_equal, subpaths_from_points
 from .text import (
     ORDINALS,
     LightText,
@@ -111,6 +113,8 @@ from .wording import EXP_ROW_NOTE, approx_note, listed, quoted, which_sentence
 __all__ = [
     # copying (importing it makes deepcopy_mobject Manim's Mobject.__deepcopy__)
     "IMMUTABLE", "deepcopy_mobject",
+    # subpaths (importing it makes them Manim's VMobject methods)
+    "points_equal", "subpaths_from_points",
     # text
     "LightText", "label", "text_baseline", "centre_on_baseline", "cap_centre", "cap_height", "Provenance",
     "ORDINALS", "wrapped_text",

@@ -170,8 +170,12 @@ class Formula(MathTypst):
             expr = source.replace(term, f"{{{{ {term} : {HIGHLIGHT} }}}}", 1)
         expr = translate_formula(expr)
         preamble = TYPST_PREAMBLE if growing_brackets else f"{TYPST_PREAMBLE}\n{_TEXT_BRACKETS}"
+        # use_svg_cache=False: Manim's copy of a formula parsed before in the process has lost
+        # the list of strokes Typst rescales (a fraction's or a root's bar: 0.52 px instead of
+        # 0.41 at 480p), so the frames of a scene depended on what the process built before it
+        # (a warm preview, a worker rendering its second scene); Typst's SVG stays cached on disk
         kwargs: dict[str, Any] = {"font_size": SIZE[size] * _typst_per_pango(), "typst_preamble": preamble,
-                                  "color": colour or theme["text"]}
+                                  "color": colour or theme["text"], "use_svg_cache": False}
         super().__init__(f"{_BASELINE_MARK} {expr}", **kwargs)
         self._baseline_share = self._take_baseline_mark()
         self._cap_share = cap_height_of(FONT, SIZE[size]) / float(self.height or 1.0)
