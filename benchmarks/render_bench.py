@@ -5,6 +5,8 @@
     python benchmarks/render_bench.py --high 2   # high quality (1080p60) on the first 2 scenes
     python benchmarks/render_bench.py --lecture-high --batch   # also the whole lecture at 1080p60,
                                                  # and the three built-in lessons: local vs a Dask cluster
+    python benchmarks/render_bench.py --watch    # also the warm watch against manim render -s
+                                                 # (benchmarks/watch_bench.py)
 
 What it measures (low quality unless said; every run starts from empty caches):
 
@@ -178,6 +180,7 @@ def main() -> None:
     ap.add_argument("--high", type=int, default=2, metavar="N", help="scenes rendered at high quality (0: skip)")
     ap.add_argument("--lecture-high", action="store_true", help="also every scene at 1080p60, on every core")
     ap.add_argument("--batch", action="store_true", help="also the three built-in lessons: local vs a local Dask cluster")
+    ap.add_argument("--watch", action="store_true", help="also the warm watch against manim render -s (watch_bench.py)")
     ap.add_argument("--keep", action="store_true", help="keep the temporary folder")
     args = ap.parse_args()
 
@@ -270,6 +273,11 @@ def main() -> None:
         log("ours: attnvid batch default bank souris, local, then on a local Dask cluster ...")
         fig.update(bench_batch(tmp, env))
 
+    if args.watch:
+        from watch_bench import bench_watch
+
+        fig["watch"] = bench_watch(tmp, src, env, log)
+
     if args.keep:
         fig["folder"] = str(tmp)
     else:
@@ -305,6 +313,10 @@ def main() -> None:
         rows += [("batch default bank souris, local", f"{fig['batch_local_s']:.1f} s", "process pool, every core"),
                  ("batch default bank souris, --cluster", f"{fig['batch_cluster_s']:.1f} s",
                   f"Dask, {fig['batch_cluster_workers']} local workers")]
+    if args.watch:
+        from watch_bench import rows as watch_rows
+
+        rows += watch_rows(fig["watch"])  # type: ignore[arg-type]
     w = max(len(r[0]) for r in rows)
     for a, b, c in rows:
         print(f"{a:<{w}}  {b:>10}  {c}")

@@ -1,42 +1,38 @@
-"""``attnvid preview``: the fastest look at a scene, and again at every change (``--watch``)."""
+"""``attnvid preview``: the fastest look at a scene, and again at every change (``--watch``, :mod:`.warm`)."""
 
 from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
-import time
 from pathlib import Path
-from typing import Any
 
 import click
 
 from attncore import Lesson
 
 from ..catalog import resolve_scene, resolve_section
-from ..env import LESSON_ENV
+from ..env import LANGUAGE_ENV, LESSON_ENV
+from ..errors import UserError
 from ..lessons import get_lesson, lesson_spec, lesson_style, output_root
 from ..options import language_option, lesson_option, media_option, theme_option
 from ..outputs import claim_output, write_atomic
-from ..paths import package_dir, source_file
+from ..paths import source_file
 from ..render.cache import cache_key
 from ..render.engine import run_jobs
 from ..render.frames import section_frames
 from ..render.jobs import plan
 from ..render.runtime import require_runtime
-from ..signals import Interrupted
 from ..speech.voices import section_slug
-
-#: What ``--watch`` watches, besides the lesson's folder: the code a preview depends on.
-WATCHED_PACKAGES = ("scenes", "attncore", "attnvid")
+from .warm import WarmPreview
+from .warm import watch as watch_warm
 
 
 @click.command("preview")
 @click.argument("scene")
 @click.option("--section", default=None, help="The section whose last frame to show (default: the last one).")
 @click.option("--video", is_flag=True, help="Render a low-quality MP4 instead of a PNG.")
-@click.option("--watch", is_flag=True, help="Preview again whenever a project file changes (Ctrl-C stops).")
+@click.option("--watch", is_flag=True, help="Stay warm and preview again after every edit of the lesson or the code, "
+              "each animation played to its end (Ctrl-C stops).")
 @lesson_option
 @theme_option
 @language_option
@@ -44,19 +40,18 @@ WATCHED_PACKAGES = ("scenes", "attncore", "attnvid")
 def preview(scene: str, section: str | None, video: bool, watch: bool, lesson_path: Path | None,
             theme: str | None, media: Path) -> None:
     """The fastest look at SCENE: the last frame (of a section) as a PNG, low quality."""
+    name = resolve_scene(scene).__name__
+    if watch:  # the lesson read at each preview: a broken one at the start is only the first bad edit
+        if video:
+            raise UserError("--watch previews a picture; drop --video (or --watch)")
+        watch_warm(WarmPreview(name, section, lesson_path, theme, media.resolve()),
+                   _watch_argv(name, section, lesson_spec(lesson_path), theme, media))
+        return
     lesson = get_lesson(lesson_path)
     spec = lesson_spec(lesson_path)
     os.environ[LESSON_ENV] = spec
-    name = resolve_scene(scene).__name__
     style = lesson_style(theme, lesson)
-    if watch:
-        argv = ["preview", name, "--media", str(media.resolve())]
-        argv += ["--section", section] if section else []
-        argv += ["--video"] if video else []
-        argv += ["--lesson", spec] if spec else []
-        argv += ["--theme", theme] if theme else []
-        _watch(argv, lesson_path)
-    elif video:
+    if video:
         job_list = plan(lesson, spec, (name,), "low", "mp4", media, style=style)
         with claim_output(output_root(lesson, media, style)):
             (r,) = run_jobs(job_list, 1)
@@ -94,62 +89,10 @@ def _preview_is_current(out: Path, sidecar: Path, key: str) -> bool:
         return False
 
 
-def _watch_paths(lesson_path: Path | None) -> list[Path]:
-    paths = [package_dir(p) for p in WATCHED_PACKAGES]
-    if lesson_path is not None and lesson_path.exists():
-        paths.append(lesson_path.resolve().parent)
-    return paths
-
-
-def _preview_again(argv: list[str]) -> None:
-    """One preview in a fresh process (so that edited modules are imported anew); print its path."""
-    r = subprocess.run([sys.executable, "-m", "attnvid", *argv], capture_output=True, text=True)
-    if r.returncode == 0:
-        click.echo(r.stdout.strip().splitlines()[-1])
-    else:
-        click.echo(r.stderr.strip().splitlines()[-1] if r.stderr.strip() else "preview failed", err=True)
-
-
-def is_edit(event: Any) -> bool:
-    """Whether a watchdog ``event`` is an edit of a source or lesson file.
-
-    Only real changes: inotify also reports files being opened and read, which the preview
-    itself does when it imports the scenes. A file saved by writing a new one and renaming it
-    over the old (``sed -i``, and the atomic save of many editors) comes as a move whose
-    *destination* is the file, from a temporary name: both ends count.
-    """
-    if event.event_type not in ("modified", "created", "moved", "deleted"):
-        return False
-    ends = [event.src_path, getattr(event, "dest_path", "")]
-    return any(str(p).endswith((".py", ".toml")) and "__pycache__" not in str(p) for p in ends if p)
-
-
-def _watch(argv: list[str], lesson_path: Path | None) -> None:
-    """Re-run the preview in a fresh process whenever a project file changes."""
-    from watchdog.events import FileSystemEvent, FileSystemEventHandler
-    from watchdog.observers import Observer
-
-    changed: list[float | None] = [time.monotonic()]  # run once at start
-
-    class Handler(FileSystemEventHandler):
-        def on_any_event(self, event: FileSystemEvent) -> None:
-            if is_edit(event):
-                changed[0] = time.monotonic()
-
-    observer = Observer()
-    for p in _watch_paths(lesson_path):
-        observer.schedule(Handler(), str(p), recursive=True)
-    observer.start()
-    click.echo("watching scenes/, attncore/, attnvid/ and the lesson; Ctrl-C stops", err=True)
-    try:
-        while True:
-            at = changed[0]
-            if at is not None and time.monotonic() - at > 0.3:
-                changed[0] = None
-                _preview_again(argv)
-            time.sleep(0.1)
-    except (KeyboardInterrupt, Interrupted):
-        click.echo("stopped watching", err=True)
-    finally:
-        observer.stop()
-        observer.join(timeout=2)
+def _watch_argv(name: str, section: str | None, spec: str, theme: str | None, media: Path) -> list[str]:
+    """The command line that starts the same watch anew (after an edit of shared code)."""
+    argv = ["preview", name, "--watch", "--media", str(media.resolve())]
+    argv += ["--section", section] if section else []
+    argv += ["--lesson", spec] if spec else []
+    argv += ["--theme", theme] if theme else []
+    return argv + (["--language", os.environ[LANGUAGE_ENV]] if os.environ.get(LANGUAGE_ENV) else [])

@@ -48,3 +48,19 @@ def section_frames(scene: str, quality: str, spec: str, work: str,
         cp.image.convert("RGB").save(buf, format="PNG")
         out.append((cp.section, buf.getvalue()))
     return out
+
+
+def layout_frame(cls: type, quality: str, work: str, title: str) -> bytes:
+    """The PNG of the last frame of section ``title`` of the scene class ``cls`` (built up to
+    that section, each animation played straight to its end: a watched preview), for the
+    lesson and style already in the environment."""
+    from manim import tempconfig
+
+    from scenes.inspect import build
+
+    with tempconfig({"media_dir": work}):
+        built = build(cls, frames=frozenset({title}), mobjects=False, quality=QUALITIES[quality], exact=False)
+    (image,) = [cp.image for cp in built.checkpoints if cp.section == title and cp.image is not None]
+    buf = io.BytesIO()
+    image.convert("RGB").save(buf, format="PNG")
+    return buf.getvalue()

@@ -26,7 +26,7 @@ import os
 import re
 import uuid
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import manim.mobject.text.typst_mobject as typst_mobject
 from manim import MathTypst, Text, config
@@ -156,9 +156,12 @@ class Formula(MathTypst):
     too (what the tests read, as they read a ``Text``'s ``.text``).
     """
 
-    # Not cached as LightText is: a copy of a formula made before, given to a Transform as its
-    # target, drew the root's bar of the header's √d differently from a formula made anew
-    # (seen in frames of Scaling, Softmax and CausalMask), so every formula is made anew.
+    #: Formulas made before in this process, by everything that makes them; a new equal one is a
+    #: deep copy (its list of the strokes Typst rescales then holds the copy's own strokes).
+    #: Manim's own SVG cache is not used: it rebuilt a formula from the parsed glyphs and lost that
+    #: list, so a root's bar was drawn 0.52 px wide instead of 0.41 in every formula but the first.
+    _made: ClassVar[dict[str, Formula]] = {}
+
     def __init__(self, source: str, theme: Theme, highlight: str | None = None, size: str = "formula", *,
                  colour: str | None = None, growing_brackets: bool = False) -> None:
         self.formula = source
@@ -170,12 +173,14 @@ class Formula(MathTypst):
             expr = source.replace(term, f"{{{{ {term} : {HIGHLIGHT} }}}}", 1)
         expr = translate_formula(expr)
         preamble = TYPST_PREAMBLE if growing_brackets else f"{TYPST_PREAMBLE}\n{_TEXT_BRACKETS}"
-        # use_svg_cache=False: Manim's copy of a formula parsed before in the process has lost
-        # the list of strokes Typst rescales (a fraction's or a root's bar: 0.52 px instead of
-        # 0.41 at 480p), so the frames of a scene depended on what the process built before it
-        # (a warm preview, a worker rendering its second scene); Typst's SVG stays cached on disk
         kwargs: dict[str, Any] = {"font_size": SIZE[size] * _typst_per_pango(), "typst_preamble": preamble,
                                   "color": colour or theme["text"], "use_svg_cache": False}
+        key = repr((expr, sorted(kwargs.items()), highlight and theme["accent"], size, config.pixel_width,
+                    config.frame_width))
+        made = Formula._made.get(key)
+        if made is not None:
+            self.__dict__.update(made.copy().__dict__)
+            return
         super().__init__(f"{_BASELINE_MARK} {expr}", **kwargs)
         self._baseline_share = self._take_baseline_mark()
         self._cap_share = cap_height_of(FONT, SIZE[size]) / float(self.height or 1.0)
@@ -183,6 +188,7 @@ class Formula(MathTypst):
             self.select(HIGHLIGHT).set_color(theme["accent"])
         for m in self.get_family():  # svgelements' path of each glyph, never read again (see LightText)
             m.__dict__.pop("path_obj", None)
+        Formula._made[key] = self.copy()
 
     def lit(self) -> list[Any]:
         """The glyphs of the lit term (empty without one)."""
