@@ -33,7 +33,7 @@ def _table(title: str, m: np.ndarray, rows: list[str], cols: list[str], decimals
 def print_tables(trace: LessonTrace, console: Console) -> None:
     lesson, dec = trace.lesson, trace.decimals
     dims = list(lesson.dimensions)
-    console.print(f"[bold]{lesson.title}[/]  (d = {lesson.d}, heads = {lesson.heads}, {dec} decimals)")
+    console.print(f"[bold]{lesson.title}[/]  (d = {lesson.d}, heads = {lesson.heads}, {dec} decimal{'' if dec == 1 else 's'})")
     console.print(f"Weights: {escape(trace.weights.provenance)}\n", soft_wrap=True)  # one line, greppable
     print_training(trace, console)
     for c in trace.contexts:
