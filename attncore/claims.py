@@ -53,8 +53,9 @@ KINDS: dict[str, str] = {
                        "largest |value| and at least every |value| in the other dimensions"),
     "same_vector": "a word has the same input vector in each named context",
     "largest": "an entry of a row (a score, a weight, an output) is the largest of the row (among the others)",
-    "runner_up": ("the word a row gives most weight to, then the second; 'about as much', 'barely count', 'count a "
-                  "little', 'still count' as the lexicon says of the weights"),
+    "runner_up": ("the word a row gives most weight to, then the second (with every word shown with the second's "
+                  "weight); 'about as much', 'barely count', 'count a little', 'still count' as the lexicon says of "
+                  "the weights"),
     "most_of": "a weight is more than one half",
     "small_weights": f"every named weight is under {SMALL}",
     "keeps_share": "the weight a word gets, as shown, is under 1: the other words keep a share",
@@ -196,13 +197,24 @@ def _largest(claim: Claim, trace: LessonTrace) -> str | None:
     return None
 
 
+#: The most words a runner-up claim names with the second for being shown with its weight
+#: (:func:`attncore.lecture_claims.shown_ties`; more are no runner-up, and only the second is named).
+MOST_TIED = 2
+
+
 def _runner_up(claim: Claim, trace: LessonTrace) -> str | None:
     a = claim.args
     w = stage_row(trace.contexts[a["context"]], a["stage"], a["row"])
-    first, second = a["first"], a["second"]
-    rest = [j for j in range(len(w)) if j not in (first, second)]
+    first, second, tied = a["first"], a["second"], a.get("tied", [])
+    rest = [j for j in range(len(w)) if j not in (first, second, *tied)]
     if w[first] < max(w) or (rest and w[second] < max(w[j] for j in rest)):
         return "not the two largest weights in order"
+    shown = [fmt(float(x), trace.decimals) for x in w]
+    if any(shown[j] != shown[second] for j in tied):
+        return "a word named with the second is not shown with its weight"
+    equal = [j for j in rest if shown[j] == shown[second]]
+    if equal and not a["about_as_much"] and a["row"] not in (second, *equal) and len(equal) <= MOST_TIED:
+        return f"words {equal} are shown with the second's weight and not named"
     ratio = float(w[second] / w[first]) if w[first] > 0 else 0.0
     if a["about_as_much"] != (len(w) > 1 and pick(ratio, "about as much") is not None):
         return "'about as much' does not match the weights"

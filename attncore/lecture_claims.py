@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .claims import LITTLE, SMALL, STRONG_SHARE, Claim, holds, stage_row
+from .claims import LITTLE, MOST_TIED, SMALL, STRONG_SHARE, Claim, holds, stage_row
 from .display import decimals_needed, fmt, plain
 from .i18n import N_, _, language, list_of, pgettext
 from .later_claims import LATER_BUILDERS, _q, _quoted, _tied_words, _who
@@ -246,7 +246,17 @@ def softmax_claims(trace: LessonTrace) -> list[Claim]:
 # --- 6 · Reading the attention matrix ------------------------------------------------------
 
 
-def describe_focus(ctx: ContextTrace, stage: str = "attention") -> tuple[str, dict[str, Any], dict[str, float]]:
+def shown_ties(w: Any, order: Sequence[int], second: int, focus: int, decimals: int) -> list[int]:
+    """The words after the runner-up ``second`` (in ``order``) shown with its weight: at most
+    :data:`MOST_TIED` of them, and none when the focus word is among them ("then at itself and
+    “cat”" has no sentence) or when more are (seven words at 0.1 are no runner-up: ``second``
+    alone is named, as before)."""
+    tied = [j for j in order[2:] if fmt(float(w[j]), decimals) == fmt(float(w[second]), decimals)]
+    return [] if focus in tied or second == focus or len(tied) > MOST_TIED else tied
+
+
+def describe_focus(ctx: ContextTrace, decimals: int,
+                   stage: str = "attention") -> tuple[str, dict[str, Any], dict[str, float]]:
     """(text, args, values) of a ``runner_up`` claim: where the focus word looks most, then second,
     in calibrated words (:mod:`attncore.lexicon`).
 
@@ -284,9 +294,12 @@ def describe_focus(ctx: ContextTrace, stage: str = "attention") -> tuple[str, di
             looks = (N_("{focus} looks most at itself, then at {second}"),
                      N_("{focus} looks most at {first}, then at itself"),
                      N_("{focus} looks most at {first}, then at {second}"))
+    # Words shown with the runner-up's very weight are named with it ("then at “cat” and “dog”",
+    # both 0.2): naming one of two equal numbers would read as a difference the frame does not show.
+    tied = [] if about else shown_ties(w, order, second, fi, decimals)
     text = _(looks[2 if me is None else me]).format(focus=_q(ctx.focus), first=_q(ctx.tokens[first]),
-                                                      second=_q(ctx.tokens[second]))
-    rest = order[2:]
+                                                      second=_quoted([ctx.tokens[j] for j in (second, *tied)]))
+    rest = [j for j in order[2:] if j not in tied]
     largest_rest = max((float(w[j]) for j in rest), default=0.0)
     said = pick(largest_rest, "barely count", "count a little", "still count") if rest else None
     if said:
@@ -297,7 +310,7 @@ def describe_focus(ctx: ContextTrace, stage: str = "attention") -> tuple[str, di
             # Translators: {looks} is the sentence so far ("“mouse” looks mostly at itself, then at “cat”")
             "": N_("{looks}.")}
     text = _(ends[said or ""]).format(looks=text)
-    args = {**where, "first": first, "second": second, "about_as_much": about,
+    args = {**where, "first": first, "second": second, "tied": tied, "about_as_much": about,
             "rest": {"barely count": "barely", "count a little": "a little", "still count": "still"}.get(said or "", "none"),
             "words": words}
     return text, args, {"first": float(w[first]), "second": float(w[second]), "largest_rest": largest_rest}
@@ -308,7 +321,7 @@ def reading_claims(trace: LessonTrace) -> list[Claim]:
     fi = ctx.focus_index
     w = ctx.attention[fi]
     top = _argmax(w, range(ctx.n))
-    text, args, values = describe_focus(ctx)
+    text, args, values = describe_focus(ctx, dec)
     sec = "Where the word looks"
     return [
         Claim("ReadingAttention", "One row: one word's attention", "largest",

@@ -176,9 +176,16 @@ def largest(cl: Claim, t: LessonTrace) -> None:
 def runner_up(cl: Claim, t: LessonTrace) -> None:
     a = cl.args
     w = row_of(t, a["context"], a["stage"], a["row"])
-    first, second = a["first"], a["second"]
-    rest = [j for j in range(len(w)) if j not in (first, second)]
+    first, second, tied = a["first"], a["second"], a.get("tied", [])
+    rest = [j for j in range(len(w)) if j not in (first, second, *tied)]
     assert w[first] == max(w) and all(w[second] >= w[j] for j in rest)
+    # every word shown with the second's weight is named with it (unless the focus word is one of them)
+    equal = [j for j in range(len(w)) if j not in (first, second) and shown(w[j], t.decimals) == shown(w[second], t.decimals)]
+    if not a["about_as_much"] and a["row"] not in (second, *equal) and len(equal) <= 2:
+        assert sorted(tied) == sorted(equal), (tied, equal)
+        assert all(name_of(t, a["context"], j) in cl.text for j in tied)
+    else:
+        assert not tied, f"{tied} named with the second where the rule names none"
     assert a["about_as_much"] == (w[second] >= 0.8 * w[first])
     if rest:
         top = max(w[j] for j in rest)
@@ -719,3 +726,46 @@ def test_a_word_said_outside_its_range_is_refused(phrase: str) -> None:
     bare = dataclasses.replace(base, text=f"Every row sums to one, {phrase}.")
     why = check(bare, trace)
     assert why is not None and "without saying what it measures" in why
+
+
+#: Two words the focus word gives 0.21 and 0.20: both shown 0.2 with one decimal.
+NEAR_TIE = """
+title = "A near tie, one decimal"
+dimensions = ["animal", "tech", "grammar", "other"]
+decimals = 1
+[vocabulary]
+mouse = [2, 2, 0, 0.5]
+cat = [3, 0, 0, 0.5]
+dog = [2.9, 0, 0, 0.6]
+and = [0, 0, 2, 0]
+like = [0, 0, 1.5, 1]
+keyboard = [0, 3, 0, 0.5]
+screen = [0, 2.9, 0, 0.6]
+need = [0, 0, 1.5, 1]
+[[contexts]]
+name = "pets"
+sentence = "cat and dog like mouse"
+focus = "mouse"
+leans = "animal"
+[[contexts]]
+name = "desk"
+sentence = "keyboard and screen need mouse"
+focus = "mouse"
+leans = "tech"
+[projections]
+seed = 5
+d_v = 2
+"""
+
+
+def test_words_shown_with_the_runner_ups_weight_are_named_with_it() -> None:
+    """“cat” 0.21 and “dog” 0.20 both show 0.2: "then at “cat” and “dog”", and "the others" are
+    the words left (0.01 each: they barely count); the claim naming “cat” alone is refused."""
+    from attncore.claims import check
+
+    trace = trace_lesson(parse_lesson(tomllib.loads(NEAR_TIE), "near-tie"))
+    (claim,) = {c.text: c for c in lesson_claims(trace) if c.kind == "runner_up"}.values()
+    assert claim.text == "“mouse” looks mostly at itself, then at “cat” and “dog”; the others barely count."
+    assert check(claim, trace) is None
+    alone = dataclasses.replace(claim, args={**claim.args, "tied": []})
+    assert check(alone, trace) == "words [2] are shown with the second's weight and not named"
