@@ -80,6 +80,20 @@ def said(x: float, decimals: int) -> str:
     return (_("under {number}") if x > 0 else _("above {number}")).format(number=unit if x > 0 else _MINUS + unit)
 
 
+def fmt_weight(x: float, decimals: int) -> str:
+    """An attention weight as a frame shows it: :func:`fmt`, except that a positive weight too
+    small to show is written under one unit of the last decimal, ``<0.01``: on screen, 0.00
+    reads as "no attention at all". Its value in a sum is still what it rounds to (0.00), as
+    for every shown number; an exact zero (the causal mask's) stays 0.00.
+
+    >>> fmt_weight(0.0042, 2), fmt_weight(0.0, 2), fmt_weight(0.31, 2), fmt_weight(0.04, 1)
+    ('<0.01', '0.00', '0.31', '<0.1')
+    """
+    if x > 0 and Decimal(plain(x, decimals)) == 0:
+        return "<" + fmt(10.0 ** -decimals, decimals)
+    return fmt(x, decimals)
+
+
 def fmt_masked(x: float, decimals: int) -> str:
     """:func:`fmt`, except that a masked score (``-inf``) shows as ``−∞``.
 

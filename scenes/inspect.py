@@ -32,9 +32,11 @@ from manim.animation.transform import _MethodAnimation
 from manim.renderer.cairo_renderer import CairoRenderer
 
 from attncore import ContextTrace, LessonTrace, fmt
+from attncore.display import fmt_weight
 
 from .base import Checkpoint, LessonScene
 from .components import APPROX, Formula, Num, ShapeLabel, resolve
+from .components.numbers import is_weight
 
 
 class DryRenderer(CairoRenderer):
@@ -156,7 +158,9 @@ def expected_text(trace: LessonTrace, num: Num) -> str:
     assert num.source is not None
     _, value = resolve(trace, num.source)
     # Manim's Text keeps its text without spaces: "≈ 1.00" reads back as "≈1.00".
-    return (APPROX * num.approx).replace(" ", "") + fmt(float(value), num.decimals)
+    # a weight too small to show reads "<0.01", never 0.00 (attncore.display.fmt_weight)
+    shown = (fmt_weight if is_weight(num.source) else fmt)(float(value), num.decimals)
+    return (APPROX * num.approx).replace(" ", "") + shown
 
 
 #: What reads as text on screen: Pango text, Pango markup (labels with sub- and

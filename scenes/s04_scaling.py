@@ -179,7 +179,7 @@ def focus_chart(ctx: ContextTrace, matrix: str, x_left: float, x_right: float, t
     shown = round_matrix(getattr(ctx, matrix), dec)[i]
     bars = WeightBars(
         shown, ctx.tokens, dec, lambda k: Source(0, matrix, (i, k)), theme,
-        col_w=min(COL_W_MAX, 6 / ctx.n), height=BAR_H,
+        col_w=min(COL_W_MAX, 6 / ctx.n), height=BAR_H, exact=getattr(ctx, matrix)[i],
     )
     bars.words[i].set_color(theme["query"])
     base_y = CONTENT.bottom + WORDS_ROOM

@@ -219,7 +219,9 @@ def row_bars(ctx: ContextTrace, w: np.ndarray, grid: NumberGrid, theme: Theme, d
     left = grid.get_right()[0] + BARS_BUFF
     names = VGroup(*(label(t, "label", theme["key"]) for t in ctx.tokens))
     x0 = left + max(m.width for m in names) + ITEM_BUFF
-    nums = VGroup(*(Num(w[j], dec, weight_source(fi, j), size="cell", color=theme["text"]) for j in range(n)))
+    # the exact weights (``w`` is the row as shown): one too small to show reads <0.01, not 0.00
+    nums = VGroup(*(Num(ctx.attention[fi, j], dec, weight_source(fi, j), size="cell", color=theme["text"])
+                    for j in range(n)))
     # room for the number after the longest bar: NUMBER_ROOM, or more for a wider number (three decimals)
     length = BARS_RIGHT - max(NUMBER_ROOM, max(m.width for m in nums) + LABEL_BUFF) - x0
     pitch = min(MAX_PITCH, BARS_H / n)
@@ -271,7 +273,7 @@ def sentence_bars(ctx: ContextTrace, w: np.ndarray, theme: Theme, dec: int) -> t
         bar = Rectangle(width=min(MAX_BAR_W, box.width * WORD_SHARE), height=h, stroke_width=0,
                         fill_color=theme.heat(ctx.attention[fi, j]), fill_opacity=1)
         bar.move_to((box.get_center()[0], base + h / 2, 0))
-        num = Num(w[j], dec, weight_source(fi, j), size="cell", color=theme["text"])
+        num = Num(ctx.attention[fi, j], dec, weight_source(fi, j), size="cell", color=theme["text"])
         num.next_to(bar, UP, buff=SMALL_BUFF)
         bars.add(bar)
         nums.add(num)

@@ -359,7 +359,8 @@ class RecipeInput:
 
 def term_row(inp: RecipeInput, r: int, j: int, chart: VectorBars, height: float, theme: Theme) -> Term:
     lead = VGroup(
-        Num(inp.shown[j], inp.dec, weight_source(inp.ctx.focus_index, j), size="body", color=theme["weight"]),
+        Num(inp.ctx.attention[inp.ctx.focus_index, j], inp.dec, weight_source(inp.ctx.focus_index, j), size="body",
+            color=theme["weight"]),  # the exact weight as shown (too small to show: <0.01)
         label("×", "body", theme["muted"]), label(quoted(inp.ctx.tokens[j]), "body", theme["text"]),
     ).arrange(RIGHT, buff=LABEL_BUFF)
     if r > 0:

@@ -39,7 +39,10 @@ ATTENTION_OF = {"simple": "attention", "causal": "causal.attention", "projected"
 
 
 def read(num: Num) -> Decimal:
-    """The number a student reads off the screen (without the ≈ mark)."""
+    """The number a student reads off the screen (without the ≈ mark); a weight too small to
+    show, "<0.01", counts as what it rounds to, 0.00, as every shown number counts."""
+    if num.digits.startswith("<"):
+        return Decimal(0)
     return Decimal(num.digits.replace("−", "-"))
 
 

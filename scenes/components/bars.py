@@ -87,8 +87,12 @@ class WeightBars(VGroup):
         *,
         col_w: float,
         height: float = 2.5,
+        exact: Sequence[float] | None = None,
     ) -> None:
         super().__init__()
+        # the numbers are the exact weights as shown (a weight too small to show: <0.01, not 0.00);
+        # the bars are as tall as the numbers read
+        values = list(shown) if exact is None else list(exact)
         n = len(tokens)
         self.bars, self.nums, self.words = VGroup(), VGroup(), VGroup()
         self.head: Mobject | None = None
@@ -101,7 +105,7 @@ class WeightBars(VGroup):
             bar = Rectangle(width=col_w * 0.62, height=h, stroke_width=0, fill_color=theme["weight"],
                             fill_opacity=0.95)
             bar.move_to((x, h / 2, 0.0))
-            num = Num(w, decimals, source(k), size="cell", color=theme["text"])
+            num = Num(values[k], decimals, source(k), size="cell", color=theme["text"])
             if num.width > col_w * 0.95:
                 num.scale_to_fit_width(col_w * 0.95)
             num.next_to(bar, UP, buff=SMALL_BUFF)

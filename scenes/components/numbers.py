@@ -16,13 +16,14 @@ import numpy as np
 from manim import Text
 
 from attncore import WORKED_EXTRA_DECIMALS, LessonTrace, exp_as_shown, fmt, worked_softmax_decimals
+from attncore.display import fmt_weight
 from attncore.i18n import N_, _
 
 from ..theme import MONO, SIZE, active_theme
 from .copying import IMMUTABLE
 from .text import LightText
 
-__all__ = ["APPROX", "EXTRA_DECIMALS", "EXP_ROW", "exp_row_name", "exp_row_marked", "softmax_row_decimals", "Source", "resolve", "Num", "ShapeLabel", "row_total", "number_cell_width"]
+__all__ = ["APPROX", "EXTRA_DECIMALS", "EXP_ROW", "exp_row_name", "exp_row_marked", "softmax_row_decimals", "Source", "resolve", "Num", "ShapeLabel", "row_total", "number_cell_width", "is_weight"]
 
 
 #: A worked softmax shows its scores and exponentials with at most this many decimals more
@@ -122,7 +123,8 @@ class Num(LightText):
         self.source = source
         self.constant = constant
         self.approx = approx
-        self.digits = fmt(value, decimals, plus=plus)  # what is shown, without the ≈ mark
+        # what is shown, without the ≈ mark (a weight too small to show: <0.01, never 0.00)
+        self.digits = fmt_weight(value, decimals) if is_weight(source) and not plus else fmt(value, decimals, plus=plus)
         super().__init__(APPROX * approx + self.digits, font=MONO, font_size=SIZE[size],
                          color=color or active_theme()["text"], **kwargs)
 
@@ -149,7 +151,15 @@ def row_total(context: int, row: int, stage: str = "simple") -> Source:
     return Source(context, "row_sums", (row,), (stage,))
 
 
+def is_weight(source: Source | None) -> bool:
+    """Whether the number named by ``source`` is an attention weight (any stage, head, mask or
+    training snapshot), shown by :func:`attncore.display.fmt_weight`."""
+    return source is not None and ("attention" in source.name or source.name.startswith("training.snapshots"))
+
+
 def number_cell_width(values: Any, decimals: int, size: str) -> float:
-    """The narrowest cell that shows every value of ``values`` at ``size`` without shrinking it."""
-    longest = max((fmt(v, decimals) for v in np.asarray(values, dtype=float).ravel()), key=len)
+    """The narrowest cell that shows every value of ``values`` at ``size`` without shrinking it
+    (as a weight too: a positive value too small to show may be written ``<0.01``)."""
+    flat = np.asarray(values, dtype=float).ravel()
+    longest = max((max(fmt(v, decimals), fmt_weight(v, decimals), key=len) for v in flat), key=len)
     return float(Text(longest, font=MONO, font_size=SIZE[size]).width / 0.92 + 0.2)
