@@ -47,6 +47,7 @@ from scenes.components import (
     WIDEN,
     Grid,
     MatrixBlock,
+    Num,
     NumberGrid,
     Picture,
     ShapeLabel,
@@ -102,6 +103,8 @@ SHAPE_GAP = 0.32
 STRIP_W, STRIP_TILE, STRIP_GAP, HEADS_DROP = 1.4, (0.22, 0.15), 0.7, 0.4
 #: The heads' names over their maps, and the gaps around them, take TITLES_H.
 TITLES_H = 0.7
+#: Under a map without numbers, each weight the narration names takes a line READOUT_LINE tall.
+READOUT_LINE = 0.34
 
 # -- pacing ----------------------------------------------------------------------------------
 #: lag_ratio of Q, K, V coming in and of the head bars.
@@ -218,10 +221,37 @@ class Heads:
     cols: list[VGroup]  # the words over each map's columns
     titles: VGroup  # each head's name over its map
     frames: VGroup  # an outline in each head's colour around each map
+    readouts: VGroup  # under a map without numbers: the focus row's weights the narration names
 
     def extras(self) -> VGroup:
         """Everything of the maps but the maps."""
-        return VGroup(*self.cols, self.titles, self.frames)
+        return VGroup(*self.cols, self.titles, self.frames, self.readouts)
+
+
+def named_columns(trace: LessonTrace, h: int) -> list[list[int]]:
+    """For each head, the columns of the focus row whose weights the narration names (the
+    words a head learned to find, the word it looks at most), none when it names none."""
+    from attncore.lecture_claims import section_claims
+
+    named: list[list[int]] = [[] for _ in range(h)]
+    for cl in section_claims(trace, "MultiHead", "One attention per head, in parallel"):
+        stage = str(cl.args.get("stage", ""))
+        if not stage.startswith("head:"):
+            continue
+        k = int(stage.split(":")[1])
+        cols = cl.args["columns"][0] if "columns" in cl.args else [cl.args["column"]] if "column" in cl.args else []
+        named[k] += [int(j) for j in cols if int(j) not in named[k]]
+    return named
+
+
+def readout(trace: LessonTrace, k: int, cols: Sequence[int], theme: Theme, dec: int) -> VGroup:
+    """The weights of the focus row of head ``k`` on ``cols``, a line each: word, then number."""
+    ctx = trace.contexts[0]
+    f, att = ctx.focus_index, ctx.multi_head.heads[k].attention
+    lines = VGroup(*(VGroup(label(ctx.tokens[j], "small", theme["key"]),
+                            Num(att[f, j], dec, Source(0, f"multi_head.heads.{k}.attention", (f, j)), size="small"))
+                     .arrange(RIGHT, buff=LABEL_BUFF) for j in cols))
+    return lines.arrange(DOWN, buff=LABEL_BUFF, aligned_edge=RIGHT) if cols else lines
 
 
 def qkv_strip(ctx: ContextTrace, theme: Theme, box: Box) -> tuple[VGroup, list[Picture]]:
@@ -250,12 +280,16 @@ def heads_layout(trace: LessonTrace, theme: Theme, box: Box, dec: int) -> Heads:
     spare = (room - rows_w - SIDE_GAP * (h - 1)) / (n * h)
     cw = min(need * WIDEN, spare) if numbers else min(c.width for c in fit.cells)
     top = strip.get_bottom()[1] - HEADS_DROP
-    ch = cell_height(top - box.bottom - TITLES_H - column_labels_height(ctx.tokens, cw), n)
+    # without numbers in the maps, the weights the narration names stand under them
+    reads = [readout(trace, k, cols, theme, dec) for k, cols in enumerate(named_columns(trace, h))] \
+        if not numbers else [VGroup() for _ in range(h)]
+    reads_h = max((len(r) for r in reads), default=0) * READOUT_LINE
+    ch = cell_height(top - box.bottom - TITLES_H - column_labels_height(ctx.tokens, cw) - reads_h, n)
     maps = [trace_grid(trace, f"multi_head.heads.{k}.attention", dec, theme, heat=True, numbers=numbers, cell_w=cw,
                        cell_h=ch, row_labels=ctx.tokens if k == 0 else None, size="cell") for k in range(h)]
     names = [label(head_name(k, h), "label", theme.head(k), weight="BOLD") for k in range(h)]
     # Maps narrower than their titles (few words) are set further apart, so the titles do not touch.
-    gap = max(SIDE_GAP, max(t.width for t in names) + ITEM_BUFF - n * cw)
+    gap = max(SIDE_GAP, max(t.width for t in [*names, *reads]) + ITEM_BUFF - n * cw)
     for k in range(1, h):
         maps[k].next_to(maps[k - 1].body(), RIGHT, buff=gap).align_to(maps[0].body(), UP)
     cols = [column_labels(g, ctx.tokens, theme) for g in maps]
@@ -264,12 +298,18 @@ def heads_layout(trace: LessonTrace, theme: Theme, box: Box, dec: int) -> Heads:
     title_y = grid_all.get_top()[1] + TITLE_RISE
     for g, t in zip(maps, names):
         centre_on_baseline(t, (g.body().get_center()[0], title_y, 0))
-    everything = VGroup(grid_all, titles)
+    for g, r in zip(maps, reads):
+        if len(r):
+            r.next_to(g.body(), DOWN, buff=LABEL_BUFF)
+            # the row the numbers are read from: the focus word's, outlined as the readout's words are coloured
+            r.add(SurroundingRectangle(g.row(ctx.focus_index), color=theme["key"], buff=0, stroke_width=2))
+    readouts = VGroup(*reads)
+    everything = VGroup(grid_all, titles, readouts)
     everything.shift(RIGHT * -(everything.get_left()[0] + everything.get_right()[0]) / 2)
     box.fit_width(everything)  # the words over the last columns may reach past them: keep them in the box
     everything.shift(UP * ((top + box.bottom) / 2 - everything.get_center()[1]))
     frames = VGroup(*(SurroundingRectangle(g.body(), color=theme.head(k), buff=TINY_BUFF) for k, g in enumerate(maps)))
-    return Heads(strip, small, maps, cols, titles, frames)
+    return Heads(strip, small, maps, cols, titles, frames, readouts)
 
 
 # -- section 3: concatenate and project ------------------------------------------------------
@@ -414,11 +454,12 @@ class MultiHead(LessonScene):
         self.play(*anims, *(FadeIn(t) for t in lay.titles), run_time=TIME.transform)
         self.play(
             *(FadeIn(VGroup(g.entries, c)) for g, c in zip(lay.maps, lay.cols)),
-            FadeIn(lay.maps[0].row_labels), *(Create(f) for f in lay.frames),
+            FadeIn(lay.maps[0].row_labels), *(Create(f) for f in lay.frames), FadeIn(lay.readouts),
             run_time=TIME.fade,
         )
         self.remove(*(g.cells for g in lay.maps), *(g.entries for g in lay.maps), lay.maps[0].row_labels)
         self.add(*lay.maps)
+        self.bring_to_front(lay.readouts)  # the focus row's outline over the tiles
 
     def _per_head_words(self) -> str:
         """Every head in parallel; what the focus word finds in each head (the claims)."""
