@@ -31,12 +31,11 @@ from manim.animation.animation import Animation
 from manim.animation.transform import _MethodAnimation
 from manim.renderer.cairo_renderer import CairoRenderer
 
-from attncore import ContextTrace, LessonTrace, fmt
-from attncore.display import fmt_weight
+from attncore import ContextTrace, LessonTrace
 
 from .base import Checkpoint, LessonScene
 from .components import APPROX, Formula, Num, ShapeLabel, resolve
-from .components.numbers import is_weight
+from .components.numbers import shown_digits
 
 
 class DryRenderer(CairoRenderer):
@@ -158,9 +157,7 @@ def expected_text(trace: LessonTrace, num: Num) -> str:
     assert num.source is not None
     _, value = resolve(trace, num.source)
     # Manim's Text keeps its text without spaces: "≈ 1.00" reads back as "≈1.00".
-    # a weight too small to show reads "<0.01", never 0.00 (attncore.display.fmt_weight)
-    shown = (fmt_weight if is_weight(num.source) else fmt)(float(value), num.decimals)
-    return (APPROX * num.approx).replace(" ", "") + shown
+    return (APPROX * num.approx).replace(" ", "") + shown_digits(float(value), num.decimals, num.source)
 
 
 #: What reads as text on screen: Pango text, Pango markup (labels with sub- and

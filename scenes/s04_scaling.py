@@ -39,7 +39,6 @@ from attncore import (
     fmt,
     quotient_as_shown,
     quotient_decimals,
-    round_matrix,
 )
 from attncore.i18n import N_, _, pgettext, quoted
 from scenes.base import LessonScene
@@ -176,10 +175,9 @@ def focus_chart(ctx: ContextTrace, matrix: str, x_left: float, x_right: float, t
                 theme: Theme, dec: int) -> Chart:
     """The focus row of ``matrix`` (an attention matrix of the trace) as bars between ``x_left`` and ``x_right``."""
     i = ctx.focus_index
-    shown = round_matrix(getattr(ctx, matrix), dec)[i]
     bars = WeightBars(
-        shown, ctx.tokens, dec, lambda k: Source(0, matrix, (i, k)), theme,
-        col_w=min(COL_W_MAX, 6 / ctx.n), height=BAR_H, exact=getattr(ctx, matrix)[i],
+        getattr(ctx, matrix)[i], ctx.tokens, dec, lambda k: Source(0, matrix, (i, k)), theme,
+        col_w=min(COL_W_MAX, 6 / ctx.n), height=BAR_H,
     )
     bars.words[i].set_color(theme["query"])
     base_y = CONTENT.bottom + WORDS_ROOM

@@ -21,7 +21,6 @@ times sooner; ``attnvid preview`` without ``--watch`` draws the video's own fram
 from __future__ import annotations
 
 import importlib
-import json
 import os
 import shutil
 import sys
@@ -36,12 +35,11 @@ import click
 from attncore import LessonError
 
 from ..catalog import resolve_scene, resolve_section
-from ..env import LESSON_ENV, THEME_ENV
 from ..errors import UserError
 from ..lessons import get_lesson, lesson_spec, lesson_style, output_root
 from ..outputs import claim_output, write_atomic
 from ..paths import package_dir
-from ..render.cache import cache_key
+from ..render.frames import section_frames
 from ..render.runtime import require_runtime
 from ..signals import Interrupted
 from ..speech.voices import section_slug
@@ -102,25 +100,20 @@ class WarmPreview:
         """Build the scene (up to the section) and write its picture; return the PNG's path."""
         from scenes import base
 
-        from ..render.frames import layout_frame
-
         require_runtime()
         lesson = get_lesson(self.lesson_path)
         spec = lesson_spec(self.lesson_path)
         style = lesson_style(self.theme, lesson)
-        os.environ[LESSON_ENV], os.environ[THEME_ENV] = spec, style
         base._TRACE_CACHE.clear()  # the lesson read anew (its file may have changed)
         title = resolve_section(self.cls, self.section) if self.section is not None else self.cls.section_names()[-1]
         root = output_root(lesson, self.media, style)
         stem = self.name if self.section is None else f"{self.name}_{section_slug(title)}"
         out = root / "preview" / f"{stem}.png"
-        key = cache_key(self.module_file, repr(lesson), "low", f"preview-layout:{title}", style=style)
         with claim_output(root):
-            png = layout_frame(self.cls, "low", str(self.work), title)
-            sidecar = out.with_name(out.name + ".json")
-            sidecar.unlink(missing_ok=True)  # never a new picture under an old key
+            ((_, png),) = section_frames(self.cls, "low", spec, str(self.work), frozenset({title}), style, exact=False)
+            # no key beside it: `attnvid preview` without --watch draws the video's own frame again
+            out.with_name(out.name + ".json").unlink(missing_ok=True)
             write_atomic(out, png)
-            write_atomic(sidecar, json.dumps({"key": key, "scene": self.name, "section": title}).encode())
             page = out.with_suffix(".html")
             if not page.is_file():
                 write_atomic(page, PAGE.format(title=f"{self.name}: {title}", png=out.name).encode())

@@ -15,11 +15,12 @@ from ..env import LESSON_ENV, THEME_ENV
 from .settings import QUALITIES
 
 
-def section_frames(scene: str, quality: str, spec: str, work: str,
+def section_frames(scene: str | type, quality: str, spec: str, work: str,
                    only: frozenset[str] | None = None, style: str = "",
                    exact: bool = True) -> list[tuple[str, bytes]]:
-    """(section title, PNG bytes) of the last frame of every section of ``scene`` (or of
-    the sections named in ``only``: rasterising the others would be wasted).
+    """(section title, PNG bytes) of the last frame of every section of ``scene`` (a name, or
+    the class itself: the watch's, reloaded) (or of the sections named in ``only``: rasterising
+    the others would be wasted).
 
     Manim's text cache goes to ``work``, one folder per scene: Manim writes a text's SVG
     in place and reads any SVG it finds, so two processes sharing ./media/texts could
@@ -38,7 +39,7 @@ def section_frames(scene: str, quality: str, spec: str, work: str,
     from ..catalog import resolve_scene
 
     with tempconfig({"media_dir": work}):
-        built = build(resolve_scene(scene), frames=only if only is not None else True, mobjects=False,
+        built = build(resolve_scene(scene) if isinstance(scene, str) else scene, frames=only if only is not None else True, mobjects=False,
                       quality=QUALITIES[quality], exact=exact)
     out = []
     for cp in built.checkpoints:
@@ -49,18 +50,3 @@ def section_frames(scene: str, quality: str, spec: str, work: str,
         out.append((cp.section, buf.getvalue()))
     return out
 
-
-def layout_frame(cls: type, quality: str, work: str, title: str) -> bytes:
-    """The PNG of the last frame of section ``title`` of the scene class ``cls`` (built up to
-    that section, each animation played straight to its end: a watched preview), for the
-    lesson and style already in the environment."""
-    from manim import tempconfig
-
-    from scenes.inspect import build
-
-    with tempconfig({"media_dir": work}):
-        built = build(cls, frames=frozenset({title}), mobjects=False, quality=QUALITIES[quality], exact=False)
-    (image,) = [cp.image for cp in built.checkpoints if cp.section == title and cp.image is not None]
-    buf = io.BytesIO()
-    image.convert("RGB").save(buf, format="PNG")
-    return buf.getvalue()

@@ -7,6 +7,8 @@ from typing import cast
 
 from manim import DOWN, LEFT, RIGHT, UP, AnimationGroup, GrowFromEdge, Line, Mobject, Rectangle, Text, VGroup
 
+from attncore import round_matrix
+
 from ..layout import SMALL_BUFF
 from ..theme import SIZE, Theme
 from .numbers import Num, Source
@@ -69,8 +71,9 @@ class WeightBars(VGroup):
     """One row of attention weights as vertical bars over the words they go to.
 
     Heights share one scale (a weight of 1 is ``height`` tall) so that two charts built
-    with the same ``height`` compare at a glance. ``shown`` are the displayed (rounded)
-    weights; ``source(j)`` names each in the trace.
+    with the same ``height`` compare at a glance. ``weights`` are the trace's (exact) weights:
+    each number shows its weight as a frame shows one (too small to show: ``<0.01``), each bar
+    is as tall as its number reads; ``source(j)`` names each in the trace.
 
     Attributes: ``bars``, ``nums``, ``words``, ``baseline``; ``peak`` is the index of the
     largest weight. ``head`` (a title over the chart) and ``box`` (an outline) are for the
@@ -79,7 +82,7 @@ class WeightBars(VGroup):
 
     def __init__(
         self,
-        shown: Sequence[float],
+        weights: Sequence[float],
         tokens: Sequence[str],
         decimals: int,
         source: Callable[[int], Source],
@@ -87,12 +90,9 @@ class WeightBars(VGroup):
         *,
         col_w: float,
         height: float = 2.5,
-        exact: Sequence[float] | None = None,
     ) -> None:
         super().__init__()
-        # the numbers are the exact weights as shown (a weight too small to show: <0.01, not 0.00);
-        # the bars are as tall as the numbers read
-        values = list(shown) if exact is None else list(exact)
+        shown = round_matrix(weights, decimals)
         n = len(tokens)
         self.bars, self.nums, self.words = VGroup(), VGroup(), VGroup()
         self.head: Mobject | None = None
@@ -105,7 +105,7 @@ class WeightBars(VGroup):
             bar = Rectangle(width=col_w * 0.62, height=h, stroke_width=0, fill_color=theme["weight"],
                             fill_opacity=0.95)
             bar.move_to((x, h / 2, 0.0))
-            num = Num(values[k], decimals, source(k), size="cell", color=theme["text"])
+            num = Num(weights[k], decimals, source(k), size="cell", color=theme["text"])
             if num.width > col_w * 0.95:
                 num.scale_to_fit_width(col_w * 0.95)
             num.next_to(bar, UP, buff=SMALL_BUFF)

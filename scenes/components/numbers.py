@@ -23,7 +23,7 @@ from ..theme import MONO, SIZE, active_theme
 from .copying import IMMUTABLE
 from .text import LightText
 
-__all__ = ["APPROX", "EXTRA_DECIMALS", "EXP_ROW", "exp_row_name", "exp_row_marked", "softmax_row_decimals", "Source", "resolve", "Num", "ShapeLabel", "row_total", "number_cell_width", "is_weight"]
+__all__ = ["APPROX", "EXTRA_DECIMALS", "EXP_ROW", "exp_row_name", "exp_row_marked", "softmax_row_decimals", "Source", "resolve", "Num", "ShapeLabel", "row_total", "number_cell_width", "is_weight", "shown_digits"]
 
 
 #: A worked softmax shows its scores and exponentials with at most this many decimals more
@@ -123,8 +123,7 @@ class Num(LightText):
         self.source = source
         self.constant = constant
         self.approx = approx
-        # what is shown, without the ≈ mark (a weight too small to show: <0.01, never 0.00)
-        self.digits = fmt_weight(value, decimals) if is_weight(source) and not plus else fmt(value, decimals, plus=plus)
+        self.digits = shown_digits(value, decimals, source, plus=plus)  # what is shown, without the ≈ mark
         super().__init__(APPROX * approx + self.digits, font=MONO, font_size=SIZE[size],
                          color=color or active_theme()["text"], **kwargs)
 
@@ -157,9 +156,14 @@ def is_weight(source: Source | None) -> bool:
     return source is not None and ("attention" in source.name or source.name.startswith("training.snapshots"))
 
 
+def shown_digits(value: float, decimals: int, source: Source | None, *, plus: bool = False) -> str:
+    """What a :class:`Num` of ``value`` from ``source`` shows (without the ≈ mark): :func:`fmt`,
+    and for a weight :func:`~attncore.display.fmt_weight` (too small to show: <0.01, never 0.00)."""
+    return fmt_weight(value, decimals) if is_weight(source) and not plus else fmt(value, decimals, plus=plus)
+
+
 def number_cell_width(values: Any, decimals: int, size: str) -> float:
     """The narrowest cell that shows every value of ``values`` at ``size`` without shrinking it
-    (as a weight too: a positive value too small to show may be written ``<0.01``)."""
-    flat = np.asarray(values, dtype=float).ravel()
-    longest = max((max(fmt(v, decimals), fmt_weight(v, decimals), key=len) for v in flat), key=len)
+    (as a weight too: ``fmt_weight`` is ``fmt`` but for a positive value too small to show, ``<0.01``)."""
+    longest = max((fmt_weight(v, decimals) for v in np.asarray(values, dtype=float).ravel()), key=len)
     return float(Text(longest, font=MONO, font_size=SIZE[size]).width / 0.92 + 0.2)
