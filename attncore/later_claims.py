@@ -444,9 +444,13 @@ def _costs(trace: LessonTrace) -> list[Claim]:
             if not later:
                 continue
             j = _argmax(ctx.attention[f], later)
-            cols, text = [j], _("its {weight} of the attention is gone").format(weight=fmt(ctx.attention[f, j], dec))
+            w = float(ctx.attention[f, j])
+            # a positive weight that shows as zero is said "under 0.1", never "its 0.0"
+            gone = _("its {weight} of the attention is gone") if _val(w, dec) != 0 or w == 0 else \
+                _("the little attention it got, {weight}, is gone")
+            cols, text = [j], gone.format(weight=said(w, dec))
         else:
-            a, b = fmt(cost.unmasked, dec), fmt(cost.causal, dec)
+            a, b = said(float(cost.unmasked), dec), said(float(cost.causal), dec)
             moved = _moved(_val(cost.unmasked, dec), _val(cost.causal, dec))
             if cost.hidden_positions:
                 change = {"stays": N_("the share of the sense words stays at {b}"),

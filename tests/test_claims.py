@@ -251,9 +251,11 @@ def change(cl: Claim, t: LessonTrace) -> None:
     a = cl.args
     path = a.get("through") or [a["from"], a["to"]]
     assert path[0] == a["from"] and path[-1] == a["to"]
-    said = numbers_in(cl.text)
+    # "under 0.1": a positive share that shows as 0.0 (attncore.display.said) reads as what it shows
+    said = numbers_in(re.sub(r"under \d+\.\d+", "0", cl.text))
     for c, cols, want in zip(a["contexts"], a["columns"], a["change"], strict=True):
         vals = [share_value(t, c, s, cols, a.get("parts", "exact")) for s in path]
+        assert "under " not in cl.text or 0 in vals, "'under' said of a share that does not show as zero"
         assert want == ("rises" if vals[-1] > vals[0] else "falls" if vals[-1] < vals[0] else "stays")
         if a.get("steady"):
             assert all(y >= x for x, y in zip(vals, vals[1:])), f"falls on the way: {vals}"
