@@ -25,6 +25,7 @@ from attnvid.env import TEXT_CACHE_ENV
 from attnvid.speech.voices import SUBSCRIPTED
 
 from ..theme import FONT, MONO, SIZE, Theme, active_theme
+from .pango_svg import FastPangoSVG
 from .typeset import Formula, cap_height_of
 
 __all__ = [
@@ -102,7 +103,7 @@ def store_parsed(key: str, state: dict[str, Any]) -> None:
             part.unlink()
 
 
-class LightText(Text):
+class LightText(FastPangoSVG, Text):
     """Manim's ``Text`` without the parsed SVG path kept on every glyph.
 
     Manim keeps each glyph's svgelements path after turning it into points and never
@@ -138,7 +139,7 @@ class LightText(Text):
             LightText._made[key] = self.copy()
 
 
-class LightMarkup(MarkupText):
+class LightMarkup(FastPangoSVG, MarkupText):
     """Manim's ``MarkupText`` lightened as :class:`LightText` is; ``.text`` is what it
     shows (tags removed, no spaces), as a ``Text``'s is, so tests and baselines read it alike."""
 
