@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 from manim import (
     DL,
     UR,
@@ -167,13 +168,25 @@ SHOWN_TEXTS = (Text, MarkupText, Formula)
 
 @dataclass
 class Shown:
-    """A text on screen at a checkpoint: the mobject and its bounding box."""
+    """A text on screen at a checkpoint: the mobject and its bounding box; for a text turned
+    on purpose (a mobject marked ``turned``, the angle: scenes.components.grids.TURN) also
+    the corners of its own box, turned with it, which is what :func:`overlapping_texts`
+    compares (the upright box of a turned word covers its neighbours' too)."""
 
     mob: Text | MarkupText | Formula
     left: float
     right: float
     bottom: float
     top: float
+    corners: Any = None
+
+
+def _turned_corners(m: Any, angle: float) -> Any:
+    """The four corners of the box of ``m``'s ink along its own turned axes."""
+    axes = np.array([[np.cos(angle), np.sin(angle)], [-np.sin(angle), np.cos(angle)]])
+    along = np.concatenate([g.points[:, :2] for g in m.family_members_with_points()]) @ axes.T
+    (u0, v0), (u1, v1) = along.min(axis=0), along.max(axis=0)
+    return np.array([[u0, v0], [u1, v0], [u1, v1], [u0, v1]]) @ axes
 
 
 def visible_texts(cp: Checkpoint) -> list[Shown]:
@@ -187,7 +200,8 @@ def visible_texts(cp: Checkpoint) -> list[Shown]:
                 if not inked or max(g.get_fill_opacity() for g in inked) < 0.05:
                     continue
                 (lo_x, b, _), (r, t, _) = m.get_corner(DL), m.get_corner(UR)
-                out.append(Shown(m, lo_x, r, b, t))
+                angle = getattr(m, "turned", 0.0)
+                out.append(Shown(m, lo_x, r, b, t, _turned_corners(m, angle) if angle else None))
     return out
 
 
@@ -240,9 +254,29 @@ def overlapping_texts(cp: Checkpoint, tolerance: float = 0.02, texts: list[Shown
         for q in texts[a + 1 :]:
             ox = min(p.right, q.right) - max(p.left, q.left)
             oy = min(p.top, q.top) - max(p.bottom, q.bottom)
-            if ox > tolerance and oy > tolerance:
+            if ox > tolerance and oy > tolerance and (p.corners is None and q.corners is None
+                                                      or _boxes_overlap(_corners(p), _corners(q), tolerance)):
                 out.append((p.mob.text, q.mob.text))
     return out
+
+
+def _corners(s: Shown) -> Any:
+    if s.corners is not None:
+        return s.corners
+    return np.array([[s.left, s.bottom], [s.right, s.bottom], [s.right, s.top], [s.left, s.top]])
+
+
+def _boxes_overlap(p: Any, q: Any, tolerance: float) -> bool:
+    """Whether two boxes (each four corners in order) overlap by more than ``tolerance`` along
+    every side's direction of either (separating axes: convex shapes apart have one)."""
+    for box in (p, q):
+        for k in range(2):
+            side = box[k + 1] - box[k]
+            normal = np.array([-side[1], side[0]]) / np.hypot(*side)
+            a, b = p @ normal, q @ normal
+            if min(a.max(), b.max()) - max(a.min(), b.min()) <= tolerance:
+                return False
+    return True
 
 
 #: WCAG 2.1 §1.4.3's large text, 18 pt (14 pt bold), taken at a 480p frame shown pixel for pixel

@@ -366,7 +366,8 @@ def map_cells(ctx: ContextTrace, box: Box, dec: int) -> tuple[tuple[float, bool]
         small_w = min(SMALL_TILE_W, room / n - big_w) if big_nums else small_w
     if big_nums:  # spare room widens the big map (up to a quarter), so word labels fit above it
         big_w = max(big_w, min(need_big * WIDEN, room / n - small_w))
-    overhead = MAP_TITLES_H + max(column_labels_height(ctx.tokens, big_w), column_labels_height(ctx.tokens, small_w))
+    overhead = MAP_TITLES_H + max(column_labels_height(ctx.tokens, big_w, style="turned"),
+                                  column_labels_height(ctx.tokens, small_w, style="turned"))
     ch = cell_height(box.height - overhead, n, CELL_H_MIN, MAP_CELL_H)
     return (big_w, big_nums), (small_w, small_nums), ch
 
@@ -380,8 +381,8 @@ def maps_layout(trace: LessonTrace, theme: Theme, box: Box, dec: int) -> Maps:
     small = trace_grid(trace, "attention", dec, theme, heat=True, numbers=small_nums,
                        cell_w=small_w, cell_h=ch, size="small")
     small.next_to(big.body(), RIGHT, buff=MAPS_GAP).align_to(big.body(), UP)
-    big_cols = column_labels(big, ctx.tokens, theme)
-    small_cols = column_labels(small, ctx.tokens, theme)
+    big_cols = column_labels(big, ctx.tokens, theme, style="turned")
+    small_cols = column_labels(small, ctx.tokens, theme, style="turned")
     maps = VGroup(big, small, big_cols, small_cols)
     title_big = label(_("with learned projections"), "label", theme["accent"])
     title_small = label(_("simplified, Q = K = X"), "label", theme["muted"])

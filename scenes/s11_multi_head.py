@@ -284,7 +284,7 @@ def heads_layout(trace: LessonTrace, theme: Theme, box: Box, dec: int) -> Heads:
     reads = [readout(trace, k, cols, theme, dec) for k, cols in enumerate(named_columns(trace, h))] \
         if not numbers else [VGroup() for _ in range(h)]
     reads_h = max((len(r) for r in reads), default=0) * READOUT_LINE
-    ch = cell_height(top - box.bottom - TITLES_H - column_labels_height(ctx.tokens, cw) - reads_h, n)
+    ch = cell_height(top - box.bottom - TITLES_H - column_labels_height(ctx.tokens, cw, style="turned") - reads_h, n)
     maps = [trace_grid(trace, f"multi_head.heads.{k}.attention", dec, theme, heat=True, numbers=numbers, cell_w=cw,
                        cell_h=ch, row_labels=ctx.tokens if k == 0 else None, size="cell") for k in range(h)]
     names = [label(head_name(k, h), "label", theme.head(k), weight="BOLD") for k in range(h)]
@@ -292,7 +292,7 @@ def heads_layout(trace: LessonTrace, theme: Theme, box: Box, dec: int) -> Heads:
     gap = max(SIDE_GAP, max(t.width for t in [*names, *reads]) + ITEM_BUFF - n * cw)
     for k in range(1, h):
         maps[k].next_to(maps[k - 1].body(), RIGHT, buff=gap).align_to(maps[0].body(), UP)
-    cols = [column_labels(g, ctx.tokens, theme) for g in maps]
+    cols = [column_labels(g, ctx.tokens, theme, style="turned") for g in maps]
     titles = VGroup(*names)
     grid_all = VGroup(*maps, *cols)
     title_y = grid_all.get_top()[1] + TITLE_RISE

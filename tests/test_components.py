@@ -119,3 +119,35 @@ def test_column_headers_take_one_line_when_neighbours_fit() -> None:
     assert _column_levels(words, pitch, "small") == 1
     tight = (label_width(["keyboard"], "small") + label_width(["and"], "small")) / 2 + 0.1
     assert _column_levels(["keyboard", "and", "mouse"], tight, "small") == 2
+
+
+def test_crowded_column_headers_turn_on_one_line_and_keep_apart() -> None:
+    """Where neighbours would touch, every header turns by 45 degrees instead of climbing a
+    staircase of lines (issue 24): all start at one height, each rises from its own column,
+    no two overlap along their own turned boxes (though their upright boxes do), none
+    reaches into the cells, and column_labels_height is the room they take."""
+    from types import SimpleNamespace
+
+    from scenes.components.grids import TURN, Tiles, column_labels, column_labels_height
+    from scenes.inspect import Shown, _turned_corners, overlapping_texts
+    from scenes.theme import Theme
+
+    words = ["the", "white", "crane", "caught", "Aufmerksamkeit"]
+    grid = Tiles(1, len(words), lambda i, j: ("#808080", 1.0), Theme(), cell_w=0.55, cell_h=0.5)
+    labels = column_labels(grid, words, Theme(), style="turned")
+    assert not any(getattr(lab, "turned", 0.0) for lab in column_labels(grid, words, Theme())), "staggered: lines"
+    top = float(grid.body().get_top()[1])
+    assert all(getattr(lab, "turned", 0.0) == TURN for lab in labels), "0.55 across: 45 degrees"
+    assert len({round(float(lab.get_bottom()[1]), 6) for lab in labels}) == 1, "one line, not a staircase"
+    assert min(float(lab.get_bottom()[1]) for lab in labels) > top
+    for j, lab in enumerate(labels):
+        assert abs(float(lab.get_left()[0]) - float(grid.cell(0, j).get_x())) < grid.cell_w / 2
+    assert abs(max(float(lab.get_top()[1]) for lab in labels) - top - column_labels_height(words, 0.55, style="turned")) < 1e-6
+    shown = [Shown(lab, float(lab.get_left()[0]), float(lab.get_right()[0]), float(lab.get_bottom()[1]),
+                   float(lab.get_top()[1]), _turned_corners(lab, TURN)) for lab in labels]
+    assert shown[3].right > shown[4].left, "the upright boxes of neighbours overlap"
+    assert overlapping_texts(SimpleNamespace(mobjects=[]), texts=shown) == []
+    # the same words crossing each other are found
+    crossing = [shown[1], Shown(shown[2].mob, shown[1].left, shown[1].right, shown[1].bottom, shown[1].top,
+                                shown[1].corners + 0.05)]
+    assert overlapping_texts(SimpleNamespace(mobjects=[]), texts=crossing) == [("white", "crane")]

@@ -22,7 +22,7 @@ from ..layout import LABEL_BUFF, SMALL_BUFF
 from ..theme import SIZE, Theme
 from .numbers import Num, Source
 from .placement import stagger_levels, stagger_names
-from .text import centre_on_baseline, label
+from .text import centre_on_baseline, label, text_baseline
 
 __all__ = [
     "CellGrid", "NumberGrid", "Tiles", "Grid", "TileFill", "column_labels", "column_labels_height",
@@ -33,7 +33,7 @@ __all__ = [
 #: ``fill(i, j) -> (colour, opacity)`` of a tile.
 TileFill = Callable[[int, int], tuple[Any, float]]
 #: How :func:`column_labels` fits words over their columns (see there).
-ColumnStyle = Literal["staggered", "pairwise", "shrunk"]
+ColumnStyle = Literal["staggered", "turned", "pairwise", "shrunk"]
 #: Vertical step between the lines of staggered column labels.
 LABEL_LINE_STEP = 0.34
 #: Sizes tried for small stacked tables (one per context), largest first:
@@ -242,9 +242,47 @@ def _column_levels(texts: Sequence[str], cell_w: float, size: str) -> int:
     return stagger_levels(widths, [k * cell_w for k in range(len(texts))], 0.2, most=None)
 
 
-def column_labels_height(texts: Sequence[str], cell_w: float, size: str = "small") -> float:
-    """The height that ``column_labels(style="staggered")`` of ``texts`` takes above the cells."""
-    return SMALL_BUFF + label("Hy", size).height + (_column_levels(texts, cell_w, size) - 1) * LABEL_LINE_STEP
+#: The angle of column labels that do not fit side by side: a heat map's usual 45 degrees, which
+#: keeps every word on one line and each word's start over its column (issue 24: the labels
+#: climbing in a staircase of lines read as rows of another table). Columns too narrow for words
+#: at 45 degrees to keep apart turn them further, up to upright.
+TURN = np.pi / 4
+#: The room kept between two turned labels, across their lines.
+TURN_GAP = 0.06
+
+
+def _turned(lab: Any, x: float, top: float, cap: float, angle: float = TURN) -> Any:
+    """``lab`` turned by ``angle`` about the start of its baseline, its ink clear of ``top``,
+    the middle of its capitals rising from the column's centre ``x``; marked ``turned`` for the
+    layout tests (their boxes are the turned text's, scenes.inspect.visible_texts)."""
+    lab.shift(np.array([-float(lab.get_left()[0]), -text_baseline(lab), 0.0]))
+    lab.rotate(angle, about_point=np.zeros(3))
+    lab.shift(np.array([x + cap / 2 * np.sin(angle), top + SMALL_BUFF - float(lab.get_bottom()[1]), 0.0]))
+    lab.turned = angle
+    return lab
+
+
+def _lines(texts: Sequence[str], cell_w: float, size: str, style: str) -> tuple[int, float]:
+    """(lines, angle) of the labels: (1, 0) side by side, (k > 1, 0) staggered on k lines, (1,
+    angle) turned (``style="turned"`` when neighbours would touch): by 45 degrees, or more where
+    the columns are narrower (turned words ``cell_w`` apart are ``cell_w`` × sin(angle) apart
+    across their lines), staggered only when even upright words would touch."""
+    k = _column_levels(texts, cell_w, size)
+    need = label("Hy", size).height + TURN_GAP
+    if k == 1 or style != "turned" or cell_w < need:
+        return k, 0.0
+    return 1, max(TURN, float(np.arcsin(need / cell_w)))
+
+
+def column_labels_height(texts: Sequence[str], cell_w: float, size: str = "small",
+                         style: ColumnStyle = "staggered") -> float:
+    """The height that ``column_labels(style=style)`` of ``texts`` takes above the cells
+    (``"staggered"`` or ``"turned"``)."""
+    k, angle = _lines(texts, cell_w, size, style)
+    if not angle:
+        return SMALL_BUFF + label("Hy", size).height + (k - 1) * LABEL_LINE_STEP
+    cap = label("H", size).height
+    return max(float(_turned(label(t, size), 0.0, 0.0, cap, angle).get_top()[1]) for t in texts)
 
 
 def column_labels(grid: CellGrid, texts: Sequence[str], theme: Theme, colours: Sequence[str] | None = None, *,
@@ -254,10 +292,14 @@ def column_labels(grid: CellGrid, texts: Sequence[str], theme: Theme, colours: S
 
     ``style``:
 
-    - ``"staggered"`` (use this): never shrunk below ``size``. Side by side when each word
-      fits its column, else on k regular lines (labels on one line k columns apart, each
-      may then span k columns), every label on its line's baseline. Never turned upright:
-      a rotated text would read as another font size in the tests.
+    - ``"staggered"``: never shrunk below ``size``. Side by side when each word fits its
+      column, else on k regular lines (labels on one line k columns apart, each may then span
+      k columns), every label on its line's baseline.
+    - ``"turned"`` (maps whose caller keeps :func:`column_labels_height` free above them):
+      as ``"staggered"``, but where neighbours would touch every label is turned by
+      :data:`TURN` (45 degrees, more where columns are narrower), rising from its column,
+      all starting on one line; lines again only when columns are too narrow for upright
+      words to keep apart.
     - ``"pairwise"``: never shrunk; a label moves to another line only when it would touch
       its neighbour (:func:`~scenes.components.stagger_names`); bottoms, not baselines,
       aligned. Steps 6 and 7.
@@ -275,12 +317,15 @@ def column_labels(grid: CellGrid, texts: Sequence[str], theme: Theme, colours: S
                 lab.scale(max(grid.cell_w * 0.98 / lab.width, SIZE["small"] / SIZE[size]))
             centre_on_baseline(lab, grid.cell(0, j).get_top() + UP * 0.25)
         return VGroup(*labs)
-    k = _column_levels(texts, grid.cell_w, size)
-    top = grid.body().get_top()[1]
+    k, angle = _lines(texts, grid.cell_w, size, style)
+    top = float(grid.body().get_top()[1])
     cap = label("H", size).height
     for j, lab in enumerate(labs):
-        x = grid.cell(0, j).get_center()[0]
-        centre_on_baseline(lab, (x, top + SMALL_BUFF + cap / 2 + (j % k) * LABEL_LINE_STEP, 0.0), cap)
+        x = float(grid.cell(0, j).get_center()[0])
+        if angle:
+            _turned(lab, x, top, cap, angle)
+        else:
+            centre_on_baseline(lab, (x, top + SMALL_BUFF + cap / 2 + (j % k) * LABEL_LINE_STEP, 0.0), cap)
     return VGroup(*labs)
 
 
@@ -291,7 +336,9 @@ def axis_titles(grid: CellGrid, theme: Theme) -> VGroup:
     # Translators: axis title of an attention matrix: its rows are the queries; keep the arrow.
     query = label(_("query ↓"), "small", theme["query"])
     x = grid.cells.get_left()[0] - 0.15
-    base_y = min(lab.get_center()[1] for lab in grid.col_labels)
+    # a turned label's capitals start at its bottom (see _turned)
+    base_y = min(float(lab.get_bottom()[1]) + label("H", "small").height / 2 if getattr(lab, "turned", 0.0)
+                 else float(lab.get_center()[1]) for lab in grid.col_labels)
     key.move_to((x - key.width / 2, base_y, 0.0))
     query.move_to((x - query.width / 2, base_y + 0.36, 0.0))
     return VGroup(query, key)
