@@ -32,7 +32,16 @@ from manim import (
 from attncore import ContextTrace, decimals_needed
 from attncore.i18n import N_, _, pgettext, quoted
 from scenes.base import LessonScene
-from scenes.components import NumberGrid, Source, TokenRow, arrow, column_labels, label
+from scenes.components import (
+    ColumnStyle,
+    NumberGrid,
+    Source,
+    TokenRow,
+    arrow,
+    column_labels,
+    column_labels_height,
+    label,
+)
 from scenes.layout import CONTENT, DRIFT, FRAME_X, GROUP_BUFF, ITEM_BUFF, MED_SMALL_BUFF, SMALL_BUFF
 from scenes.theme import LAG, STROKE, TIME, Theme
 
@@ -49,6 +58,8 @@ ROW_GAP = 0.45
 #: X's cells: at most CELL_W wide and CELL_H tall; all its columns fit X_W, its rows and
 #: column names X_H.
 CELL_W, CELL_H, X_W, X_H = 1.1, 0.45, 5.2, 3.2
+#: The share of their height the rows of X keep at least when the dimension names turn.
+TURN_KEEPS = 0.9
 #: X stands X_LEFT from the frame's left edge, the roles ARROW_ROOM right of X.
 X_LEFT, ARROW_ROOM = 1.4, 1.1
 
@@ -94,12 +105,21 @@ class Roles:
 
 def x_and_roles(ctx: ContextTrace, dims: list[str], row: TokenRow, theme: Theme, dec: int) -> Roles:
     """X under ``row`` (where it stands), near the left edge; the roles right of it, in the frame."""
+    cell_w = min(CELL_W, X_W / len(dims))
+
+    def rows_h(style: ColumnStyle) -> float:  # the rows' height below the dimension names
+        extra = column_labels_height(dims, cell_w, style=style) - column_labels_height(dims[:1], cell_w)
+        return min(CELL_H, (X_H - (extra if style == "turned" else 0.0)) / (ctx.n + 1))
+
+    # Dimension names that never shrink: turned when the columns are narrow, unless the room
+    # they take above would cost the rows more than a tenth of their height (German's
+    # "Grammatik" over seven words: numbers too close to read)
+    style: ColumnStyle = "turned" if rows_h("turned") >= TURN_KEEPS * rows_h("staggered") else "staggered"
     grid = NumberGrid(
         ctx.embeddings, decimals_needed(ctx.embeddings, dec), lambda r, k: Source(0, "embeddings", (r, k)), theme,
-        row_labels=list(ctx.tokens), cell_w=min(CELL_W, X_W / len(dims)), cell_h=min(CELL_H, X_H / (ctx.n + 1)),
+        row_labels=list(ctx.tokens), cell_w=cell_w, cell_h=rows_h(style),
     )
-    # Dimension names that never shrink: staggered when the columns are narrow.
-    grid.add(column_labels(grid, dims, theme, [theme.dim(d) for d in dims]))
+    grid.add(column_labels(grid, dims, theme, [theme.dim(d) for d in dims], style=style))
     x_name = label("X", "formula", theme["text"], weight="BOLD")
     grid.next_to(row, DOWN, buff=ROW_GAP).to_edge(LEFT, buff=X_LEFT)
     x_name.next_to(grid.body(), DOWN, buff=ITEM_BUFF)
