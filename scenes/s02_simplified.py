@@ -106,18 +106,16 @@ class Roles:
 def x_and_roles(ctx: ContextTrace, dims: list[str], row: TokenRow, theme: Theme, dec: int) -> Roles:
     """X under ``row`` (where it stands), near the left edge; the roles right of it, in the frame."""
     cell_w = min(CELL_W, X_W / len(dims))
-
-    def rows_h(style: ColumnStyle) -> float:  # the rows' height below the dimension names
-        extra = column_labels_height(dims, cell_w, style=style) - column_labels_height(dims[:1], cell_w)
-        return min(CELL_H, (X_H - (extra if style == "turned" else 0.0)) / (ctx.n + 1))
-
     # Dimension names that never shrink: turned when the columns are narrow, unless the room
     # they take above would cost the rows more than a tenth of their height (German's
     # "Grammatik" over seven words: numbers too close to read)
-    style: ColumnStyle = "turned" if rows_h("turned") >= TURN_KEEPS * rows_h("staggered") else "staggered"
+    rows_h = min(CELL_H, X_H / (ctx.n + 1))
+    extra = column_labels_height(dims, cell_w, style="turned") - column_labels_height(dims[:1], cell_w)
+    turned_h = min(CELL_H, (X_H - extra) / (ctx.n + 1))
+    style: ColumnStyle = "turned" if turned_h >= TURN_KEEPS * rows_h else "staggered"
     grid = NumberGrid(
         ctx.embeddings, decimals_needed(ctx.embeddings, dec), lambda r, k: Source(0, "embeddings", (r, k)), theme,
-        row_labels=list(ctx.tokens), cell_w=cell_w, cell_h=rows_h(style),
+        row_labels=list(ctx.tokens), cell_w=cell_w, cell_h=turned_h if style == "turned" else rows_h,
     )
     grid.add(column_labels(grid, dims, theme, [theme.dim(d) for d in dims], style=style))
     x_name = label("X", "formula", theme["text"], weight="BOLD")

@@ -336,9 +336,7 @@ def axis_titles(grid: CellGrid, theme: Theme) -> VGroup:
     # Translators: axis title of an attention matrix: its rows are the queries; keep the arrow.
     query = label(_("query ↓"), "small", theme["query"])
     x = grid.cells.get_left()[0] - 0.15
-    # a turned label's capitals start at its bottom (see _turned)
-    base_y = min(float(lab.get_bottom()[1]) + label("H", "small").height / 2 if getattr(lab, "turned", 0.0)
-                 else float(lab.get_center()[1]) for lab in grid.col_labels)
+    base_y = min(lab.get_center()[1] for lab in grid.col_labels)
     key.move_to((x - key.width / 2, base_y, 0.0))
     query.move_to((x - query.width / 2, base_y + 0.36, 0.0))
     return VGroup(query, key)

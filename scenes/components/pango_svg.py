@@ -28,6 +28,7 @@ from typing import Any, cast
 
 import numpy as np
 import svgelements as se
+from manim import RIGHT
 from manim.mobject.svg.svg_mobject import VMobjectFromSVGPath
 
 from .copying import deepcopy_mobject
@@ -224,8 +225,6 @@ class FastPangoSVG:
     when it can, by Manim otherwise."""
 
     def generate_mobject(self) -> Any:
-        from manim import RIGHT
-
         glyphs = glyph_mobjects(self.get_file_path(), self.path_string_config)  # type: ignore[attr-defined]
         if glyphs is None:
             return super().generate_mobject()  # type: ignore[misc]
