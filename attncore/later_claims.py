@@ -15,6 +15,7 @@ order); pure Python over the trace. How examples are picked:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -161,6 +162,11 @@ def _row_moves(trace: LessonTrace) -> list[Claim]:
                       _("The row changes as the weights change."), "caption") if moved else
                 Claim("LearningTheWeights", sec, "same_row", {**same, "contexts": list(range(len(rows))), "same": True},
                       {}, _("The row stays as it was."), "caption")]
+    if not t.attention_trained:  # W_Q and W_K set by hand: the rows cannot move; say so, not "from 0.9 to 0.9"
+        fixed: dict[str, Any] = {"stage": path[0], "other": path[-1], "contexts": list(range(len(trace.contexts))), "same": True}
+        return [Claim("LearningTheWeights", sec, "same_row", fixed, {},
+                      _("W_Q and W_K are set by hand and do not learn, so the row stays as it was at every step.")),
+                Claim("LearningTheWeights", sec, "same_row", fixed, {}, _("The row stays as it was."), "caption")]
     out, ups, steady = [], [], True
     for c in ctxs:
         f, cols = trace.contexts[c].focus_index, _senses(trace, c)
@@ -172,8 +178,10 @@ def _row_moves(trace: LessonTrace) -> list[Claim]:
                          {"contexts": [c], "columns": [cols], "from": path[0], "to": path[-1], "parts": "shown",
                           "change": [ups[-1]]}, {"first": vals[0], "last": vals[-1]},
                          # Translators: a fragment: the focus word's share of attention on the words of its sense
-                         _("on {words} from {first} to {last}").format(words=who, first=fmt(vals[0], dec),
-                                                                      last=fmt(vals[-1], dec))))
+                         (_("on {words} from {first} to {last}") if ups[-1] != "stays" else
+                          # Translators: a fragment like "on “cat” from 0.2 to 0.6", when the share shown did not move
+                          _("on {words} not at all ({first})")).format(words=who, first=fmt(vals[0], dec),
+                                                                        last=fmt(vals[-1], dec))))
     whos = [_quoted([trace.contexts[c].tokens[j] for j in _senses(trace, c)]) for c in ctxs]
     focus = _focus_words(trace)
     if all(u == "rises" for u in ups):
@@ -296,8 +304,11 @@ def projections_claims(trace: LessonTrace) -> list[Claim]:
     if not t.claims_hold:
         return out + [Claim("LearnedProjections", sec, "learned", {"holds": False}, {},
                             _("The training fell short, so read no meaning into it."))]
-    # Translators: a fragment ("W_Q and W_K learned: 0.71 of its attention goes to “cat”")
-    learned = Claim("LearnedProjections", sec, "learned", {"holds": True}, {}, _("W_Q and W_K learned"))
+    learned = Claim("LearnedProjections", sec, "learned", {"holds": True}, {},
+                    # Translators: a fragment ("W_Q and W_K learned: 0.71 of its attention goes to “cat”")
+                    _("W_Q and W_K learned") if t.attention_trained else
+                    # Translators: a fragment, like "W_Q and W_K learned": both were given in the lesson file
+                    _("W_Q and W_K were set by hand, not learned"))
     if cols == [j]:
         return out + [learned]
     args = {"contexts": [0], "columns": [cols], "stage": "projected_attention", "least": 0.0}
@@ -338,19 +349,22 @@ def _learned_heads(trace: LessonTrace) -> list[Claim]:
     f, cols, h = ctx.focus_index, _senses(trace, 0), len(ctx.multi_head.heads)
     out, sec = [], "One attention per head, in parallel"
     words = _quoted([ctx.tokens[j] for j in cols])
+    # the attention rows are learned only when W_Q or W_K is; set by hand, a head "looks mostly at"
+    phrase = "learned to find" if trace.training is not None and trace.training.attention_trained else "mostly"
     for k, head in enumerate(ctx.multi_head.heads):
         row, stage = np.asarray(head.attention[f]), f"head:{k}"
         name = _head(k, h)
         share = share_of(row, cols, dec, "shown")
         j = _argmax(row, range(ctx.n))
-        if share >= HEAD_FINDS and pick(share_of(row, cols, dec), "learned to find"):
-            found = {"learned to find": spec("share", contexts=[0], columns=[cols], stage=stage)}
+        if share >= HEAD_FINDS and pick(share_of(row, cols, dec), phrase):
+            found = {phrase: spec("share", contexts=[0], columns=[cols], stage=stage)}
+            # Translators: {head} is "the first head", "the head"...
+            text = (_("{head} learned to find {words} ({share})") if phrase == "learned to find" else
+                    # Translators: {head} is "the first head", "the head"...; W_Q and W_K were set by hand
+                    _("{head} looks mostly at {words} ({share})"))
             out.append(Claim("MultiHead", sec, "share", {"contexts": [0], "columns": [cols], "stage": stage,
                                                         "least": HEAD_FINDS, "parts": "shown", "words": found},
-                             {"share": share},
-                             # Translators: {head} is "the first head", "the head"...
-                             _("{head} learned to find {words} ({share})").format(head=name, words=words,
-                                                                                  share=fmt(share, dec))))
+                             {"share": share}, text.format(head=name, words=words, share=fmt(share, dec))))
         elif share_of(row, [j], dec, "shown") >= HEAD_FINDS:
             out.append(Claim("MultiHead", sec, "share", {"contexts": [0], "columns": [[j]], "stage": stage,
                                                         "least": HEAD_FINDS, "parts": "shown"}, {"weight": float(row[j])},
@@ -359,6 +373,22 @@ def _learned_heads(trace: LessonTrace) -> list[Claim]:
             out.append(Claim("MultiHead", sec, "spread", {"context": 0, "stage": stage, "row": f, "most": HEAD_FINDS},
                              {"largest": float(row.max())},
                              _("{head} spreads its attention: nothing readable").format(head=name)))
+    return _heads_too(out, trace)
+
+
+def _heads_too(said: list[Claim], trace: LessonTrace) -> list[Claim]:
+    """A head that finds the same words as the first head, at the same shown share, is said
+    briefly ("the second head too (0.9)"), so that heads which agree are not listed at length;
+    its claim still checks its own row."""
+    first, dec, h = said[0], trace.decimals, len(said)
+    out = [first]
+    for k, c in enumerate(said[1:], start=1):
+        alike = (c.kind == first.kind == "share" and c.args["columns"] == first.args["columns"]
+                 and fmt(c.values["share"], dec) == fmt(first.values["share"], dec))
+        out.append(replace(c, args={x: v for x, v in c.args.items() if x != "words"},
+                           # Translators: follows "the first head learned to find “cat” (0.9); "
+                           text=_("{head} too ({share})").format(head=_head(k, h), share=fmt(c.values["share"], dec)))
+                   if alike else c)
     return out
 
 

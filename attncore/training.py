@@ -356,6 +356,11 @@ class TrainingTrace:
     reason: str  # why the claims do not hold, one line; "" when they do
     trained: tuple[str, ...]  # the matrices trained (the others were set by hand)
 
+    @property
+    def attention_trained(self) -> bool:
+        """Whether training can move the attention rows: W_Q or W_K is trained, not both set by hand."""
+        return bool({"W_Q", "W_K"} & set(self.trained))
+
     def to_json(self) -> dict[str, Any]:
         """Every field as JSON values (NaN, for "not measured", as null)."""
 

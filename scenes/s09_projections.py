@@ -384,7 +384,10 @@ def maps_layout(trace: LessonTrace, theme: Theme, box: Box, dec: int) -> Maps:
     big_cols = column_labels(big, ctx.tokens, theme, style="turned")
     small_cols = column_labels(small, ctx.tokens, theme, style="turned")
     maps = VGroup(big, small, big_cols, small_cols)
-    title_big = label(_("with learned projections"), "label", theme["accent"])
+    t = trace.training
+    title_big = label(_("with learned projections") if t is not None and t.attention_trained else
+                      # Translators: over the attention map when W_Q and W_K were not trained (set by hand, or random)
+                      _("with the projections W_Q, W_K"), "label", theme["accent"])
     title_small = label(_("simplified, Q = K = X"), "label", theme["muted"])
     cap_y = max(big_cols.get_top()[1], small_cols.get_top()[1]) + TITLE_RISE
     # Centre everything in the content box (maps first, then titles above their columns).
@@ -536,6 +539,10 @@ class LearnedProjections(LessonScene):
             return " " + _("A new pattern, learned on the lesson's other sentences.")
         words = list_of([quoted(ctx.tokens[j]) for j in cols])
         learned = self.claims("learned")[0].text
+        if not t.attention_trained:  # W_Q and W_K set by hand: nothing here was learned
+            shares = self.claims("share")
+            return " " + (_("{learned}: {share}.").format(learned=learned, share=shares[0].text) if shares
+                          else learned + ".")
         if cols == [top]:  # its number was just said
             # Translators: {learned} says which matrices learned (e.g. "W_Q and W_K learned"); {words} quoted words.
             return " " + _("{learned} this: {words} is the word that tells the sense of {focus}.").format(

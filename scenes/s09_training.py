@@ -506,6 +506,10 @@ class LearningTheWeights(LessonScene):
         """(narration, caption): the claims on the first and last snapshot of every context with sense words."""
         said = [c.text for c in self.claims("change")]
         caption = self.claims(where="caption")[0].text
+        fixed = self.claims("same_row")  # W_Q and W_K set by hand: the rows do not move
+        if not said and fixed:
+            return (_("Each row is where {word} looks at one step of training.").format(word=focus_words(self.trace))
+                    + " " + fixed[0].text, caption)
         if not said:
             return (_("Each row is the attention of the focus word at one step of training. "
                       "No other word of these sentences carries the sense, so there is no column to follow."), caption)

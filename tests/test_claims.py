@@ -34,8 +34,46 @@ def generated(n_ctx: int, n_tok: int, d: int, heads: int, seed: int = 1, decimal
     return trace_lesson(parse_lesson(tomllib.loads(lesson_toml(n_ctx, n_tok, d, heads, seed, decimals)), "gen.toml"))
 
 
+#: W_Q and W_K set by hand, the same block for both heads: the heads agree exactly, "mouse" gives
+#: 0.9 to “cat” and “dog” in each, and training (of W_V and W_O only) cannot move the attention rows.
+AGREE = """
+title = "Heads that agree"
+dimensions = ["animal", "tech", "grammar", "other"]
+decimals = 1
+[vocabulary]
+mouse = [2, 2, 0, 0]
+cat = [3, 0, 0, 1]
+dog = [2.9, 0, 0, 1]
+and = [0, 0, 2, 0]
+like = [0, 0, 1.5, 0]
+keyboard = [0, 3, 0, 1]
+screen = [0, 2.9, 0, 1]
+need = [0, 0, 1.5, 0]
+[[contexts]]
+name = "pets"
+sentence = "cat and dog like mouse"
+focus = "mouse"
+leans = "animal"
+[[contexts]]
+name = "desk"
+sentence = "keyboard and screen need mouse"
+focus = "mouse"
+leans = "tech"
+[projections]
+seed = 5
+d_v = 2
+W_Q = [[1, 0, 1, 0], [0, 1, 0, 1], [0, 0, 0, 0], [0, 0, 0, 0]]
+W_K = [[1, 0, 1, 0], [0, 1, 0, 1], [0, 0, 0, 0], [1, 1, 1, 1]]
+"""
+
+
+def agree_trace(text: str = AGREE) -> LessonTrace:
+    return trace_lesson(parse_lesson(tomllib.loads(text), "agree.toml"))
+
+
 LESSONS: dict[str, Callable[[], LessonTrace]] = {
     **{f"builtin-{name}": (lambda name=name: trace_lesson(builtin_lesson(name))) for name in builtin_lessons()},
+    "hand-set-heads-agree": agree_trace,
     **{f"bounds-{k}-dec{dec}": (lambda s=s, dec=dec: generated(*s, decimals=dec))
        for k, s in BOUNDS.items() for dec in (1, 2, 3)},
     **{f"random-{e}": (lambda e=e: generated(*random_lesson(e))) for e in range(12)},
@@ -511,13 +549,24 @@ def lesson_path(name: str, tmp: Path) -> str:
     if name == "default":
         return ""
     path = tmp / f"{name}.toml"
-    path.write_text(lesson_toml(*BOUNDS["largest"], decimals=1), encoding="utf-8")
+    path.write_text(AGREE if name == "hand-set-heads-agree" else lesson_toml(*BOUNDS["largest"], decimals=1),
+                    encoding="utf-8")
     return str(path)
 
 
 @pytest.mark.parametrize("lesson", ["default", pytest.param("bounds-largest-dec1", marks=pytest.mark.slow)])
 @pytest.mark.parametrize("scene", CLAIMED_SCENES)
 def test_each_section_says_its_claims(lesson: str, scene: str, tmp_path_factory: pytest.TempPathFactory) -> None:
+    says_its_claims(lesson, scene, tmp_path_factory)
+
+
+@pytest.mark.parametrize("scene", ["LearningTheWeights", "LearnedProjections", "MultiHead"])
+def test_hand_set_heads_that_agree_are_said_as_they_are(scene: str, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The scenes whose words depend on what training moved and on whether the heads agree."""
+    says_its_claims("hand-set-heads-agree", scene, tmp_path_factory)
+
+
+def says_its_claims(lesson: str, scene: str, tmp_path_factory: pytest.TempPathFactory) -> None:
     from scenes.lecture import LECTURE
 
     path = lesson_path(lesson, tmp_path_factory.getbasetemp())
@@ -771,3 +820,24 @@ def test_words_shown_with_the_runner_ups_weight_are_named_with_it() -> None:
     assert check(claim, trace) is None
     alone = dataclasses.replace(claim, args={**claim.args, "tied": []})
     assert check(alone, trace) == "words [2] are shown with the second's weight and not named"
+
+
+def test_heads_that_agree_are_said_to_agree_and_hand_set_weights_are_not_said_to_learn() -> None:
+    """W_Q and W_K given in the lesson: no sentence says the attention learned or moved ("from 0.9
+    to 0.9"); the heads' rows, recomputed here, are the same, and the second head is said briefly.
+    Made to differ (the second head's key block changed), the heads are listed and said to differ."""
+    trace = agree_trace()
+    claims = lesson_claims(trace)
+    assert [measured(spec, trace) for c in claims for spec in c.args.get("words", {}).values()
+            if spec["quantity"] == "heads"] == [[0.0]]
+    heads = [c.text for c in claims if c.scene == "MultiHead"]
+    assert heads == ["the first head looks mostly at “cat” and “dog” (0.9)", "the second head too (0.9)",
+                     "Here the heads agree: the same pattern in the row of “mouse”."]
+    assert not [c.text for c in claims if re.search(r"\bfrom (\S+) to \1(?!\d)", c.text)]
+    learned = [c.text for c in claims if re.search(r"\blearn", c.text) and c.scene != "LearningTheWeights"]
+    assert learned == ["W_Q and W_K were set by hand, not learned"]
+    (moves,) = [c for c in claims if c.section == "The attention row moves" and c.where == "narration"]
+    assert moves.kind == "same_row" and "set by hand" in moves.text
+    differ = agree_trace(AGREE.replace("[1, 1, 1, 1]]", "[1, 1, 0, 0]]"))
+    heads = [c.text for c in lesson_claims(differ) if c.scene == "MultiHead"]
+    assert not any(" too " in t for t in heads) and heads[-1].startswith("Different heads"), heads

@@ -27,7 +27,8 @@ OTHERS = [lang for lang in LANGUAGES if lang != "en"]
 #: The built-in lessons, and generated ones whose numbers take the other branches of the wording
 #: (three heads, one decimal, a long narrow lesson, random ones).
 SAMPLE = [name for name in LESSONS if name.startswith("builtin-")] + [
-    "bounds-three-heads-dec2", "bounds-smallest-dec1", "bounds-long-narrow-dec3", "random-3", "random-7"]
+    "bounds-three-heads-dec2", "bounds-smallest-dec1", "bounds-long-narrow-dec3", "random-3", "random-7",
+    "hand-set-heads-agree"]
 
 
 def _inside(p: str, q: str, lang: str) -> bool:
