@@ -157,6 +157,12 @@ def test_trained_lesson_shows_the_loss_the_snapshots_and_the_claims(lessons: dic
     assert {"training.claims.0.simple", "training.claims.0.trained", "training.claims.1.trained"} <= names
     loss = [src.index for src in sources(s) if src.name == "training.loss"]
     assert sorted(loss) == [(0,), (len(t.loss) - 1,)], "the first and the last loss"
+    # a positive loss is never shown as zero ("none"): too small for the decimals, it reads <0.01
+    shown = {t.mob.digits for cp in s.checkpoints for t in visible_texts(cp)
+             if isinstance(t.mob, Num) and t.mob.source is not None and t.mob.source.name == "training.loss"}
+    assert all(t.loss) and not any(set(d) <= set("0.") for d in shown), shown
+    last = fmt(t.loss[-1], s.dec)
+    assert (f"<{fmt(10.0 ** -s.dec, s.dec)}" if set(last) <= set("0.") else last) in shown
     k = len(t.snapshot_steps)
     rows = {src.index[0] for src in sources(s) if src.name == "training.snapshots.0"}
     assert rows == set(range(k)), "every snapshot is a row"

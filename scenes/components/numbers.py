@@ -156,10 +156,17 @@ def is_weight(source: Source | None) -> bool:
     return source is not None and ("attention" in source.name or source.name.startswith("training.snapshots"))
 
 
+#: Quantities other than weights that are positive and read as "none" at 0.00: training's loss
+#: (a KL divergence, 0 only when every answer is exactly right).
+POSITIVE = ("training.loss",)
+
+
 def shown_digits(value: float, decimals: int, source: Source | None, *, plus: bool = False) -> str:
     """What a :class:`Num` of ``value`` from ``source`` shows (without the ≈ mark): :func:`fmt`,
-    and for a weight :func:`~attncore.display.fmt_weight` (too small to show: <0.01, never 0.00)."""
-    return fmt_weight(value, decimals) if is_weight(source) and not plus else fmt(value, decimals, plus=plus)
+    and for a weight or a :data:`POSITIVE` quantity :func:`~attncore.display.fmt_weight` (too
+    small to show: <0.01, never 0.00)."""
+    small = is_weight(source) or (source is not None and source.name in POSITIVE)
+    return fmt_weight(value, decimals) if small and not plus else fmt(value, decimals, plus=plus)
 
 
 def number_cell_width(values: Any, decimals: int, size: str) -> float:
