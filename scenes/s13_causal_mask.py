@@ -17,6 +17,7 @@ the sense, without and with the mask).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import cast
@@ -45,6 +46,8 @@ from scenes.base import LessonScene
 from scenes.components import (
     COMPACT_SIZES,
     EXP_ROW_NOTE,
+    PREFERRED_STYLES,
+    ColumnStyle,
     CompareRow,
     MaskOver,
     Num,
@@ -279,10 +282,12 @@ def cost_column(ctx: ContextTrace, c: int, dec: int, theme: Theme, grid: NumberG
     return VGroup(head, nums)
 
 
-def context_block(ctx: ContextTrace, c: int, dec: int, theme: Theme, cw: float, sizes: tuple[str, str, float]) -> ContextBlock:
+def context_block(ctx: ContextTrace, c: int, dec: int, theme: Theme, cw: float, sizes: tuple[str, str, float],
+                  style: ColumnStyle = "turned", peers: Sequence[Sequence[str]] = ()) -> ContextBlock:
     lsize, nsize, ch = sizes
     grid = compare_rows(context_rows(ctx, c, dec, theme), ctx.tokens, dec, theme, cell_w=cw, cell_h=ch, size=nsize,
-                        label_size=lsize, column_colours=key_colours(ctx, theme))
+                        label_size=lsize, column_colours=key_colours(ctx, theme), column_style=style,
+                        column_peers=peers)
     visible = np.vstack([np.ones(ctx.n, dtype=bool), ctx.causal.mask[ctx.focus_index]])
     edge = mask_edge(grid, visible, theme, rows=[1])
     colour = sense_colour(ctx, theme)
@@ -292,13 +297,15 @@ def context_block(ctx: ContextTrace, c: int, dec: int, theme: Theme, cw: float, 
 
 
 def contexts_layout(ctxs: Sequence[ContextTrace], dec: int, theme: Theme, box: Box) -> tuple[ContextBlock, ...]:
-    """One block per context, stacked, their cells aligned on the left; the largest sizes that fit."""
+    """One block per context, stacked, their cells aligned on the left; the largest sizes that fit,
+    the words over the columns turned where they would touch (staggered only if turned ones fit nowhere)."""
     side = max((label(cost_head(c), "small").width for c in ctxs if c.causal.mask_cost.sense_positions), default=0.0)
     names = label_width([_("no mask"), _("with the mask")], "body") + LABEL_BUFF
     cw = min(BLOCK_CELL_W_MAX, (box.width - names - side - GROUP_BUFF) / max(c.n for c in ctxs))
     blocks: tuple[ContextBlock, ...] = ()
-    for sizes in COMPACT_SIZES:
-        blocks = tuple(context_block(ctx, c, dec, theme, cw, sizes) for c, ctx in enumerate(ctxs))
+    for style, sizes in itertools.product(PREFERRED_STYLES, COMPACT_SIZES):
+        peers = [x.tokens for x in ctxs]  # every block's words over its columns alike
+        blocks = tuple(context_block(ctx, c, dec, theme, cw, sizes, style, peers) for c, ctx in enumerate(ctxs))
         if sum(b.whole().height for b in blocks) + (len(blocks) - 1) * GROUP_BUFF <= box.height:
             break
     stack = VGroup(*(b.whole() for b in blocks)).arrange(DOWN, buff=GROUP_BUFF)

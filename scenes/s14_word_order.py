@@ -41,6 +41,8 @@ from scenes.base import LessonScene
 from scenes.components import (
     COMPACT_SIZES,
     POSITIONAL_ENCODING,
+    PREFERRED_STYLES,
+    ColumnStyle,
     CompareRow,
     Definition,
     NumberGrid,
@@ -134,12 +136,12 @@ class PairSpec:
 
 
 def pair_block(spec: PairSpec, dims: Sequence[str], dec: int, theme: Theme, cw: float,
-               sizes: tuple[str, str, float], short: bool) -> PairBlock:
+               sizes: tuple[str, str, float], short: bool, style: ColumnStyle = "turned") -> PairBlock:
     lsize, nsize, ch = sizes
     rows = [CompareRow(n, r.values, r.source, r.colour) for r, n in zip(spec.rows, spec.short_names)] if short \
         else list(spec.rows)
     grid = compare_rows(rows, dims, dec, theme, cell_w=cw, cell_h=ch, size=nsize, label_size=lsize,
-                        column_colours=[theme.dim(d) for d in dims])
+                        column_colours=[theme.dim(d) for d in dims], column_style=style)
     tags = VGroup(*(label(text, lsize, colour).next_to(grid.cell(i, len(dims) - 1), RIGHT, buff=GROUP_BUFF)
                     for i, text, colour in spec.tags))
     return PairBlock(grid, tags)
@@ -167,19 +169,21 @@ def stack_blocks(blocks: Sequence[PairBlock], box: Box) -> float:
 
 
 def pairs_layout(specs: Sequence[PairSpec], dims: Sequence[str], dec: int, theme: Theme, box: Box) -> tuple[PairBlock, ...]:
-    """One block per context, stacked; the largest sizes (the sentences as names if they fit) that fit ``box``."""
+    """One block per context, stacked; the largest sizes (the sentences as names if they fit) that fit
+    ``box``, the dimension names turned where they would touch (staggered only if turned ones fit nowhere)."""
     blocks: tuple[PairBlock, ...] = ()
-    for short in (False, True):
-        for sizes in COMPACT_SIZES:
-            cw, fits = pair_width(specs, dims, dec, box, sizes, short)
-            if not fits:
-                continue
-            blocks = tuple(pair_block(s, dims, dec, theme, cw, sizes, short) for s in specs)
-            if stack_blocks(blocks, box) <= box.height:
-                return blocks
+    for style in PREFERRED_STYLES:
+        for short in (False, True):
+            for sizes in COMPACT_SIZES:
+                cw, fits = pair_width(specs, dims, dec, box, sizes, short)
+                if not fits:
+                    continue
+                blocks = tuple(pair_block(s, dims, dec, theme, cw, sizes, short, style) for s in specs)
+                if stack_blocks(blocks, box) <= box.height:
+                    return blocks
     if not blocks:  # nothing fits across: the smallest sizes, the numbers shrunk to their cells
         cw, _fits = pair_width(specs, dims, dec, box, COMPACT_SIZES[-1], True)
-        blocks = tuple(pair_block(s, dims, dec, theme, cw, COMPACT_SIZES[-1], True) for s in specs)
+        blocks = tuple(pair_block(s, dims, dec, theme, cw, COMPACT_SIZES[-1], True, "staggered") for s in specs)
     stack_blocks(blocks, box)
     return blocks
 

@@ -38,6 +38,7 @@ from .equations import EQ_BUFF, MatrixBlock, arrange_equation, arrow, named_bloc
 from .grids import (
     COMPACT_SIZES,
     LABEL_LINE_STEP,
+    PREFERRED_STYLES,
     CellGrid,
     ColumnStyle,
     Grid,
@@ -122,7 +123,7 @@ __all__ = [
     "APPROX", "EXTRA_DECIMALS", "EXP_ROW", "exp_row_name", "exp_row_marked", "softmax_row_decimals", "Source", "resolve", "Num", "ShapeLabel", "row_total", "number_cell_width",
     # grids
     "CellGrid", "NumberGrid", "Tiles", "Grid", "TileFill", "ColumnStyle", "column_labels", "column_labels_height",
-    "axis_titles", "text_size", "fit_cells", "label_width", "LABEL_LINE_STEP", "COMPACT_SIZES",
+    "axis_titles", "text_size", "fit_cells", "label_width", "LABEL_LINE_STEP", "COMPACT_SIZES", "PREFERRED_STYLES",
     # matrices
     "trace_grid", "matrix_grid", "role_fill", "heat_fill", "ink_on_heat", "heat_grid", "token_matrix", "strip",
     "HeatLegend", "CellFit", "fit_row", "RowFit", "fit_numbers",

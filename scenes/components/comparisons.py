@@ -19,7 +19,7 @@ from attncore import round_matrix
 
 from ..layout import TINY_BUFF
 from ..theme import Theme
-from .grids import CellGrid, NumberGrid, column_labels
+from .grids import CellGrid, ColumnStyle, NumberGrid, column_labels
 from .numbers import Source
 
 __all__ = ["CompareRow", "compare_rows", "cell_outline", "row_outline", "ROW_OUTLINE_BUFF"]
@@ -56,8 +56,11 @@ def _marked(row: CompareRow, j: int) -> bool:
 
 def compare_rows(rows: Sequence[CompareRow], columns: Sequence[str], decimals: int, theme: Theme, *,
                  cell_w: float, cell_h: float, size: str = "cell", label_size: str = "label",
-                 column_colours: Sequence[str] | None = None) -> NumberGrid:
-    """The rows in one grid: names on the left, ``columns`` above (staggered when long).
+                 column_colours: Sequence[str] | None = None, column_style: ColumnStyle = "staggered",
+                 column_peers: Sequence[Sequence[str]] = ()) -> NumberGrid:
+    """The rows in one grid: names on the left, ``columns`` above (staggered when long, or turned:
+    see :func:`~scenes.components.grids.column_labels`; the caller stacks by the grid's bounds),
+    laid out as the header rows ``column_peers`` of the grids shown with it.
 
     Heat rows take the heat colour of each weight and the ink that reads on it.
     """
@@ -78,7 +81,8 @@ def compare_rows(rows: Sequence[CompareRow], columns: Sequence[str], decimals: i
         if r.heat:
             for j in range(grid.n_cols):
                 grid.entry(i, j).set_color(theme.heat_ink(float(shown[i, j])))
-    grid.set_column_labels(column_labels(grid, columns, theme, column_colours, size=label_size))
+    grid.set_column_labels(column_labels(grid, columns, theme, column_colours, size=label_size, style=column_style,
+                                         peers=column_peers))
     return grid
 
 

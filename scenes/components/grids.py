@@ -28,12 +28,16 @@ __all__ = [
     "CellGrid", "NumberGrid", "Tiles", "Grid", "TileFill", "column_labels", "column_labels_height",
     "ColumnStyle", "axis_titles", "text_size", "fit_cells", "label_width", "LABEL_LINE_STEP",
     "COMPACT_SIZES",
+    "PREFERRED_STYLES",
 ]
 
 #: ``fill(i, j) -> (colour, opacity)`` of a tile.
 TileFill = Callable[[int, int], tuple[Any, float]]
 #: How :func:`column_labels` fits words over their columns (see there).
 ColumnStyle = Literal["staggered", "turned", "pairwise", "shrunk"]
+#: The styles a layout that stacks by its grids' bounds tries, in order, for crowded headers:
+#: turned (one line) where it fits at some size, else staggered.
+PREFERRED_STYLES: tuple[ColumnStyle, ...] = ("turned", "staggered")
 #: Vertical step between the lines of staggered column labels.
 LABEL_LINE_STEP = 0.34
 #: Sizes tried for small stacked tables (one per context), largest first:
@@ -274,6 +278,17 @@ def _lines(texts: Sequence[str], cell_w: float, size: str, style: str) -> tuple[
     return 1, max(TURN, float(np.arcsin(need / cell_w)))
 
 
+def _shared_lines(texts: Sequence[str], peers: Sequence[Sequence[str]], cell_w: float, size: str,
+                  style: str) -> tuple[int, float]:
+    """:func:`_lines` that ``texts`` and every header row of ``peers`` (shown with them, in columns
+    as wide) can all take, so that they look alike: turned by the largest angle any needs,
+    or staggered on the most lines when one of them cannot turn."""
+    found = [_lines(t, cell_w, size, style) for t in (texts, *peers)]
+    if any(k > 1 and not a for k, a in found):
+        return max(k for k, _a in found), 0.0
+    return 1, max(a for _k, a in found)
+
+
 def column_labels_height(texts: Sequence[str], cell_w: float, size: str = "small",
                          style: ColumnStyle = "staggered") -> float:
     """The height that ``column_labels(style=style)`` of ``texts`` takes above the cells
@@ -286,7 +301,7 @@ def column_labels_height(texts: Sequence[str], cell_w: float, size: str = "small
 
 
 def column_labels(grid: CellGrid, texts: Sequence[str], theme: Theme, colours: Sequence[str] | None = None, *,
-                  size: str = "small", style: ColumnStyle = "staggered") -> VGroup:
+                  size: str = "small", style: ColumnStyle = "staggered", peers: Sequence[Sequence[str]] = ()) -> VGroup:
     """Labels above the columns of ``grid``, one per text (not added to the grid: see
     :meth:`CellGrid.set_column_labels`).
 
@@ -305,6 +320,9 @@ def column_labels(grid: CellGrid, texts: Sequence[str], theme: Theme, colours: S
       aligned. Steps 6 and 7.
     - ``"shrunk"``: one line, a word wider than its cell shrunk to it (not below the
       ``small`` size). The embedding table of step 1.
+
+    ``peers``: the other header rows shown with these over columns as wide (``"staggered"``,
+    ``"turned"``): all take the same lines or angle, the one the most crowded row needs.
     """
     cols = colours or [theme["text"]] * len(texts)
     labs = [label(t, size, c) for t, c in zip(texts, cols)]
@@ -317,7 +335,7 @@ def column_labels(grid: CellGrid, texts: Sequence[str], theme: Theme, colours: S
                 lab.scale(max(grid.cell_w * 0.98 / lab.width, SIZE["small"] / SIZE[size]))
             centre_on_baseline(lab, grid.cell(0, j).get_top() + UP * 0.25)
         return VGroup(*labs)
-    k, angle = _lines(texts, grid.cell_w, size, style)
+    k, angle = _shared_lines(texts, peers, grid.cell_w, size, style)
     top = float(grid.body().get_top()[1])
     cap = label("H", size).height
     for j, lab in enumerate(labs):
