@@ -249,9 +249,10 @@ def main() -> None:
     changed_scene, changed_file = scenes[len(scenes) // 2]
     path = src / changed_file
     text = path.read_text(encoding="utf-8")
-    m = re.search(r'TITLE = "([^"]+)"', text)
+    m = re.search(r'TITLE = (?:N_\()?"[^"]+"', text)  # TITLE = N_("7 · Mixing the values")
     assert m, f"no TITLE in {changed_file}"
-    path.write_text(text.replace(m.group(0), f'TITLE = "{m.group(1)} "', 1), encoding="utf-8")
+    title = m.group(0)[:-1]  # up to its closing quote: the edits add spaces there
+    path.write_text(text.replace(m.group(0), f'{title} "', 1), encoding="utf-8")
     log(f"ours: one-line change in {changed_file} ...")
     one, r = run(cmd, ours, env)
     rerendered = sorted(rendered_seconds(r.stderr))
@@ -263,7 +264,7 @@ def main() -> None:
     after_edit = []
     for _ in range(3):
         text = path.read_text(encoding="utf-8")
-        path.write_text(text.replace(f'TITLE = "{m.group(1)} ', f'TITLE = "{m.group(1)}  ', 1), encoding="utf-8")
+        path.write_text(text.replace(f'{title} ', f'{title}  ', 1), encoding="utf-8")
         after_edit.append(run([str(BIN / "attnvid"), "preview", changed_scene], ours, env)[0])
     preview_edit = min(after_edit)
 

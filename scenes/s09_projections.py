@@ -67,6 +67,7 @@ from scenes.components import (
     centre_on_baseline,
     column_labels,
     column_labels_height,
+    column_labels_on_one_line,
     fit_cells,
     fit_numbers,
     fit_row,
@@ -366,10 +367,18 @@ def map_cells(ctx: ContextTrace, box: Box, dec: int) -> tuple[tuple[float, bool]
         small_w = min(SMALL_TILE_W, room / n - big_w) if big_nums else small_w
     if big_nums:  # spare room widens the big map (up to a quarter), so word labels fit above it
         big_w = max(big_w, min(need_big * WIDEN, room / n - small_w))
-    overhead = MAP_TITLES_H + max(column_labels_height(ctx.tokens, big_w, style="turned"),
-                                  column_labels_height(ctx.tokens, small_w, style="turned"))
+    small_h = column_labels_height(ctx.tokens, small_w, style="turned") if small_words(ctx, small_w) else 0.0
+    overhead = MAP_TITLES_H + max(column_labels_height(ctx.tokens, big_w, style="turned"), small_h)
     ch = cell_height(box.height - overhead, n, CELL_H_MIN, MAP_CELL_H)
     return (big_w, big_nums), (small_w, small_nums), ch
+
+
+def small_words(ctx: ContextTrace, small_w: float) -> bool:
+    """Whether the small map shows the words over its columns: only on one line (turned if need
+    be). Its columns too narrow for even upright words (the tiles of the largest lessons), it
+    shows none rather than a staircase: its columns are the big map's, in the same order, as
+    its rows are (which are not labelled either)."""
+    return column_labels_on_one_line(ctx.tokens, small_w)
 
 
 def maps_layout(trace: LessonTrace, theme: Theme, box: Box, dec: int) -> Maps:
@@ -382,14 +391,14 @@ def maps_layout(trace: LessonTrace, theme: Theme, box: Box, dec: int) -> Maps:
                        cell_w=small_w, cell_h=ch, size="small")
     small.next_to(big.body(), RIGHT, buff=MAPS_GAP).align_to(big.body(), UP)
     big_cols = column_labels(big, ctx.tokens, theme, style="turned")
-    small_cols = column_labels(small, ctx.tokens, theme, style="turned")
+    small_cols = column_labels(small, ctx.tokens, theme, style="turned") if small_words(ctx, small_w) else VGroup()
     maps = VGroup(big, small, big_cols, small_cols)
     t = trace.training
     title_big = label(_("with learned projections") if t is not None and t.attention_trained else
                       # Translators: over the attention map when W_Q and W_K were not trained (set by hand, or random)
                       _("with the projections W_Q, W_K"), "label", theme["accent"])
     title_small = label(_("simplified, Q = K = X"), "label", theme["muted"])
-    cap_y = max(big_cols.get_top()[1], small_cols.get_top()[1]) + TITLE_RISE
+    cap_y = max(float(c.get_top()[1]) for c in (big_cols, small_cols, small) if c.submobjects) + TITLE_RISE
     # Centre everything in the content box (maps first, then titles above their columns).
     maps_top = cap_y + ITEM_BUFF
     group_h = maps_top - maps.get_bottom()[1]

@@ -136,12 +136,16 @@ class PairSpec:
 
 
 def pair_block(spec: PairSpec, dims: Sequence[str], dec: int, theme: Theme, cw: float,
-               sizes: tuple[str, str, float], short: bool, style: ColumnStyle = "turned") -> PairBlock:
+               sizes: tuple[str, str, float], short: bool, style: ColumnStyle = "turned", header: bool = True) -> PairBlock:
+    """The two rows of one context; the dimension names over them only with ``header`` (the
+    blocks under the first share its columns, cells aligned, and need none)."""
     lsize, nsize, ch = sizes
     rows = [CompareRow(n, r.values, r.source, r.colour) for r, n in zip(spec.rows, spec.short_names)] if short \
         else list(spec.rows)
     grid = compare_rows(rows, dims, dec, theme, cell_w=cw, cell_h=ch, size=nsize, label_size=lsize,
                         column_colours=[theme.dim(d) for d in dims], column_style=style)
+    if not header:
+        grid.set_column_labels(VGroup())
     tags = VGroup(*(label(text, lsize, colour).next_to(grid.cell(i, len(dims) - 1), RIGHT, buff=GROUP_BUFF)
                     for i, text, colour in spec.tags))
     return PairBlock(grid, tags)
@@ -178,12 +182,14 @@ def pairs_layout(specs: Sequence[PairSpec], dims: Sequence[str], dec: int, theme
                 cw, fits = pair_width(specs, dims, dec, box, sizes, short)
                 if not fits:
                     continue
-                blocks = tuple(pair_block(s, dims, dec, theme, cw, sizes, short, style) for s in specs)
+                blocks = tuple(pair_block(s, dims, dec, theme, cw, sizes, short, style, i == 0)
+                               for i, s in enumerate(specs))
                 if stack_blocks(blocks, box) <= box.height:
                     return blocks
     if not blocks:  # nothing fits across: the smallest sizes, the numbers shrunk to their cells
         cw, _fits = pair_width(specs, dims, dec, box, COMPACT_SIZES[-1], True)
-        blocks = tuple(pair_block(s, dims, dec, theme, cw, COMPACT_SIZES[-1], True, "staggered") for s in specs)
+        blocks = tuple(pair_block(s, dims, dec, theme, cw, COMPACT_SIZES[-1], True, "staggered", i == 0)
+                       for i, s in enumerate(specs))
     stack_blocks(blocks, box)
     return blocks
 

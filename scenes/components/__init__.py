@@ -48,6 +48,7 @@ from .grids import (
     axis_titles,
     column_labels,
     column_labels_height,
+    column_labels_on_one_line,
     fit_cells,
     label_width,
     text_size,
@@ -123,7 +124,7 @@ __all__ = [
     "APPROX", "EXTRA_DECIMALS", "EXP_ROW", "exp_row_name", "exp_row_marked", "softmax_row_decimals", "Source", "resolve", "Num", "ShapeLabel", "row_total", "number_cell_width",
     # grids
     "CellGrid", "NumberGrid", "Tiles", "Grid", "TileFill", "ColumnStyle", "column_labels", "column_labels_height",
-    "axis_titles", "text_size", "fit_cells", "label_width", "LABEL_LINE_STEP", "COMPACT_SIZES", "PREFERRED_STYLES",
+    "axis_titles", "text_size", "fit_cells", "label_width", "LABEL_LINE_STEP", "COMPACT_SIZES", "PREFERRED_STYLES", "column_labels_on_one_line",
     # matrices
     "trace_grid", "matrix_grid", "role_fill", "heat_fill", "ink_on_heat", "heat_grid", "token_matrix", "strip",
     "HeatLegend", "CellFit", "fit_row", "RowFit", "fit_numbers",

@@ -29,6 +29,7 @@ __all__ = [
     "ColumnStyle", "axis_titles", "text_size", "fit_cells", "label_width", "LABEL_LINE_STEP",
     "COMPACT_SIZES",
     "PREFERRED_STYLES",
+    "column_labels_on_one_line",
 ]
 
 #: ``fill(i, j) -> (colour, opacity)`` of a tile.
@@ -287,6 +288,12 @@ def _shared_lines(texts: Sequence[str], peers: Sequence[Sequence[str]], cell_w: 
     if any(k > 1 and not a for k, a in found):
         return max(k for k, _a in found), 0.0
     return 1, max(a for _k, a in found)
+
+
+def column_labels_on_one_line(texts: Sequence[str], cell_w: float, size: str = "small",
+                              style: ColumnStyle = "turned") -> bool:
+    """Whether ``column_labels(style=style)`` of ``texts`` over columns ``cell_w`` wide keep one line."""
+    return _lines(texts, cell_w, size, style)[0] == 1
 
 
 def column_labels_height(texts: Sequence[str], cell_w: float, size: str = "small",
