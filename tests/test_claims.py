@@ -34,6 +34,22 @@ def generated(n_ctx: int, n_tok: int, d: int, heads: int, seed: int = 1, decimal
     return trace_lesson(parse_lesson(tomllib.loads(lesson_toml(n_ctx, n_tok, d, heads, seed, decimals)), "gen.toml"))
 
 
+#: The two sentences of the near-tie lessons (below and NEAR_TIE), after their vocabulary.
+PETS_DESK = """
+[[contexts]]
+name = "pets"
+sentence = "cat and dog like mouse"
+focus = "mouse"
+leans = "animal"
+[[contexts]]
+name = "desk"
+sentence = "keyboard and screen need mouse"
+focus = "mouse"
+leans = "tech"
+[projections]
+seed = 5
+d_v = 2
+"""
 #: W_Q and W_K set by hand, the same block for both heads: the heads agree exactly, "mouse" gives
 #: 0.9 to “cat” and “dog” in each, and training (of W_V and W_O only) cannot move the attention rows.
 AGREE = """
@@ -49,20 +65,7 @@ like = [0, 0, 1.5, 0]
 keyboard = [0, 3, 0, 1]
 screen = [0, 2.9, 0, 1]
 need = [0, 0, 1.5, 0]
-[[contexts]]
-name = "pets"
-sentence = "cat and dog like mouse"
-focus = "mouse"
-leans = "animal"
-[[contexts]]
-name = "desk"
-sentence = "keyboard and screen need mouse"
-focus = "mouse"
-leans = "tech"
-[projections]
-seed = 5
-d_v = 2
-W_Q = [[1, 0, 1, 0], [0, 1, 0, 1], [0, 0, 0, 0], [0, 0, 0, 0]]
+""" + PETS_DESK + """W_Q = [[1, 0, 1, 0], [0, 1, 0, 1], [0, 0, 0, 0], [0, 0, 0, 0]]
 W_K = [[1, 0, 1, 0], [0, 1, 0, 1], [0, 0, 0, 0], [1, 1, 1, 1]]
 """
 
@@ -793,20 +796,7 @@ like = [0, 0, 1.5, 1]
 keyboard = [0, 3, 0, 0.5]
 screen = [0, 2.9, 0, 0.6]
 need = [0, 0, 1.5, 1]
-[[contexts]]
-name = "pets"
-sentence = "cat and dog like mouse"
-focus = "mouse"
-leans = "animal"
-[[contexts]]
-name = "desk"
-sentence = "keyboard and screen need mouse"
-focus = "mouse"
-leans = "tech"
-[projections]
-seed = 5
-d_v = 2
-"""
+""" + PETS_DESK
 
 
 def test_words_shown_with_the_runner_ups_weight_are_named_with_it() -> None:
