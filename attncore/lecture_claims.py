@@ -27,6 +27,7 @@ from .display import decimals_needed, fmt, plain
 from .i18n import N_, _, language, list_of, pgettext
 from .later_claims import LATER_BUILDERS, _q, _quoted, _tied_words, _who
 from .lexicon import pick, spec
+from .training_claims import training_claims
 
 if TYPE_CHECKING:
     from .trace import ContextTrace, LessonTrace
@@ -445,7 +446,7 @@ def two_contexts_claims(trace: LessonTrace) -> list[Claim]:
 # --- the lecture ---------------------------------------------------------------------------
 
 BUILDERS = (embeddings_claims, dot_products_claims, scaling_claims, softmax_claims, reading_claims, mixing_claims,
-            two_contexts_claims, *LATER_BUILDERS)
+            two_contexts_claims, training_claims, *LATER_BUILDERS)
 
 _CACHE: dict[tuple[int, str], tuple[LessonTrace, tuple[Claim, ...]]] = {}
 
