@@ -303,8 +303,8 @@ def contexts_layout(ctxs: Sequence[ContextTrace], dec: int, theme: Theme, box: B
     names = label_width([_("no mask"), _("with the mask")], "body") + LABEL_BUFF
     cw = min(BLOCK_CELL_W_MAX, (box.width - names - side - GROUP_BUFF) / max(c.n for c in ctxs))
     blocks: tuple[ContextBlock, ...] = ()
+    peers = [x.tokens for x in ctxs]  # every block's words over its columns alike
     for style, sizes in itertools.product(PREFERRED_STYLES, COMPACT_SIZES):
-        peers = [x.tokens for x in ctxs]  # every block's words over its columns alike
         blocks = tuple(context_block(ctx, c, dec, theme, cw, sizes, style, peers) for c, ctx in enumerate(ctxs))
         if sum(b.whole().height for b in blocks) + (len(blocks) - 1) * GROUP_BUFF <= box.height:
             break

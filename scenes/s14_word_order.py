@@ -142,10 +142,8 @@ def pair_block(spec: PairSpec, dims: Sequence[str], dec: int, theme: Theme, cw: 
     lsize, nsize, ch = sizes
     rows = [CompareRow(n, r.values, r.source, r.colour) for r, n in zip(spec.rows, spec.short_names)] if short \
         else list(spec.rows)
-    grid = compare_rows(rows, dims, dec, theme, cell_w=cw, cell_h=ch, size=nsize, label_size=lsize,
+    grid = compare_rows(rows, dims if header else (), dec, theme, cell_w=cw, cell_h=ch, size=nsize, label_size=lsize,
                         column_colours=[theme.dim(d) for d in dims], column_style=style)
-    if not header:
-        grid.set_column_labels(VGroup())
     tags = VGroup(*(label(text, lsize, colour).next_to(grid.cell(i, len(dims) - 1), RIGHT, buff=GROUP_BUFF)
                     for i, text, colour in spec.tags))
     return PairBlock(grid, tags)

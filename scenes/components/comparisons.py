@@ -81,8 +81,9 @@ def compare_rows(rows: Sequence[CompareRow], columns: Sequence[str], decimals: i
         if r.heat:
             for j in range(grid.n_cols):
                 grid.entry(i, j).set_color(theme.heat_ink(float(shown[i, j])))
-    grid.set_column_labels(column_labels(grid, columns, theme, column_colours, size=label_size, style=column_style,
-                                         peers=column_peers))
+    if columns:  # none: a block under another that names the same columns
+        grid.set_column_labels(column_labels(grid, columns, theme, column_colours, size=label_size,
+                                             style=column_style, peers=column_peers))
     return grid
 
 
