@@ -42,7 +42,7 @@ from scenes.components import (
     Source,
     axis_titles,
     column_labels,
-    fit_cells,
+    fit_token_cells,
     label,
     label_width,
     text_size,
@@ -206,7 +206,7 @@ def matrix_beside(worked: WorkedExample, ctx: ContextTrace, pair: Pair, theme: T
     """The (still empty) score matrix in the room right of the worked example, at the content's right edge."""
     room_w = AREA.right - (worked.group.get_right()[0] + GROUP_BUFF) - label_width(ctx.tokens) - ITEM_BUFF
     for _attempt in range(3):
-        cw, ch = fit_cells(ctx.n, ctx.n, room_w, AREA.height - LABEL_ROOM, max_w=CELL_W)
+        cw, ch = fit_token_cells(ctx.tokens, room_w, AREA.height, LABEL_ROOM, max_w=CELL_W)
         grid, axes = _score_grid(ctx, theme, dec, cw, ch)
         block = VGroup(grid, axes)
         block.shift(RIGHT * (AREA.right - block.get_right()[0]))
@@ -223,10 +223,8 @@ def matrix_beside(worked: WorkedExample, ctx: ContextTrace, pair: Pair, theme: T
 def matrix_alone(ctx: ContextTrace, pair: Pair, theme: Theme, dec: int) -> ScoreMatrix:
     """The score matrix in the whole width (less a worked cell's width of margin), centred,
     the worked pair's score and words in the accent colour."""
-    cw, ch = fit_cells(
-        ctx.n, ctx.n, AREA.width - CELL_W - label_width(ctx.tokens), AREA.height - LABEL_ROOM,
-        max_w=2 * BIG_CELL_H, max_h=BIG_CELL_H,
-    )
+    cw, ch = fit_token_cells(ctx.tokens, AREA.width - CELL_W - label_width(ctx.tokens), AREA.height, LABEL_ROOM,
+                             max_w=2 * BIG_CELL_H, max_h=BIG_CELL_H)
     grid, axes = _score_grid(ctx, theme, dec, cw, ch)
     VGroup(grid, axes).move_to((0, AREA.centre_y, 0))
     for mob in (grid.entry(pair.i, pair.j), grid.row_labels[pair.i], grid.col_labels[pair.j]):

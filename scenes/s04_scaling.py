@@ -48,7 +48,7 @@ from scenes.components import (
     Source,
     WeightBars,
     axis_titles,
-    fit_cells,
+    fit_token_cells,
     label,
     label_width,
     token_matrix,
@@ -129,7 +129,7 @@ def division(ctx: ContextTrace, dims: list[str], theme: Theme, dec: int) -> Divi
     """S left of PANEL_LEFT, the panel centred right of it on S's cells, S/√d over S."""
     n = ctx.n
     room_w = PANEL_LEFT - MED_LARGE_BUFF - CONTENT.left - label_width(ctx.tokens) - ITEM_BUFF
-    cw, ch = fit_cells(n, n, room_w, AREA.height - LABEL_ROOM, max_w=CELL_W_MAX)
+    cw, ch = fit_token_cells(ctx.tokens, room_w, AREA.height, LABEL_ROOM, max_w=CELL_W_MAX)
     # S and √d carry the decimals that make every division redoable from the screen (at
     # most one more than the lesson's); a scaled score that still is not is marked ≈.
     op_dec = quotient_decimals(ctx.scores, ctx.sqrt_d, dec, dec + WORKED_EXTRA_DECIMALS)

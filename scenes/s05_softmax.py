@@ -54,6 +54,7 @@ from scenes.components import (
     softmax_row_decimals,
     strip,
     text_size,
+    token_header_room,
     token_matrix,
 )
 from scenes.layout import (
@@ -253,7 +254,7 @@ def matrix_layout(ctx: ContextTrace, theme: Theme, dec: int) -> MatrixLayout:
     row_w = label_width(ctx.tokens)
     cw = min(MAX_CELL_W, (AREA.width - row_w - ITEM_BUFF - GROUP_BUFF - LEGEND_ROOM) / (n + 1))
     top = conv.get_bottom()[1] - ITEM_BUFF
-    ch = min(MAX_CELL_H, (top - LABEL_ROOM - AREA.bottom) / n)
+    ch = min(MAX_CELL_H, (top - token_header_room(ctx.tokens, cw, MAX_CELL_H, LABEL_ROOM) - AREA.bottom) / n)
     for _attempt in range(3):
         A = token_matrix(
             ctx.attention, dec, lambda r, c: Source(0, "attention", (r, c)), theme,

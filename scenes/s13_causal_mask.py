@@ -62,7 +62,7 @@ from scenes.components import (
     compare_rows,
     exp_row_marked,
     exp_row_name,
-    fit_cells,
+    fit_token_cells,
     label,
     label_width,
     lift_entries,
@@ -112,8 +112,8 @@ def masked_scores_layout(ctx: ContextTrace, dec: int, theme: Theme, box: Box) ->
     intro = at_top(label(_("Each word may look only at itself and at the words before it"), "label", theme["query"]), box)
     room = below(intro, box)
     row_w = label_width(ctx.tokens, "body") + LABEL_BUFF
-    cw, ch = fit_cells(ctx.n, ctx.n, room.width - 2 * row_w, room.height - LABEL_ROOM,
-                       max_w=GRID_CELL_W_MAX, max_h=GRID_CELL_H_MAX)
+    cw, ch = fit_token_cells(ctx.tokens, room.width - 2 * row_w, room.height, LABEL_ROOM,
+                             max_w=GRID_CELL_W_MAX, max_h=GRID_CELL_H_MAX)
     grid = token_matrix(ctx.scaled, dec, lambda i, j: masked_source(ctx, 0, i, j), theme, ctx.tokens,
                         cell_w=cw, cell_h=ch)
     axes = axis_titles(grid, theme)
@@ -213,8 +213,8 @@ def masked_attention_layout(ctx: ContextTrace, dec: int, theme: Theme, box: Box)
     intro = at_top(label(_("Every row: the softmax of the scores the mask leaves"), "label", theme["text"]), box)
     room = below(intro, box)
     row_w = label_width(ctx.tokens, "body") + LABEL_BUFF
-    cw, ch = fit_cells(n, n + 1, room.width - 2 * row_w, room.height - LABEL_ROOM,
-                       max_w=GRID_CELL_W_MAX, max_h=GRID_CELL_H_MAX)
+    cw, ch = fit_token_cells(ctx.tokens, room.width - 2 * row_w, room.height, LABEL_ROOM, more_cols=1,
+                             max_w=GRID_CELL_W_MAX, max_h=GRID_CELL_H_MAX)
     grid = token_matrix(ctx.causal.attention, dec, lambda i, j: Source(0, "causal.attention", (i, j)),
                         theme, ctx.tokens, cell_w=cw, cell_h=ch, heat=True)
     axes = axis_titles(grid, theme)

@@ -62,12 +62,14 @@ from .matrices import (
     RowFit,
     fit_numbers,
     fit_row,
+    fit_token_cells,
     heat_fill,
     heat_grid,
     ink_on_heat,
     matrix_grid,
     role_fill,
     strip,
+    token_header_room,
     token_matrix,
     trace_grid,
 )
@@ -126,7 +128,8 @@ __all__ = [
     "CellGrid", "NumberGrid", "Tiles", "Grid", "TileFill", "ColumnStyle", "column_labels", "column_labels_height",
     "axis_titles", "text_size", "fit_cells", "label_width", "LABEL_LINE_STEP", "COMPACT_SIZES", "PREFERRED_STYLES", "column_labels_on_one_line",
     # matrices
-    "trace_grid", "matrix_grid", "role_fill", "heat_fill", "ink_on_heat", "heat_grid", "token_matrix", "strip",
+    "trace_grid", "matrix_grid", "role_fill", "heat_fill", "ink_on_heat", "heat_grid", "token_matrix", "token_header_room",
+    "fit_token_cells", "strip",
     "HeatLegend", "CellFit", "fit_row", "RowFit", "fit_numbers",
     # bars
     "VectorBars", "WeightBars", "bar_names", "grow_bars", "readable_numbers",

@@ -362,6 +362,9 @@ def axis_titles(grid: CellGrid, theme: Theme) -> VGroup:
     query = label(_("query ↓"), "small", theme["query"])
     x = grid.cells.get_left()[0] - 0.15
     base_y = min(lab.get_center()[1] for lab in grid.col_labels)
+    if any(getattr(lab, "turned", 0.0) for lab in grid.col_labels):
+        # turned words rise from one line, their ink's foot: "key →" sits on it
+        base_y = min(float(lab.get_bottom()[1]) for lab in grid.col_labels) + key.height / 2
     key.move_to((x - key.width / 2, base_y, 0.0))
     query.move_to((x - query.width / 2, base_y + 0.36, 0.0))
     return VGroup(query, key)

@@ -21,12 +21,21 @@ from attncore.i18n import pgettext
 
 from ..layout import SMALL_BUFF
 from ..theme import Theme
-from .grids import Grid, NumberGrid, TileFill, Tiles, column_labels, text_size
+from .grids import (
+    Grid,
+    NumberGrid,
+    TileFill,
+    Tiles,
+    column_labels,
+    column_labels_height,
+    fit_cells,
+    text_size,
+)
 from .numbers import Num, Source, number_cell_width, resolve
 from .text import label
 
 __all__ = [
-    "role_fill", "heat_fill", "ink_on_heat", "heat_grid", "token_matrix", "strip", "HeatLegend", "matrix_grid",
+    "role_fill", "heat_fill", "ink_on_heat", "heat_grid", "token_matrix", "token_header_room", "fit_token_cells", "strip", "HeatLegend", "matrix_grid",
     "trace_grid", "CellFit", "fit_row", "RowFit", "fit_numbers",
 ]
 
@@ -80,12 +89,13 @@ def token_matrix(
     """An n×n matrix over the words of a sentence: rows = queries, columns = keys.
 
     Row labels are in the query colour, column labels in the key colour, so the
-    convention reads at a glance. ``heat=True``: ``values`` are attention weights, drawn
-    by :func:`heat_grid` (heat-coloured cells). ``approx(i, j)``: cell (i, j) is shown
-    marked ``≈`` (numbers only).
+    convention reads at a glance; column labels too long for their columns are turned
+    (callers keep :func:`token_header_room` free above the cells). ``heat=True``: ``values``
+    are attention weights, drawn by :func:`heat_grid` (heat-coloured cells). ``approx(i, j)``:
+    cell (i, j) is shown marked ``≈`` (numbers only).
     """
     size = text_size(cell_w, cell_h)
-    lsize = "body" if size == "body" else "label"
+    lsize = _label_size(size)
     if heat:
         grid = heat_grid(
             values, decimals, source, theme, numbers=True, cell_w=cell_w, cell_h=cell_h,
@@ -98,8 +108,32 @@ def token_matrix(
             values, decimals, source, theme, row_labels=list(tokens), cell_w=cell_w, cell_h=cell_h,
             row_colours=[theme["query"]] * len(tokens), size=size, label_size=lsize, approx=approx,
         )
-    grid.set_column_labels(column_labels(grid, tokens, theme, [theme["key"]] * len(tokens), size=lsize))
+    grid.set_column_labels(column_labels(grid, tokens, theme, [theme["key"]] * len(tokens), size=lsize,
+                                         style="turned"))
     return grid
+
+
+def _label_size(size: str) -> str:
+    """The size of a matrix's word labels beside numbers of ``size``."""
+    return "body" if size == "body" else "label"
+
+
+def token_header_room(tokens: Sequence[str], cell_w: float, cell_h: float, least: float) -> float:
+    """The height to keep above the cells of a :func:`token_matrix` for its column words: ``least``,
+    or more where long words over narrow columns are turned (issue 24: they climbed in a staircase
+    of lines over the matrices of the largest lessons)."""
+    size = _label_size(text_size(cell_w, cell_h))
+    return max(least, column_labels_height(tokens, cell_w, size, "turned") + SMALL_BUFF)
+
+
+def fit_token_cells(tokens: Sequence[str], width: float, height: float, least: float, *, more_cols: int = 0,
+                    **most: float) -> tuple[float, float]:
+    """:func:`fit_cells` of a :func:`token_matrix` over ``tokens`` (and ``more_cols`` columns
+    beside it) in ``width`` × ``height``, its column words included: ``least`` above the cells,
+    or what turned words need."""
+    n = len(tokens)
+    cw, ch = fit_cells(n, n + more_cols, width, height - least, **most)
+    return fit_cells(n, n + more_cols, width, height - token_header_room(tokens, cw, ch, least), **most)
 
 
 def strip(
