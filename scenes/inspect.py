@@ -7,6 +7,7 @@ their end state, no frame is rasterised and no file is written.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,8 +36,10 @@ from manim.renderer.cairo_renderer import CairoRenderer
 from attncore import ContextTrace, LessonTrace
 
 from .base import Checkpoint, LessonScene
-from .components import APPROX, Formula, Num, ShapeLabel, resolve
+from .components import APPROX, CellGrid, Formula, Num, ShapeLabel, resolve
 from .components.numbers import shown_digits
+from .layout import READABLE_DIGIT_H
+from .theme import MONO
 
 
 class DryRenderer(CairoRenderer):
@@ -236,13 +239,44 @@ def near_edge(cp: Checkpoint, texts: list[Shown] | None = None, px: float = EDGE
     return out
 
 
-#: The smallest number worth showing: a digit 0.17 scene units high is 11 px at 480p.
-MIN_DIGIT_HEIGHT = 0.17
+def staircase_headers(cp: Checkpoint) -> list[str]:
+    """The column headers of grids on screen at ``cp`` set on more than one line (issue 24: words
+    climbing in a staircase over narrow columns read as rows of another table): two upright
+    labels of one header whose boxes share less than half the smaller's height."""
+    out = []
+    for top in cp.mobjects:
+        for m in top.get_family():
+            if not isinstance(m, CellGrid) or len(m.col_labels) < 2:
+                continue
+            boxes = [(float(lab.get_bottom()[1]), float(lab.get_top()[1])) for lab in m.col_labels
+                     if not getattr(lab, "turned", 0.0) and lab.get_fill_opacity() >= 0.05]
+            if any(min(t, u) - max(b, c) < min(t - b, u - c) / 2 for b, t in boxes for c, u in boxes):
+                out.append(" ".join(getattr(lab, "text", "?") for lab in m.col_labels))
+    return out
+
+
+#: The smallest number worth showing (scenes.layout.READABLE_DIGIT_H).
+MIN_DIGIT_HEIGHT = READABLE_DIGIT_H
+
+
+@functools.cache
+def _digit_height(font_size: float) -> float:
+    """The height of a round digit ("0", whose curves overshoot the flat digits') of a number set
+    at ``font_size``."""
+    return float(Text("0", font=MONO, font_size=font_size).height)
+
+
+def digit_height(num: Num) -> float:
+    """How tall ``num``'s digits are drawn, whichever digits it shows: the height of a "0" at its
+    size, scaled as ``num`` was (a "1.17" has no round digit and is drawn a little lower than a
+    "2.15" of the same size, which made the check depend on the number rather than its size)."""
+    return _digit_height(float(num._font_size)) * float(num.height / num.initial_height)
 
 
 def unreadable_numbers(cp: Checkpoint, texts: list[Shown] | None = None) -> list[str]:
     """The numbers on screen at ``cp`` drawn smaller than :data:`MIN_DIGIT_HEIGHT`."""
-    return [s.mob.text for s in (visible_texts(cp) if texts is None else texts) if isinstance(s.mob, Num) and s.top - s.bottom < MIN_DIGIT_HEIGHT]
+    return [s.mob.text for s in (visible_texts(cp) if texts is None else texts)
+            if isinstance(s.mob, Num) and digit_height(s.mob) < MIN_DIGIT_HEIGHT]
 
 
 def overlapping_texts(cp: Checkpoint, tolerance: float = 0.02, texts: list[Shown] | None = None) -> list[tuple[str, str]]:

@@ -33,6 +33,9 @@ __all__ = [
 TINY_BUFF = 0.05
 #: Between a label and what it names (row labels, names beside a tile picture).
 LABEL_BUFF = 0.15
+#: The least height of a round digit ("0") on screen: 10 px at 480p (60 px a unit). The layout
+#: tests check every number against it (scenes.inspect.unreadable_numbers).
+READABLE_DIGIT_H = 0.17
 #: Between neighbouring items of one row (words of a sentence, a sign and its number).
 ITEM_BUFF = 0.2
 #: Between two groups (an equation row and what sits under it).

@@ -145,8 +145,8 @@ def matrix_view(ctx: ContextTrace, theme: Theme, dec: int) -> MatrixView:
         a, dec, weight_source, theme, row_labels=list(ctx.tokens),
         cell_w=cell_w, cell_h=cell_h, fill=lambda i, j: theme.heat(a[i, j]), row_colours=[theme["query"]] * n,
     )
-    # column labels that never shrink: every other one moves up a line if they would touch
-    grid.set_column_labels(column_labels(grid, ctx.tokens, theme, [theme["key"]] * n, size="label", style="pairwise"))
+    # column labels that never shrink: turned on one line if they would touch (issue 24: not a staircase)
+    grid.set_column_labels(column_labels(grid, ctx.tokens, theme, [theme["key"]] * n, size="label", style="turned"))
     ink_on_heat(grid, a, theme)
     grid.move_to(GRID_CENTRE)
     if grid.get_top()[1] > GRID_TOP:

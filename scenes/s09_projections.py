@@ -78,6 +78,7 @@ from scenes.components import (
     operator,
     operators_width,
     picture,
+    readable_scale,
     role_fill,
     row_labels_width,
     row_outline,
@@ -94,6 +95,8 @@ ROLE_NAME = {"Q": "query", "K": "key", "V": "value"}
 #: A finished product waits on the shelf as a picture: tiles at most SHELF_TILE (wide, tall),
 #: all its columns at most SHELF_PICTURE_W wide, its name SHELF_NAME_W beside it, thin outlines.
 SHELF_TILE, SHELF_PICTURE_W, SHELF_NAME_W, SHELF_STROKE = (0.2, 0.17), 1, 0.45, STROKE.hair
+#: The least a provenance too tall for the row's readable numbers is shrunk to.
+PROVENANCE_LEAST = 0.88
 #: The strip under the row (provenance and shelf) is at least STRIP_MIN_H tall.
 STRIP_MIN_H = 0.6
 #: W_Q swells by this factor when it is pointed at.
@@ -211,12 +214,21 @@ def products_layout(trace: LessonTrace, theme: Theme, box: Box, s: Sizes, dec: i
     # Provenance sits under the row, in the room left of the shelf.
     provenance = Provenance(trace.weights.provenance, theme, max_width=box.width - s.shelf_w - MED_LARGE_BUFF)
     strip_h = max(provenance.height, trace.contexts[0].n * s.tile_h)
-    factor = min(1, (box.height - GROUP_BUFF - strip_h) / row.height, box.width / row.width)
+    # a row that must shrink keeps less room above the strip, so that its numbers shrink less
+    # (French's six-line provenance drew them under the readable height) ...
+    gap = GROUP_BUFF if box.height - GROUP_BUFF - strip_h >= row.height else ITEM_BUFF
+    # ... and a provenance too tall for readable numbers (Spanish: seven lines) gives up a little
+    # of its size first: numbers before prose
+    readable = readable_scale(s.fit.size)
+    if (box.height - gap - strip_h) / row.height < readable and provenance.height >= strip_h:
+        provenance.scale(max(PROVENANCE_LEAST, (box.height - gap - readable * row.height) / provenance.height))
+        strip_h = max(provenance.height, trace.contexts[0].n * s.tile_h)
+    factor = min(1, (box.height - gap - strip_h) / row.height, box.width / row.width)
     if factor < 1:
         row.scale(factor)
-    top = box.centre_y + (row.height + GROUP_BUFF + strip_h) / 2
+    top = box.centre_y + (row.height + gap + strip_h) / 2
     row.move_to((0, top - row.height / 2, 0))
-    strip_top = row.get_bottom()[1] - GROUP_BUFF
+    strip_top = row.get_bottom()[1] - gap
     shelf_y = strip_top - strip_h / 2
     provenance.move_to((0, shelf_y, 0)).align_to((box.left, 0, 0), LEFT)
     for role in ("K", "V"):  # the later products take the same places

@@ -54,11 +54,13 @@ from scenes.components import (
     centre_in,
     centre_on_baseline,
     column_labels,
+    column_labels_height,
     compare_rows,
     fit_cells,
     label,
     label_width,
     number_cell_width,
+    one_line_cell_width,
     text_size,
     trace_grid,
     wrap_token_row,
@@ -71,6 +73,8 @@ TOKEN_SIZES = ("body", "label", "small")
 #: The cells of the paired rows (steps 2, 4, 5) at most PAIR_CELL_W wide; those of the
 #: encoding table (step 3) at most ENCODING_CELL_W wide and ENCODING_CELL_H tall.
 PAIR_CELL_W, ENCODING_CELL_W, ENCODING_CELL_H = 1.5, 1.4, 0.55
+#: The least room between a focus word and its outline in the encoding table.
+OUTLINE_BUFF_MIN = 0.03
 
 
 # -- 1: the sentence shuffled ----------------------------------------------------------------
@@ -268,12 +272,18 @@ def encoding_layout(trace: LessonTrace, dec: int, theme: Theme, box: Box) -> Enc
     room = below(formula, box)
     names = order_names()
     words_w = label_width([*ctx.tokens, *names], "label") + GROUP_BUFF
-    cw, ch = fit_cells(ctx.n, ctx.d, room.width - 2 * words_w, room.height - LABEL_ROOM,
-                       max_w=ENCODING_CELL_W, max_h=ENCODING_CELL_H)
+    # columns wide enough for the dimension names side by side where the room allows (German's
+    # "Grammatik" climbed a second line over 1.4-unit columns), else the names smaller, else turned
+    widest = max(ENCODING_CELL_W, one_line_cell_width(dims, "label"))
+    cw = min(widest, (room.width - 2 * words_w) / ctx.d)
+    lsize = "label" if one_line_cell_width(dims, "label") <= cw else "small"
+    header = max(LABEL_ROOM, column_labels_height(dims, cw, lsize, "turned") + SMALL_BUFF)
+    cw, ch = fit_cells(ctx.n, ctx.d, room.width - 2 * words_w, room.height - header, max_w=widest,
+                       max_h=ENCODING_CELL_H)
     grid = trace_grid(trace, "positional.encoding", dec, theme, cell_w=cw, cell_h=ch, size=text_size(cw, ch),
                       row_labels=list(ctx.tokens))
     assert isinstance(grid, NumberGrid)
-    grid.set_column_labels(column_labels(grid, dims, theme, [theme.dim(d) for d in dims], size="label"))
+    grid.set_column_labels(column_labels(grid, dims, theme, [theme.dim(d) for d in dims], size=lsize, style="turned"))
     grid.row_labels[f].set_color(theme["query"])
     words = [label(w, "label", theme["query"] if r == p.shuffled_focus_index else theme["text"])
              for r, w in enumerate(p.shuffled_tokens)]
@@ -286,8 +296,10 @@ def encoding_layout(trace: LessonTrace, dec: int, theme: Theme, box: Box) -> Enc
     heads[0].align_to(grid.row_labels, RIGHT)
     heads[1].align_to(shuffled, LEFT)
     centre_in(VGroup(grid, shuffled, heads), room)
-    focus = VGroup(SurroundingRectangle(grid.row_labels[f], color=theme["query"], buff=SMALL_BUFF),
-                   SurroundingRectangle(shuffled[p.shuffled_focus_index], color=theme["query"], buff=SMALL_BUFF))
+    # the outlines keep inside their rows: on short rows they would cross the words above and below
+    buff = min(SMALL_BUFF, max(OUTLINE_BUFF_MIN, (ch - grid.row_labels[f].height) / 2))
+    focus = VGroup(SurroundingRectangle(grid.row_labels[f], color=theme["query"], buff=buff),
+                   SurroundingRectangle(shuffled[p.shuffled_focus_index], color=theme["query"], buff=buff))
     return Encoding(formula, grid, heads, shuffled, focus)
 
 

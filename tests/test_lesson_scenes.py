@@ -22,6 +22,7 @@ from scenes.inspect import (
     leaving_frame,
     near_edge,
     overlapping_texts,
+    staircase_headers,
     unreadable_numbers,
     visible_texts,
 )
@@ -55,7 +56,8 @@ def lesson_toml(n_ctx: int, n_tok: int, d: int, heads: int, seed: int = 1, decim
 
 def check_scene(scene: Any, name: str) -> int:
     """Every section end of ``scene`` (built for lesson ``name``): nothing leaves the frame, no two
-    texts overlap, no number is too small at 480p, every number is the trace's (how many: returned)."""
+    texts overlap, no number is too small at 480p, no header climbs a staircase of lines, every
+    number is the trace's (how many: returned)."""
     checked = 0
     for cp in scene.checkpoints:
         where = f"{name}: {type(scene).__name__} / {cp.section}"
@@ -64,6 +66,7 @@ def check_scene(scene: Any, name: str) -> int:
         assert not near_edge(cp, texts), f"{where}: within {EDGE_PX} px of the frame's edge: {near_edge(cp, texts)}"
         assert not overlapping_texts(cp, texts=texts), f"{where}: these texts overlap: {overlapping_texts(cp, texts=texts)}"
         assert not unreadable_numbers(cp, texts), f"{where}: too small at 480p: {unreadable_numbers(cp, texts)}"
+        assert not staircase_headers(cp), f"{where}: column headers on more than one line: {staircase_headers(cp)}"
         for s in texts:
             if isinstance(s.mob, Num) and not s.mob.constant:
                 assert s.mob.text == expected_text(scene.trace, s.mob), f"{where}: {s.mob.text!r} vs {s.mob.source}"

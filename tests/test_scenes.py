@@ -84,7 +84,7 @@ def test_no_two_texts_overlap(cls: type) -> None:
 
 @pytest.mark.parametrize("cls", SCENES)
 def test_text_is_readable_at_480p(cls: type) -> None:
-    """No number smaller than 11 px at 480p (0.17 scene units for a digit)."""
+    """No number smaller than 10 px at 480p (0.17 scene units for a round digit)."""
     scene = built_scene(cls)
     for cp in scene.checkpoints:
         assert not unreadable_numbers(cp), f"{cp.section}: too small: {unreadable_numbers(cp)}"

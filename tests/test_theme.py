@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from conftest import ATTNVID, built_scene
-from test_lesson_scenes import bounds_toml
+from test_lesson_scenes import bounds_toml, check_scene
 
 from attncore import find_lesson
 from attnvid.cli import cli
@@ -246,10 +246,14 @@ def largest_lesson(tmp_path_factory: pytest.TempPathFactory) -> str:
 @pytest.mark.parametrize("style", STYLE_NAMES)
 def test_every_text_keeps_its_contrast(style: str, lesson: str, cls: type, largest_lesson: str) -> None:
     """Every text at the end of every section: at least 4.5:1 against what is behind its
-    centre (3:1 when large), read from the rasterised frame."""
+    centre (3:1 when large), read from the rasterised frame; and, in the dark style, the layout
+    of every built-in lesson holds (test_lesson_scenes.check_scene: the frame's edge, overlaps,
+    sizes, headers on one line, the trace's numbers)."""
     spec = largest_lesson if lesson == "largest" else ("" if lesson == "default" else lesson)
     built = built_scene(cls, spec, "" if style == "dark" else style)
     assert built.theme.style == style
+    if style == "dark":
+        check_scene(built, lesson)
     problems = low_contrast(built)
     assert not problems, problems
 

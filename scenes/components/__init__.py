@@ -51,6 +51,7 @@ from .grids import (
     column_labels_on_one_line,
     fit_cells,
     label_width,
+    one_line_cell_width,
     text_size,
 )
 from .header import PIPELINE, Formula, PipelineMarker
@@ -97,6 +98,7 @@ from .sizing import (
     WIDEN,
     cell_height,
     operators_width,
+    readable_scale,
     row_labels_width,
 )
 from .subpaths import points_equal, subpaths_from_points
@@ -127,6 +129,7 @@ __all__ = [
     # grids
     "CellGrid", "NumberGrid", "Tiles", "Grid", "TileFill", "ColumnStyle", "column_labels", "column_labels_height",
     "axis_titles", "text_size", "fit_cells", "label_width", "LABEL_LINE_STEP", "COMPACT_SIZES", "PREFERRED_STYLES", "column_labels_on_one_line",
+    "one_line_cell_width",
     # matrices
     "trace_grid", "matrix_grid", "role_fill", "heat_fill", "ink_on_heat", "heat_grid", "token_matrix", "token_header_room",
     "fit_token_cells", "strip",
@@ -148,6 +151,6 @@ __all__ = [
     "row_outline", "ROW_OUTLINE_BUFF",
     "POSITIONAL_ENCODING", "at_top", "below", "centre_in", "listed", "quoted", "which_sentence", "approx_note", "EXP_ROW_NOTE",
     # sizing, pictures
-    "CELL_H_MIN", "CELL_H_MAX", "BLOCK_LABELS_H", "TITLE_RISE", "WIDEN", "cell_height", "row_labels_width", "operators_width",
+    "CELL_H_MIN", "CELL_H_MAX", "BLOCK_LABELS_H", "TITLE_RISE", "WIDEN", "cell_height", "row_labels_width", "operators_width", "readable_scale",
     "PICTURE_H", "Picture", "picture",
 ]

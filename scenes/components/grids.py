@@ -29,7 +29,7 @@ __all__ = [
     "ColumnStyle", "axis_titles", "text_size", "fit_cells", "label_width", "LABEL_LINE_STEP",
     "COMPACT_SIZES",
     "PREFERRED_STYLES",
-    "column_labels_on_one_line",
+    "column_labels_on_one_line", "one_line_cell_width",
 ]
 
 #: ``fill(i, j) -> (colour, opacity)`` of a tile.
@@ -243,8 +243,18 @@ def _column_levels(texts: Sequence[str], cell_w: float, size: str) -> int:
     word next to short ones ("on deposit") no longer sends every label up a staircase, as
     counting every label as wide as the widest did (issue 24)."""
     widths = [float(label(t, size).width) for t in texts]
-    # neighbours keep twice a word space between them, so that two labels never read as one phrase
-    return stagger_levels(widths, [k * cell_w for k in range(len(texts))], 0.2, most=None)
+    return stagger_levels(widths, [k * cell_w for k in range(len(texts))], COLUMN_GAP, most=None)
+
+
+#: The room between two column labels side by side: twice a word space, so that two labels never
+#: read as one phrase.
+COLUMN_GAP = 0.2
+
+
+def one_line_cell_width(texts: Sequence[str], size: str = "small") -> float:
+    """The narrowest columns over which upright labels of ``texts`` keep side by side on one line."""
+    widths = [float(label(t, size).width) for t in texts]
+    return max(((a + b) / 2 for a, b in zip(widths, widths[1:], strict=False)), default=0.0) + COLUMN_GAP
 
 
 #: The angle of column labels that do not fit side by side: a heat map's usual 45 degrees, which

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..layout import ITEM_BUFF
-from ..theme import Theme
+from manim import Text
+
+from ..layout import ITEM_BUFF, READABLE_DIGIT_H
+from ..theme import MONO, SIZE, Theme
 from .equations import EQ_BUFF, operator
 from .grids import label_width
 
-__all__ = ["CELL_H_MIN", "CELL_H_MAX", "BLOCK_LABELS_H", "TITLE_RISE", "WIDEN", "row_labels_width", "operators_width", "cell_height"]
+__all__ = ["CELL_H_MIN", "CELL_H_MAX", "BLOCK_LABELS_H", "TITLE_RISE", "WIDEN", "row_labels_width", "operators_width", "cell_height",
+           "readable_scale"]
 
 #: A cell is at least CELL_H_MIN tall (a word still fits beside it as a row label) and at
 #: most CELL_H_MAX (a few rows should not fill the frame).
@@ -46,3 +49,9 @@ def operators_width(theme: Theme, count: int = 2) -> float:
 def cell_height(height: float, rows: int, low: float = CELL_H_MIN, high: float = CELL_H_MAX) -> float:
     """The cell height that fits ``rows`` rows into ``height``, kept between ``low`` and ``high``."""
     return min(high, max(low, height / rows))
+
+
+def readable_scale(size: str) -> float:
+    """The least a number of ``size`` may be scaled by and stay readable: its round digits at
+    least :data:`~scenes.layout.READABLE_DIGIT_H` high (with a hair to spare)."""
+    return (READABLE_DIGIT_H + 1e-3) / float(Text("0", font=MONO, font_size=SIZE[size]).height)
