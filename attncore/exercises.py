@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from . import display
-from .i18n import language, number
+from .i18n import language, number, pgettext
 
 if TYPE_CHECKING:
     from .trace import LessonTrace
@@ -71,7 +71,8 @@ class Work:
         # claims keep the '.' form code parses, and the text shows both sides in the language.
         checks = tuple((e, machine(r)) for e, r in self.checks)
         object.__setattr__(self, "checks", checks)
-        sums = "; ".join(f"{pretty(e)} = {localized(r)}" for e, r in checks)
+        # Translators: see "clause separator" in the scenes (French sets a space before ';').
+        sums = pgettext("clause separator", "; ").join(f"{pretty(e)} = {localized(r)}" for e, r in checks)
         object.__setattr__(self, "text", f"{self.label} {sums}".strip() if sums else self.label)
 
     def to_json(self) -> dict[str, Any]:

@@ -719,6 +719,8 @@ def test_french_exercises_write_commas_and_the_quiz_keeps_points(tmp_path: Path)
             or not fr.choices, "the named mistakes are in French"
         for w_en, w_fr in zip(en.solution, fr.solution, strict=True):
             assert w_fr.checks == w_en.checks, "the worked claims are the same, '.' numbers"
+            # French sets a space before ';' (the catalogue's clause separator); English does not
+            assert re.search(r"\S;", w_fr.text) is None, w_fr.text
             for expr, result in w_fr.checks:
                 assert show(evaluate(expr), decimals_of(result)) == result
         if fr.numerical:
