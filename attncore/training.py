@@ -79,7 +79,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .display import round_matrix
-from .i18n import _, ngettext, number, pgettext, use
+from .i18n import _, ngettext, number, pgettext, quoted, use
 from .lesson import Context, Lesson
 from .senses import Example, labelled_sentences, sense_positions, strongest_dimension, training_set
 from .steps import Matrix, attention, multi_head_attention
@@ -408,8 +408,7 @@ def alternatives(items: Sequence[str]) -> str:
 
 def _task(lesson: Lesson) -> str:
     labelled = labelled_sentences(lesson)
-    # Translators: the focus word, quoted in the training task ('mouse' in English).
-    focus = list(dict.fromkeys(_("'{word}'").format(word=c.focus) for c in labelled))
+    focus = list(dict.fromkeys(quoted(c.focus) for c in labelled))  # the lecture's quotation marks
     senses = list(dict.fromkeys(str(c.leans) for c in labelled))
     question = _("Which sense does {words} have in each sentence ({senses})?").format(
         words=alternatives(focus), senses=alternatives(senses))
