@@ -44,3 +44,17 @@ def install_signal_handlers() -> None:
     """Make SIGINT and SIGTERM raise :class:`Interrupted` in the main thread."""
     signal.signal(signal.SIGINT, _raise_interrupted)
     signal.signal(signal.SIGTERM, _raise_interrupted)
+
+
+def reraise_signal(exc: BaseException) -> None:
+    """Raise again a signal's exception (:class:`Interrupted`, ``KeyboardInterrupt``) that an
+    ``except Exception`` caught wrapped in another: Python turns an exception raised while a
+    class body's ``__set_name__`` runs into a ``RuntimeError``, so a Ctrl-C or SIGTERM landing
+    while Manim is imported read as "manim: cannot be imported" with status 1."""
+    seen: set[int] = set()
+    e: BaseException | None = exc
+    while e is not None and id(e) not in seen:
+        seen.add(id(e))
+        if not isinstance(e, Exception):
+            raise e
+        e = e.__cause__ or e.__context__

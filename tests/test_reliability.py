@@ -15,9 +15,11 @@ import random
 import shutil
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import av
 import pytest
@@ -368,3 +370,33 @@ def test_a_signal_during_the_last_clean_up_still_leaves_nothing(tmp_path: Path, 
         (root / ".work" / "scene" / "frames").mkdir(parents=True)
         (root / ".work" / "scene" / "frames" / "f.png").write_bytes(b"x")
     assert not (root / ".work").exists()
+
+
+def test_a_signal_landing_while_manim_is_imported_is_a_signal_not_a_broken_install(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Ctrl-C or SIGTERM that arrives while a class body of Manim runs ``__set_name__`` reaches
+    the import check wrapped in a RuntimeError (Python's doing); it must stop the run as the
+    signal (status 130 or 143), not be reported as "manim: cannot be imported" with status 1
+    (seen once in the kill test)."""
+    import builtins
+
+    from attnvid.render.runtime import check_manim, check_pango
+    from attnvid.signals import Interrupted
+
+    real_import = builtins.__import__
+
+    def landing(name: str, *args: Any, **kwargs: Any) -> Any:
+        if name in ("manim", "manimpango"):
+            try:
+                raise Interrupted(signal.SIGTERM)
+            except Interrupted as sig:
+                raise RuntimeError("Error calling __set_name__ on 'cached_property' instance") from sig
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.delitem(sys.modules, "manim", raising=False)
+    monkeypatch.delitem(sys.modules, "manimpango", raising=False)
+    monkeypatch.setattr(builtins, "__import__", landing)
+    for check in (check_manim, check_pango):
+        with pytest.raises(Interrupted) as caught:
+            check()
+        assert caught.value.code == 143

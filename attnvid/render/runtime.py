@@ -26,6 +26,7 @@ from pathlib import Path
 
 from ..errors import UserError, storage_error, storage_message
 from ..paths import package_dir
+from ..signals import reraise_signal
 from ..speech.voices import PIPER_FIX, PiperVoice, VoiceError, voice_engine, voice_from_spec
 
 SETUP = "bash .ci/setup"
@@ -81,6 +82,7 @@ def check_manim() -> Check:
     try:
         import manim
     except Exception as exc:  # ImportError, or a broken install raising something else
+        reraise_signal(exc)
         return Check("manim", False, f"cannot be imported ({exc})", SETUP)
     return Check("manim", True, manim.__version__)
 
@@ -89,6 +91,7 @@ def check_cairo() -> Check:
     try:
         import cairo
     except Exception as exc:
+        reraise_signal(exc)
         return Check("cairo", False, f"pycairo cannot be imported ({exc})", SETUP)
     return Check("cairo", True, f"pycairo {cairo.version} with cairo {cairo.cairo_version_string()}")
 
@@ -97,6 +100,7 @@ def check_pango() -> Check:
     try:
         import manimpango
     except Exception as exc:
+        reraise_signal(exc)
         return Check("pango", False, f"manimpango cannot be imported ({exc})", SETUP)
     return Check("pango", True, f"manimpango {manimpango.__version__} with Pango {manimpango.pango_version()}")
 
@@ -170,7 +174,8 @@ def check_fonts(with_fontconfig: bool = True) -> Check:
         import manimpango
 
         pango = set(manimpango.list_fonts())
-    except Exception:
+    except Exception as exc:
+        reraise_signal(exc)
         pango = None  # reported by the pango check
     absent = [f for f in FONTS if pango is not None and f not in pango]
     if absent:
@@ -206,6 +211,7 @@ def check_piper(needed: bool) -> Check:
         import onnxruntime
         import piper  # noqa: F401  (its import is the check)
     except Exception as exc:  # ImportError, or a broken install raising something else
+        reraise_signal(exc)
         return Check("piper", False, f"piper-tts cannot be imported ({exc}){why}", PIPER_FIX, needed=needed)
     from importlib.metadata import version
 
@@ -241,7 +247,8 @@ def check_cjk(needed: bool) -> Check:
         import manimpango
 
         found = CJK_FONT in set(manimpango.list_fonts())
-    except Exception:
+    except Exception as exc:
+        reraise_signal(exc)
         found = False  # Pango itself is reported by the pango check
     if not found:
         return Check("CJK font", False, f"{CJK_FONT} not found by Pango{why}", CJK_FIX, needed=needed)
