@@ -22,7 +22,7 @@ import click
 
 from attncore import LessonError
 
-from .signals import Interrupted
+from .signals import Interrupted, signal_in
 
 #: errno values that mean "this folder cannot take our files": reported as one line naming the folder.
 STORAGE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM})
@@ -101,6 +101,11 @@ def cli_errors() -> Iterator[None]:
     except KeyboardInterrupt:
         _fail("attnvid: interrupted", 130)
     except Exception as exc:
+        signalled = signal_in(exc)  # a signal landing in __set_name__ comes as a RuntimeError
+        if isinstance(signalled, Interrupted):
+            _fail(signalled.message, signalled.code)
+        if isinstance(signalled, KeyboardInterrupt):
+            _fail("attnvid: interrupted", 130)
         err = storage_error(exc)
         if err is None:
             raise

@@ -46,15 +46,25 @@ def install_signal_handlers() -> None:
     signal.signal(signal.SIGTERM, _raise_interrupted)
 
 
-def reraise_signal(exc: BaseException) -> None:
-    """Raise again a signal's exception (:class:`Interrupted`, ``KeyboardInterrupt``) that an
-    ``except Exception`` caught wrapped in another: Python turns an exception raised while a
-    class body's ``__set_name__`` runs into a ``RuntimeError``, so a Ctrl-C or SIGTERM landing
-    while Manim is imported read as "manim: cannot be imported" with status 1."""
+
+def signal_in(exc: BaseException) -> BaseException | None:
+    """The signal's exception (:class:`Interrupted`, ``KeyboardInterrupt``: not an ``Exception``)
+    that ``exc`` was raised from, if any, following its cause or context."""
     seen: set[int] = set()
     e: BaseException | None = exc
     while e is not None and id(e) not in seen:
         seen.add(id(e))
         if not isinstance(e, Exception):
-            raise e
+            return e
         e = e.__cause__ or e.__context__
+    return None
+
+
+def reraise_signal(exc: BaseException) -> None:
+    """Raise again a signal's exception that an ``except Exception`` caught wrapped in another:
+    Python turns an exception raised while a class body's ``__set_name__`` runs into a
+    ``RuntimeError``, so a Ctrl-C or SIGTERM landing while Manim is imported read as "manim:
+    cannot be imported" with status 1."""
+    signalled = signal_in(exc)
+    if signalled is not None:
+        raise signalled

@@ -400,3 +400,19 @@ def test_a_signal_landing_while_manim_is_imported_is_a_signal_not_a_broken_insta
         with pytest.raises(Interrupted) as caught:
             check()
         assert caught.value.code == 143
+
+
+def test_a_wrapped_signal_reaching_the_command_is_said_as_the_signal(capsys: pytest.CaptureFixture[str]) -> None:
+    """The same RuntimeError, met anywhere else a command runs (a scene module's import):
+    one line and the signal's status, not a traceback."""
+    from attnvid.errors import cli_errors
+    from attnvid.signals import Interrupted
+
+    for sig, line in ((signal.SIGINT, "attnvid: interrupted"), (signal.SIGTERM, "attnvid: terminated")):
+        with pytest.raises(SystemExit) as stopped, cli_errors():
+            try:
+                raise Interrupted(sig)
+            except Interrupted as caught:
+                raise RuntimeError("Error calling __set_name__") from caught
+        assert stopped.value.code == 128 + sig
+        assert capsys.readouterr().err.strip() == line
