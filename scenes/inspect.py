@@ -255,6 +255,27 @@ def staircase_headers(cp: Checkpoint) -> list[str]:
     return out
 
 
+def equals_before_approx(cp: Checkpoint, texts: list[Shown] | None = None) -> list[str]:
+    """Numbers marked ≈ on screen at ``cp`` right after a text ending in "=" on their line
+    ("sum = ≈ 1.00" says two relations at once: it reads "sum ≈ 1.00")."""
+    texts = visible_texts(cp) if texts is None else texts
+    out = []
+    for s in texts:
+        if not (isinstance(s.mob, Num) and s.mob.approx):
+            continue
+        mid = (s.bottom + s.top) / 2
+        left = [t for t in texts if t is not s and abs((t.bottom + t.top) / 2 - mid) < APPROX_LINE
+                and 0 <= s.left - t.right < APPROX_REACH]
+        if left and max(left, key=lambda t: t.right).mob.text.endswith("="):
+            out.append(s.mob.text)
+    return out
+
+
+#: How far apart the centres of a text and a number on one line may be, and how far the text
+#: may end left of the number, for :func:`equals_before_approx`.
+APPROX_LINE, APPROX_REACH = 0.12, 0.6
+
+
 #: The smallest number worth showing (scenes.layout.READABLE_DIGIT_H).
 MIN_DIGIT_HEIGHT = READABLE_DIGIT_H
 

@@ -53,6 +53,7 @@ from scenes.components import (
     row_total,
     softmax_row_decimals,
     strip,
+    sum_head,
     text_size,
     token_header_room,
     token_matrix,
@@ -191,8 +192,9 @@ def softmax_rows(ctx: ContextTrace, theme: Theme, dec: int, box: Box) -> Softmax
                   theme["query"])
     intro.move_to((0, AREA.top - LABEL_BUFF, 0))
     # Translators: before the sum of a row of numbers ("sum = 3.2").
-    sum_line = VGroup(label(_("sum ="), "body", theme["accent"]), total).arrange(RIGHT, buff=SUM_BUFF)
-    check = VGroup(label(_("sum ="), "body", theme["positive"]), check_num, label("✓", "body", theme["positive"]))
+    sum_line = VGroup(label(sum_head(_("sum ="), total.approx), "body", theme["accent"]), total).arrange(RIGHT, buff=SUM_BUFF)
+    check = VGroup(label(sum_head(_("sum ="), check_num.approx), "body", theme["positive"]), check_num,
+                   label("✓", "body", theme["positive"]))
     check.arrange(RIGHT, buff=SUM_BUFF)
     place_beside(sum_line, rows[1], side)
     place_beside(check, rows[2], side)

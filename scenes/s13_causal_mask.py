@@ -70,6 +70,7 @@ from scenes.components import (
     number_cell_width,
     row_total,
     softmax_row_decimals,
+    sum_head,
     text_size,
     token_matrix,
     which_sentence,
@@ -163,14 +164,14 @@ def focus_row_layout(ctx: ContextTrace, dec: int, theme: Theme, box: Box) -> Foc
                          "label", theme["query"]), box)
     x_dec, e_dec = softmax_row_decimals(ctx.causal.masked[f], dec)
     exps, weights = ctx.softmax_exps(f, STAGE), ctx.causal.attention[f]
-    total = VGroup(label(pgettext("before a row's sum", "sum ="), "body", theme["accent"]),
-                   Num(ctx.softmax_total(f, STAGE), e_dec, Source(0, "softmax_total", (), (f, STAGE)), size="body",
-                       color=theme["accent"], approx=not adds_up(exps, ctx.softmax_total(f, STAGE), e_dec)),
-                   ).arrange(RIGHT, buff=ITEM_BUFF)
-    check = VGroup(label(pgettext("before a row's sum", "sum ="), "body", theme["positive"]),
-                   Num(ctx.row_sums(STAGE)[f], dec, row_total(0, f, STAGE), size="body", color=theme["positive"],
-                       approx=not adds_up(weights, ctx.row_sums(STAGE)[f], dec)),
-                   label("✓", "body", theme["positive"])).arrange(RIGHT, buff=ITEM_BUFF)
+    summed = Num(ctx.softmax_total(f, STAGE), e_dec, Source(0, "softmax_total", (), (f, STAGE)), size="body",
+                 color=theme["accent"], approx=not adds_up(exps, ctx.softmax_total(f, STAGE), e_dec))
+    total = VGroup(label(sum_head(pgettext("before a row's sum", "sum ="), summed.approx), "body", theme["accent"]),
+                   summed).arrange(RIGHT, buff=ITEM_BUFF)
+    one = Num(ctx.row_sums(STAGE)[f], dec, row_total(0, f, STAGE), size="body", color=theme["positive"],
+              approx=not adds_up(weights, ctx.row_sums(STAGE)[f], dec))
+    check = VGroup(label(sum_head(pgettext("before a row's sum", "sum ="), one.approx), "body", theme["positive"]),
+                   one, label("✓", "body", theme["positive"])).arrange(RIGHT, buff=ITEM_BUFF)
     rows = focus_rows(ctx, dec, theme)
     shown = np.vstack([ctx.scaled[f], exps])
     names_w = label_width([r.name for r in rows], "body") + LABEL_BUFF

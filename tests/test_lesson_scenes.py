@@ -18,6 +18,7 @@ from attncore.lesson import LIMITS
 from scenes.components import Num
 from scenes.inspect import (
     EDGE_PX,
+    equals_before_approx,
     expected_text,
     leaving_frame,
     near_edge,
@@ -56,7 +57,8 @@ def lesson_toml(n_ctx: int, n_tok: int, d: int, heads: int, seed: int = 1, decim
 
 def check_scene(scene: Any, name: str) -> int:
     """Every section end of ``scene`` (built for lesson ``name``): nothing leaves the frame, no two
-    texts overlap, no number is too small at 480p, no header climbs a staircase of lines, every
+    texts overlap, no number is too small at 480p, no header climbs a staircase of lines, no
+    "= ≈", every
     number is the trace's (how many: returned)."""
     checked = 0
     for cp in scene.checkpoints:
@@ -67,6 +69,7 @@ def check_scene(scene: Any, name: str) -> int:
         assert not overlapping_texts(cp, texts=texts), f"{where}: these texts overlap: {overlapping_texts(cp, texts=texts)}"
         assert not unreadable_numbers(cp, texts), f"{where}: too small at 480p: {unreadable_numbers(cp, texts)}"
         assert not staircase_headers(cp), f"{where}: column headers on more than one line: {staircase_headers(cp)}"
+        assert not equals_before_approx(cp, texts), f"{where}: '= ≈' before {equals_before_approx(cp, texts)}"
         for s in texts:
             if isinstance(s.mob, Num) and not s.mob.constant:
                 assert s.mob.text == expected_text(scene.trace, s.mob), f"{where}: {s.mob.text!r} vs {s.mob.source}"

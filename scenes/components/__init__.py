@@ -114,7 +114,7 @@ from .text import (
     wrapped_text,
 )
 from .tokens import TokenRow, tint_tokens, wrap_token_row
-from .wording import EXP_ROW_NOTE, approx_note, listed, quoted, which_sentence
+from .wording import EXP_ROW_NOTE, approx_note, listed, quoted, sum_head, which_sentence
 
 __all__ = [
     # copying (importing it makes deepcopy_mobject Manim's Mobject.__deepcopy__)
@@ -149,7 +149,7 @@ __all__ = [
     # masks, comparisons, definitions
     "MaskedCell", "MaskOver", "mask_edge", "lift_entries", "CompareRow", "compare_rows", "cell_outline", "Definition",
     "row_outline", "ROW_OUTLINE_BUFF",
-    "POSITIONAL_ENCODING", "at_top", "below", "centre_in", "listed", "quoted", "which_sentence", "approx_note", "EXP_ROW_NOTE",
+    "POSITIONAL_ENCODING", "at_top", "below", "centre_in", "listed", "quoted", "which_sentence", "approx_note", "EXP_ROW_NOTE", "sum_head",
     # sizing, pictures
     "CELL_H_MIN", "CELL_H_MAX", "BLOCK_LABELS_H", "TITLE_RISE", "WIDEN", "cell_height", "row_labels_width", "operators_width", "readable_scale",
     "PICTURE_H", "Picture", "picture",

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from attncore.i18n import N_, _, list_of, pgettext
 from attncore.i18n import quoted as quoted_word
 
-__all__ = ["listed", "quoted", "which_sentence", "approx_note", "EXP_ROW_NOTE"]
+__all__ = ["listed", "quoted", "which_sentence", "approx_note", "EXP_ROW_NOTE", "sum_head"]
 
 
 def listed(items: Sequence[str]) -> str:
@@ -106,3 +106,10 @@ def approx_note(what: str, shown_sums: Sequence[float], totals: Sequence[float],
 #: translate it where it is said: ``_(EXP_ROW_NOTE)``.
 EXP_ROW_NOTE = N_("The exponentials are marked approximate: they are those of the exact scores, "
                   "not of the rounded scores shown.")
+
+
+def sum_head(exact: str, approx: bool) -> str:
+    """The words before a sum: ``exact`` ("sum =") when the sum is shown exactly, else the
+    word alone, so that a sum marked ≈ reads "sum ≈ 1.00", not "sum = ≈ 1.00"."""
+    # Translators: before a sum shown with ≈ ("sum ≈ 1.00"): the word for a sum, without "=".
+    return pgettext("before a sum marked ≈", "sum") if approx else exact
