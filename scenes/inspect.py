@@ -7,7 +7,6 @@ their end state, no frame is rasterised and no file is written.
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,8 +37,8 @@ from attncore import ContextTrace, LessonTrace
 from .base import Checkpoint, LessonScene
 from .components import APPROX, CellGrid, Formula, Num, ShapeLabel, resolve
 from .components.numbers import shown_digits
+from .components.sizing import round_digit_height
 from .layout import READABLE_DIGIT_H
-from .theme import MONO
 
 
 class DryRenderer(CairoRenderer):
@@ -280,18 +279,11 @@ APPROX_LINE, APPROX_REACH = 0.12, 0.6
 MIN_DIGIT_HEIGHT = READABLE_DIGIT_H
 
 
-@functools.cache
-def _digit_height(font_size: float) -> float:
-    """The height of a round digit ("0", whose curves overshoot the flat digits') of a number set
-    at ``font_size``."""
-    return float(Text("0", font=MONO, font_size=font_size).height)
-
-
 def digit_height(num: Num) -> float:
     """How tall ``num``'s digits are drawn, whichever digits it shows: the height of a "0" at its
     size, scaled as ``num`` was (a "1.17" has no round digit and is drawn a little lower than a
     "2.15" of the same size, which made the check depend on the number rather than its size)."""
-    return _digit_height(float(num._font_size)) * float(num.height / num.initial_height)
+    return round_digit_height(float(num._font_size)) * float(num.height / num.initial_height)
 
 
 def unreadable_numbers(cp: Checkpoint, texts: list[Shown] | None = None) -> list[str]:

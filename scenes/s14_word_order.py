@@ -274,9 +274,10 @@ def encoding_layout(trace: LessonTrace, dec: int, theme: Theme, box: Box) -> Enc
     words_w = label_width([*ctx.tokens, *names], "label") + GROUP_BUFF
     # columns wide enough for the dimension names side by side where the room allows (German's
     # "Grammatik" climbed a second line over 1.4-unit columns), else the names smaller, else turned
-    widest = max(ENCODING_CELL_W, one_line_cell_width(dims, "label"))
+    upright = one_line_cell_width(dims, "label")
+    widest = max(ENCODING_CELL_W, upright)
     cw = min(widest, (room.width - 2 * words_w) / ctx.d)
-    lsize = "label" if one_line_cell_width(dims, "label") <= cw else "small"
+    lsize = "label" if upright <= cw else "small"
     header = max(LABEL_ROOM, column_labels_height(dims, cw, lsize, "turned") + SMALL_BUFF)
     cw, ch = fit_cells(ctx.n, ctx.d, room.width - 2 * words_w, room.height - header, max_w=widest,
                        max_h=ENCODING_CELL_H)

@@ -9,6 +9,7 @@ then decides the cell widths.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from manim import Text
@@ -19,7 +20,7 @@ from .equations import EQ_BUFF, operator
 from .grids import label_width
 
 __all__ = ["CELL_H_MIN", "CELL_H_MAX", "BLOCK_LABELS_H", "TITLE_RISE", "WIDEN", "row_labels_width", "operators_width", "cell_height",
-           "readable_scale"]
+           "readable_scale", "round_digit_height"]
 
 #: A cell is at least CELL_H_MIN tall (a word still fits beside it as a row label) and at
 #: most CELL_H_MAX (a few rows should not fill the frame).
@@ -51,7 +52,14 @@ def cell_height(height: float, rows: int, low: float = CELL_H_MIN, high: float =
     return min(high, max(low, height / rows))
 
 
+@functools.cache
+def round_digit_height(font_size: float) -> float:
+    """The height of a round digit ("0", whose curves overshoot the flat digits') of a number set
+    at ``font_size``."""
+    return float(Text("0", font=MONO, font_size=font_size).height)
+
+
 def readable_scale(size: str) -> float:
     """The least a number of ``size`` may be scaled by and stay readable: its round digits at
     least :data:`~scenes.layout.READABLE_DIGIT_H` high (with a hair to spare)."""
-    return (READABLE_DIGIT_H + 1e-3) / float(Text("0", font=MONO, font_size=SIZE[size]).height)
+    return (READABLE_DIGIT_H + 1e-3) / round_digit_height(SIZE[size])
