@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
 from manim import (
     DOWN,
     LEFT,
@@ -26,7 +27,6 @@ from manim import (
     FadeOut,
     GrowFromEdge,
     LaggedStart,
-    SurroundingRectangle,
     Text,
     TransformFromCopy,
     VGroup,
@@ -48,9 +48,11 @@ from scenes.components import (
     Source,
     WeightBars,
     axis_titles,
+    bar_words_depth,
     fit_token_cells,
     label,
     label_width,
+    readable_cell_width,
     token_matrix,
 )
 from scenes.layout import (
@@ -62,7 +64,6 @@ from scenes.layout import (
     LABEL_ROOM,
     MED_LARGE_BUFF,
     MED_SMALL_BUFF,
-    SMALL_BUFF,
     WORD_MATRIX_AREA,
 )
 from scenes.theme import LAG, TIME, Theme
@@ -125,35 +126,64 @@ class Division:
     divisors: tuple[Divisor, ...]  # one per row of S
 
 
-def division(ctx: ContextTrace, dims: list[str], theme: Theme, dec: int) -> Division:
-    """S left of PANEL_LEFT, the panel centred right of it on S's cells, S/√d over S."""
-    n = ctx.n
-    room_w = PANEL_LEFT - MED_LARGE_BUFF - CONTENT.left - label_width(ctx.tokens) - ITEM_BUFF
-    cw, ch = fit_token_cells(ctx.tokens, room_w, AREA.height, LABEL_ROOM, max_w=CELL_W_MAX)
-    # S and √d carry the decimals that make every division redoable from the screen (at
-    # most one more than the lesson's); a scaled score that still is not is marked ≈.
-    op_dec = quotient_decimals(ctx.scores, ctx.sqrt_d, dec, dec + WORKED_EXTRA_DECIMALS)
-    S = token_matrix(ctx.scores, op_dec, lambda r, c: Source(0, "scores", (r, c)), theme, ctx.tokens, cell_w=cw, cell_h=ch)
-    axes = axis_titles(S, theme)
-    VGroup(S, axes).move_to(((CONTENT.left + PANEL_LEFT - MED_LARGE_BUFF) / 2, AREA.centre_y, 0))
-    CONTENT.keep_inside(VGroup(S, axes))  # "query ↓" may reach further left than short row labels
-
-    # d: the number of named dimensions; √d: the divisor.
+def _panel(ctx: ContextTrace, dims: list[str], theme: Theme, op_dec: int, *,
+           compact: bool = False) -> tuple[VGroup, VGroup, VGroup, Num, VGroup]:
+    """d_line, names, sqrt_line, sqrt_num and the panel of all three (not placed); ``compact``:
+    "dimensions" under "d = 8" rather than after it, for a narrower panel."""
     d_line = VGroup(
         # Translators: after "d = 3": the number of dimensions of a word vector.
         label("d =", "body"), Num(ctx.d, 0, Source(0, "d"), size="body"),
         label(pgettext("d = ...", "dimensions"), "body", theme["muted"]),
     ).arrange(RIGHT, buff=SIGN_BUFF)
+    if compact:
+        d_line[2].next_to(d_line[0], DOWN, buff=NAME_LINE_GAP, aligned_edge=LEFT)
     names = VGroup(*(label(m, "small", theme.dim(m)) for m in dims))
     cols = 2 if len(dims) > 3 else 1
     names.arrange_in_grid(cols=cols, buff=(PANEL_GAP, NAME_LINE_GAP), col_alignments="l" * cols)
     sqrt_num = Num(ctx.sqrt_d, op_dec, Source(0, "sqrt_d"), size="body", color=theme["accent"])
     sqrt_line = VGroup(label("√d =", "body", theme["accent"]), sqrt_num).arrange(RIGHT, buff=SIGN_BUFF)
     panel = VGroup(d_line, names, sqrt_line).arrange(DOWN, buff=PANEL_GAP, aligned_edge=LEFT)
-    panel.move_to(((PANEL_LEFT + CONTENT.right) / 2, S.cells.get_center()[1], 0))
+    return d_line, names, sqrt_line, sqrt_num, panel
+
+
+def _score_cells(ctx: ContextTrace, need: float, panel_w: float) -> tuple[float, float, float]:
+    """(cell width, cell height, the panel's left edge): the panel from PANEL_LEFT, or, where
+    S's cells would then be narrower than ``need`` (long words as row labels take the room),
+    a panel ``panel_w`` wide against the content's right edge and the row labels measured at
+    the size they are drawn."""
+    room_w = PANEL_LEFT - MED_LARGE_BUFF - CONTENT.left - label_width(ctx.tokens) - ITEM_BUFF
+    cw, ch = fit_token_cells(ctx.tokens, room_w, AREA.height, LABEL_ROOM, max_w=CELL_W_MAX)
+    if cw >= need:
+        return cw, ch, PANEL_LEFT
+    panel_left = max(PANEL_LEFT, CONTENT.right - panel_w)
+    room_w = panel_left - MED_LARGE_BUFF - CONTENT.left - label_width(ctx.tokens, "label") - ITEM_BUFF
+    return (*fit_token_cells(ctx.tokens, room_w, AREA.height, LABEL_ROOM, max_w=CELL_W_MAX), panel_left)
+
+
+def division(ctx: ContextTrace, dims: list[str], theme: Theme, dec: int) -> Division:
+    """S left of the panel, the panel centred right of it on S's cells, S/√d over S."""
+    n = ctx.n
+    # S and √d carry the decimals that make every division redoable from the screen (at
+    # most one more than the lesson's); a scaled score that still is not is marked ≈.
+    op_dec = quotient_decimals(ctx.scores, ctx.sqrt_d, dec, dec + WORKED_EXTRA_DECIMALS)
+    # d: the number of named dimensions; √d: the divisor.
+    approx = [[not quotient_as_shown(ctx.scores[r, c], ctx.sqrt_d, op_dec, dec) for c in range(n)] for r in range(n)]
+    need = max(readable_cell_width(ctx.scores, op_dec),
+               readable_cell_width(ctx.scaled, dec),
+               readable_cell_width(ctx.scaled[np.array(approx)], dec, approx=True) if any(map(any, approx)) else 0.0)
+    d_line, names, sqrt_line, sqrt_num, panel = _panel(ctx, dims, theme, op_dec)
+    cw, ch, panel_left = _score_cells(ctx, need, float(panel.width))
+    if panel_left != PANEL_LEFT:  # crowded: the narrower panel
+        d_line, names, sqrt_line, sqrt_num, panel = _panel(ctx, dims, theme, op_dec, compact=True)
+        cw, ch, panel_left = _score_cells(ctx, need, float(panel.width))
+    S = token_matrix(ctx.scores, op_dec, lambda r, c: Source(0, "scores", (r, c)), theme, ctx.tokens, cell_w=cw, cell_h=ch)
+    axes = axis_titles(S, theme)
+    VGroup(S, axes).move_to(((CONTENT.left + panel_left - MED_LARGE_BUFF) / 2, AREA.centre_y, 0))
+    CONTENT.keep_inside(VGroup(S, axes))  # "query ↓" may reach further left than short row labels
+    panel.move_to(((panel_left + CONTENT.right) / 2, S.cells.get_center()[1], 0))
 
     T = token_matrix(ctx.scaled, dec, lambda r, c: Source(0, "scaled", (r, c)), theme, ctx.tokens, cell_w=cw, cell_h=ch,
-                     approx=lambda r, c: not quotient_as_shown(ctx.scores[r, c], ctx.sqrt_d, op_dec, dec))
+                     approx=lambda r, c: approx[r][c])
     T.move_to(S)
     divisors = []
     for r in range(n):
@@ -173,15 +203,29 @@ class Chart:
 
 def focus_chart(ctx: ContextTrace, matrix: str, x_left: float, x_right: float, title: str, sub: str,
                 theme: Theme, dec: int) -> Chart:
-    """The focus row of ``matrix`` (an attention matrix of the trace) as bars between ``x_left`` and ``x_right``."""
+    """The focus row of ``matrix`` (an attention matrix of the trace) as bars between ``x_left`` and
+    ``x_right``; turned words under the bars take their room from the bars' height (the same in
+    both charts: they show the same words) and, reaching left of the first bar, from the columns'
+    width."""
     i = ctx.focus_index
-    bars = WeightBars(
-        getattr(ctx, matrix)[i], ctx.tokens, dec, lambda k: Source(0, matrix, (i, k)), theme,
-        col_w=min(COL_W_MAX, 6 / ctx.n), height=BAR_H,
-    )
+    col_w = min(COL_W_MAX, 6 / ctx.n)
+    words_room = max(WORDS_ROOM, bar_words_depth(ctx.tokens, col_w))
+    for _attempt in range(2):
+        bars = WeightBars(
+            getattr(ctx, matrix)[i], ctx.tokens, dec, lambda k: Source(0, matrix, (i, k)), theme,
+            col_w=col_w, height=BAR_H - (words_room - WORDS_ROOM),
+        )
+        excess = float(bars.width) - (x_right - x_left)
+        if excess <= 0:
+            break
+        col_w -= excess / ctx.n
     bars.words[i].set_color(theme["query"])
-    base_y = CONTENT.bottom + WORDS_ROOM
-    bars.shift(((x_left + x_right) / 2 - bars.baseline.get_center()[0], base_y - bars.baseline.get_y(), 0))
+    base_y = CONTENT.bottom + words_room
+    move = np.array([(x_left + x_right) / 2 - bars.baseline.get_center()[0], base_y - bars.baseline.get_y(), 0])
+    # Centred on its baseline; words turned under the first bars may need it further right.
+    move[0] += max(0.0, x_left - (float(bars.get_left()[0]) + move[0]))
+    bars.shift(move)
+    bars.outline.shift(move)  # drawn later, not one of the chart's parts
     head = VGroup(label(title, "label", theme["text"]), label(sub, "small", theme["muted"]))
     head.arrange(DOWN, buff=HEAD_BUFF).move_to(((x_left + x_right) / 2, HEAD_Y, 0))
     return Chart(bars, head)
@@ -288,8 +332,7 @@ class Scaling(LessonScene):
             run_time=TIME.transform,
         )
         peak = bars.peak
-        box = SurroundingRectangle(VGroup(bars.bars[peak], bars.nums[peak]), color=self.theme["accent"], buff=SMALL_BUFF)
-        self.play(Create(box), bars.bars[peak].animate.set_fill(self.theme["accent"]))
+        self.play(Create(bars.outline), bars.bars[peak].animate.set_fill(self.theme["accent"]))
         self.hold(len(bars.nums))
 
     def without(self) -> None:

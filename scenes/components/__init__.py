@@ -29,7 +29,7 @@ is Manim's own. ``from scenes.components import X`` works for every name below.
 
 from __future__ import annotations
 
-from .bars import VectorBars, WeightBars, bar_names, grow_bars, readable_numbers
+from .bars import VectorBars, WeightBars, bar_names, bar_words_depth, grow_bars, readable_numbers
 from .charts import LossCurve
 from .comparisons import ROW_OUTLINE_BUFF, CompareRow, cell_outline, compare_rows, row_outline
 from .copying import IMMUTABLE, deepcopy_mobject
@@ -98,6 +98,7 @@ from .sizing import (
     WIDEN,
     cell_height,
     operators_width,
+    readable_cell_width,
     readable_scale,
     row_labels_width,
 )
@@ -135,7 +136,7 @@ __all__ = [
     "fit_token_cells", "strip",
     "HeatLegend", "CellFit", "fit_row", "RowFit", "fit_numbers",
     # bars
-    "VectorBars", "WeightBars", "bar_names", "grow_bars", "readable_numbers",
+    "VectorBars", "WeightBars", "bar_names", "bar_words_depth", "grow_bars", "readable_numbers",
     # charts
     "LossCurve",
     # equations
@@ -152,5 +153,5 @@ __all__ = [
     "POSITIONAL_ENCODING", "at_top", "below", "centre_in", "listed", "quoted", "which_sentence", "approx_note", "EXP_ROW_NOTE", "sum_head",
     # sizing, pictures
     "CELL_H_MIN", "CELL_H_MAX", "BLOCK_LABELS_H", "TITLE_RISE", "WIDEN", "cell_height", "row_labels_width", "operators_width", "readable_scale",
-    "PICTURE_H", "Picture", "picture",
+    "readable_cell_width", "PICTURE_H", "Picture", "picture",
 ]

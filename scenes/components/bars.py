@@ -5,17 +5,32 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import cast
 
-from manim import DOWN, LEFT, RIGHT, UP, AnimationGroup, GrowFromEdge, Line, Mobject, Rectangle, Text, VGroup
+import numpy as np
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    AnimationGroup,
+    GrowFromEdge,
+    Line,
+    Rectangle,
+    SurroundingRectangle,
+    Text,
+    VGroup,
+)
 
 from attncore import round_matrix
 
 from ..layout import SMALL_BUFF
 from ..theme import SIZE, Theme
+from .grids import TURN, TURN_GAP
 from .numbers import Num, Source
 from .placement import boxes_touch, stagger_names
-from .text import label
+from .sizing import readable_scale
+from .text import label, text_baseline
 
-__all__ = ["VectorBars", "WeightBars", "bar_names", "grow_bars", "readable_numbers"]
+__all__ = ["VectorBars", "WeightBars", "bar_names", "bar_words_depth", "grow_bars", "readable_numbers"]
 
 
 class VectorBars(VGroup):
@@ -67,17 +82,68 @@ class VectorBars(VGroup):
         return cast(Num, self.nums[k])
 
 
+#: A weight bar fills BAR_FILL of its column; its number at most NUM_FILL (shrunk to it).
+BAR_FILL, NUM_FILL = 0.62, 0.95
+#: Room kept across between two numbers over neighbouring bars; a number that would come
+#: closer steps a line up (issue 24: "<0.01<0.01<0.01" read as one long number).
+NUM_GAP = 0.1
+#: Between a stepped number's line and the next, and the least gap down between two numbers.
+NUM_LINE_GAP, NUM_GAP_Y = 0.08, 0.04
+#: The outline round the largest weight: round its bar and number where the neighbours'
+#: numbers leave room, else round its bar alone, closer (its number then sits over it).
+OUTLINE_BUFF, OUTLINE_BUFF_TIGHT = SMALL_BUFF, 0.05
+#: The least gap across between the outline and a neighbour's number (a line, not a text:
+#: less than NUM_GAP keeps the numbers beside a tall peak on their bars).
+OUTLINE_GAP = 0.05
+#: Upright words under the bars: centred this far under the baseline, at least WORD_GAP
+#: apart; else turned (scenes.components.grids.TURN), hanging from their columns.
+WORD_Y, WORD_GAP = -0.28, 0.1
+
+
+def bar_word_angle(tokens: Sequence[str], col_w: float) -> float:
+    """The angle of the words under a :class:`WeightBars` with columns ``col_w`` wide: 0 (upright)
+    when neighbours keep :data:`WORD_GAP` side by side, else :data:`~scenes.components.grids.TURN`,
+    or steeper where turned words ``col_w`` apart would touch."""
+    widths = [float(label(t, "small").width) for t in tokens]
+    if all((a + b) / 2 + WORD_GAP <= col_w for a, b in zip(widths, widths[1:], strict=False)):
+        return 0.0
+    need = float(label("Hy", "small").height) + TURN_GAP
+    return max(TURN, float(np.arcsin(min(1.0, need / col_w))))
+
+
+def bar_words_depth(tokens: Sequence[str], col_w: float) -> float:
+    """How far under the baseline the words of a :class:`WeightBars` reach (0 when upright:
+    the caller's usual room)."""
+    angle = bar_word_angle(tokens, col_w)
+    if not angle:
+        return 0.0
+    return SMALL_BUFF + max(float(label(t, "small").width * np.sin(angle) + label(t, "small").height * np.cos(angle))
+                            for t in tokens)
+
+
+def _hang(word: Text, x: float, top: float, angle: float) -> Text:
+    """``word`` turned by ``angle`` about the end of its baseline, ending under the column's centre
+    ``x`` with its ink ``SMALL_BUFF`` under ``top``: read upwards, it arrives at its bar (a bar
+    chart's usual slanted labels). Marked ``turned`` for the layout tests."""
+    word.shift(np.array([-float(word.get_right()[0]), -text_baseline(word), 0.0]))
+    cap = float(word.height)
+    word.rotate(angle, about_point=np.zeros(3))
+    word.shift(np.array([x + cap / 2 * np.sin(angle), top - SMALL_BUFF - float(word.get_top()[1]), 0.0]))
+    word.turned = angle  # type: ignore[attr-defined]
+    return word
+
+
 class WeightBars(VGroup):
     """One row of attention weights as vertical bars over the words they go to.
 
     Heights share one scale (a weight of 1 is ``height`` tall) so that two charts built
     with the same ``height`` compare at a glance. ``weights`` are the trace's (exact) weights:
     each number shows its weight as a frame shows one (too small to show: ``<0.01``), each bar
-    is as tall as its number reads; ``source(j)`` names each in the trace.
+    is as tall as its number reads; ``source(j)`` names each in the trace. Crowded numbers step
+    up a line (the largest weights keep theirs); crowded words are turned (:func:`bar_word_angle`).
 
     Attributes: ``bars``, ``nums``, ``words``, ``baseline``; ``peak`` is the index of the
-    largest weight. ``head`` (a title over the chart) and ``box`` (an outline) are for the
-    scene that shows the chart to set.
+    largest weight, ``outline`` its outline (not added: the scene draws it).
     """
 
     def __init__(
@@ -95,31 +161,56 @@ class WeightBars(VGroup):
         shown = round_matrix(weights, decimals)
         n = len(tokens)
         self.bars, self.nums, self.words = VGroup(), VGroup(), VGroup()
-        self.head: Mobject | None = None
-        self.box: Mobject | None = None
         self.baseline = Line(LEFT * 0.05, RIGHT * (n * col_w + 0.05), stroke_color=theme["grid"], stroke_width=2)
         self.peak = int(max(range(n), key=lambda k: shown[k]))
-        for k, (w, tok) in enumerate(zip(shown, tokens)):
-            x = (k + 0.5) * col_w
+        for k, w in enumerate(shown):
             h = max(float(w) * height, 0.02)
-            bar = Rectangle(width=col_w * 0.62, height=h, stroke_width=0, fill_color=theme["weight"],
+            bar = Rectangle(width=col_w * BAR_FILL, height=h, stroke_width=0, fill_color=theme["weight"],
                             fill_opacity=0.95)
-            bar.move_to((x, h / 2, 0.0))
+            self.bars.add(bar.move_to(((k + 0.5) * col_w, h / 2, 0.0)))
             num = Num(weights[k], decimals, source(k), size="cell", color=theme["text"])
-            if num.width > col_w * 0.95:
-                num.scale_to_fit_width(col_w * 0.95)
-            num.next_to(bar, UP, buff=SMALL_BUFF)
-            word = label(tok, "small", theme["key"])
-            word.move_to((x, -0.28, 0.0))
-            self.bars.add(bar)
-            self.nums.add(num)
-            self.words.add(word)
-        # Long words alternate in height rather than shrink.
-        ws = list(self.words)
-        if any(ws[k].get_right()[0] + 0.1 > ws[k + 1].get_left()[0] for k in range(n - 1)):
-            for k in range(1, n, 2):
-                ws[k].shift(DOWN * 0.32)
+            # At most NUM_FILL of its column, but never unreadable: a wider number steps up a
+            # line rather than touch its neighbours' (it stays clear of their bars, which are
+            # narrower than their columns).
+            widest = max(col_w * NUM_FILL, float(num.width) * readable_scale("cell"))
+            if num.width > widest:
+                num.scale_to_fit_width(widest)
+            self.nums.add(num.next_to(bar, UP, buff=SMALL_BUFF))
+        self.outline = self._place_numbers(shown, theme)
+        self._add_words(tokens, col_w, theme)
         self.add(self.baseline, self.bars, self.nums, self.words)
+
+    def _place_numbers(self, shown: Sequence[float], theme: Theme) -> SurroundingRectangle:
+        """Step crowded numbers up, largest weights first, clear of each other and of the
+        peak's outline; return the outline."""
+        peak_bar, peak_num = self.bars[self.peak], self.num(self.peak)
+        wide = SurroundingRectangle(VGroup(peak_bar, peak_num), color=theme["accent"], buff=OUTLINE_BUFF)
+        others = [m for k, m in enumerate(self.nums) if k != self.peak]
+        if not any(boxes_touch(wide, m, OUTLINE_GAP) for m in others):
+            outline = wide
+        else:
+            outline = SurroundingRectangle(peak_bar, color=theme["accent"], buff=OUTLINE_BUFF_TIGHT)
+            peak_num.next_to(outline, UP, buff=SMALL_BUFF)
+        placed = [outline, peak_num]
+        for k in sorted(range(len(shown)), key=lambda k: -shown[k]):
+            num = self.num(k)
+            if k == self.peak:
+                continue
+            lines = 1
+            while (any(boxes_touch(num, p, NUM_GAP, NUM_GAP_Y) for p in placed[1:])
+                   or boxes_touch(num, outline, OUTLINE_GAP)) and lines <= len(shown):
+                num.shift(UP * (num.height + NUM_LINE_GAP))
+                lines += 1
+            placed.append(num)
+        return outline
+
+    def _add_words(self, tokens: Sequence[str], col_w: float, theme: Theme) -> None:
+        """The words under the bars: upright on one line, or turned (:func:`bar_word_angle`)."""
+        angle = bar_word_angle(tokens, col_w)
+        for k, tok in enumerate(tokens):
+            word = label(tok, "small", theme["key"])
+            x = (k + 0.5) * col_w
+            self.words.add(_hang(word, x, 0.0, angle) if angle else word.move_to((x, WORD_Y, 0.0)))
 
     def num(self, k: int) -> Num:
         """The number over bar ``k``."""
