@@ -176,7 +176,7 @@ class WeightBars(VGroup):
             if num.width > widest:
                 num.scale_to_fit_width(widest)
             self.nums.add(num.next_to(bar, UP, buff=SMALL_BUFF))
-        self.outline = self._place_numbers(shown, theme)
+        self.outline = self._place_numbers([float(w) for w in shown], theme)
         self._add_words(tokens, col_w, theme)
         self.add(self.baseline, self.bars, self.nums, self.words)
 
