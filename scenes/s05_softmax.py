@@ -150,12 +150,27 @@ def row_grids(ctx: ContextTrace, theme: Theme, dec: int, cw: float) -> tuple[Num
     x_dec, e_dec = softmax_row_decimals(ctx.scaled[i], dec)
     return (
         strip(ctx.scaled[i], x_dec, lambda _, j: Source(0, "scaled", (i, j)), theme,
-              cell_w=cw, cell_h=ROW_H, col_labels=ctx.tokens),
+              cell_w=cw, cell_h=ROW_H, col_labels=ctx.tokens, col_style="turned"),
         strip(ctx.softmax_exps(i), e_dec, lambda _, j: Source(0, "softmax_exps", (j,), (i,)), theme,
               cell_w=cw, cell_h=ROW_H),
         strip(ctx.attention[i], dec, lambda _, j: Source(0, "attention", (i, j)), theme,
               cell_w=cw, cell_h=ROW_H, heat=True),
     )
+
+
+def row_heights(words_h: float, side: bool, top: float, bottom: float, under_h: float) -> list[float]:
+    """The rows' centres: the usual ones, lower where the words over the first row (``words_h``
+    above its cells: turned over narrow columns, they rise higher than a line) would reach
+    ``top``; with the sums under the rows (lines ``under_h`` tall with their gap), the lower
+    two then close up, the last no lower than its sum's line above ``bottom``."""
+    ys = [SIDE_TOP - k * SIDE_PITCH for k in range(3)] if side else [1, 1 - UNDER_PITCH,
+                                                                      1 - 2 * UNDER_PITCH - MED_SMALL_BUFF]
+    drop = max(0.0, ys[0] + ROW_H / 2 + words_h - top)
+    if side or not drop:
+        return [y - drop for y in ys]
+    y0, y2 = ys[0] - drop, max(ys[2] - drop, bottom + under_h + ROW_H / 2)
+    # The second row keeps its sum's line clear of the third.
+    return [y0, max(ys[1] - drop, y2 + ROW_H + under_h + LINE_BUFF), y2]
 
 
 def softmax_rows(ctx: ContextTrace, theme: Theme, dec: int, box: Box) -> SoftmaxRows:
@@ -175,12 +190,26 @@ def softmax_rows(ctx: ContextTrace, theme: Theme, dec: int, box: Box) -> Softmax
     right_room = side_w + SIDE_BUFF if side else 0
     cw = min(MAX_ROW_CELL_W, (box.right - right_room - x0) / n)
     rows = row_grids(ctx, theme, dec, cw)
-    ys = [SIDE_TOP - k * SIDE_PITCH for k in range(3)] if side else [1, 1 - UNDER_PITCH,
-                                                                      1 - 2 * UNDER_PITCH - MED_SMALL_BUFF]
+    # Words turned over narrow columns reach right of the last cell (over the sums' room, which
+    # is beside the rows under them): never past the box.
+    reach = float(rows[0].col_labels.get_right()[0] - rows[0].cells.get_right()[0])
+    for _attempt in range(3):  # narrower cells turn the words steeper: their reach changes
+        if x0 + n * cw + reach <= box.right:
+            break
+        cw = (box.right - reach - x0) / n
+        rows = row_grids(ctx, theme, dec, cw)
+        reach = float(rows[0].col_labels.get_right()[0] - rows[0].cells.get_right()[0])
+    intro = label(_("The row of {word}: how much it attends to each word").format(word=quoted(ctx.focus)), "label",
+                  theme["query"])
+    intro.move_to((0, AREA.top - LABEL_BUFF, 0))
+    ys = row_heights(float(rows[0].col_labels.get_top()[1] - rows[0].cells.get_top()[1]), side,
+                     float(intro.get_bottom()[1]) - LABEL_BUFF, box.bottom, label("Hy", "body").height + UNDER_BUFF)
     # Centre rows + the sums beside them: leave half the spare room on each side.
     spare = (box.right - right_room) - (x0 + n * cw)
+    left = x0 + spare / 2
+    left -= max(0.0, left + n * cw + reach - box.right)
     for g, y in zip(rows, ys):
-        g.shift((x0 + spare / 2 - g.cells.get_left()[0], y - g.cells.get_y(), 0))
+        g.shift((left - g.cells.get_left()[0], y - g.cells.get_y(), 0))
     names = VGroup()
     for g, t in zip(rows, row_names(ctx, dec)):
         nm = label(t, "body", theme["muted"])
@@ -188,9 +217,6 @@ def softmax_rows(ctx: ContextTrace, theme: Theme, dec: int, box: Box) -> Softmax
         nm.next_to(g.cells, LEFT, buff=NAME_BUFF, coor_mask=np.array([1, 0, 0]))
         names.add(nm)
     rows[0].col_labels[i].set_color(theme["query"])
-    intro = label(_("The row of {word}: how much it attends to each word").format(word=quoted(ctx.focus)), "label",
-                  theme["query"])
-    intro.move_to((0, AREA.top - LABEL_BUFF, 0))
     # Translators: before the sum of a row of numbers ("sum = 3.2").
     sum_line = VGroup(label(sum_head(_("sum ="), total.approx), "body", theme["accent"]), total).arrange(RIGHT, buff=SUM_BUFF)
     check = VGroup(label(sum_head(_("sum ="), check_num.approx), "body", theme["positive"]), check_num,

@@ -22,6 +22,7 @@ from attncore.i18n import pgettext
 from ..layout import SMALL_BUFF
 from ..theme import Theme
 from .grids import (
+    ColumnStyle,
     Grid,
     NumberGrid,
     TileFill,
@@ -139,11 +140,12 @@ def fit_token_cells(tokens: Sequence[str], width: float, height: float, least: f
 def strip(
     values: np.ndarray, decimals: int, source: Callable[[int, int], Source], theme: Theme, *, cell_w: float,
     cell_h: float, col_labels: Sequence[str] | None = None, heat: bool = False,
-    approx: Callable[[int, int], bool] | None = None,
+    approx: Callable[[int, int], bool] | None = None, col_style: ColumnStyle = "staggered",
 ) -> NumberGrid:
     """One row of numbers (1×n) in cells. ``heat=True``: ``values`` is one row of attention
     weights, drawn like a row of the heat map (:func:`heat_grid`). ``approx(0, j)``: cell j
-    is shown marked ``≈`` (not with ``heat``)."""
+    is shown marked ``≈`` (not with ``heat``). ``col_style``: how crowded column labels go
+    (:func:`~scenes.components.grids.column_labels`; ``"turned"`` needs room above)."""
     size = text_size(cell_w, cell_h)
     lsize = "body" if size == "body" else "label"
     vals = np.asarray(values, dtype=float)[None, :]
@@ -153,7 +155,8 @@ def strip(
     else:
         g = NumberGrid(vals, decimals, source, theme, cell_w=cell_w, cell_h=cell_h, size=size, approx=approx)
     if col_labels:
-        g.set_column_labels(column_labels(g, col_labels, theme, [theme["key"]] * len(col_labels), size=lsize))
+        g.set_column_labels(column_labels(g, col_labels, theme, [theme["key"]] * len(col_labels), size=lsize,
+                                          style=col_style))
     return g
 
 
