@@ -45,6 +45,8 @@ from scenes.components import (
     fit_token_cells,
     label,
     label_width,
+    labelled_row_outline,
+    readable_cell_width,
     text_size,
     token_matrix,
 )
@@ -190,6 +192,7 @@ class ScoreMatrix:
     grid: NumberGrid  # (n, n) scores: row = query word, column = key word
     axes: VGroup  # "query ↓" and "key →"
     target: SurroundingRectangle  # outline of the worked pair's cell (i, j)
+    readable: bool = True  # its cells hold readable numbers (not beside the worked example of long words)
 
 
 def _score_grid(ctx: ContextTrace, theme: Theme, dec: int, cell_w: float, cell_h: float) -> tuple[NumberGrid, VGroup]:
@@ -216,8 +219,7 @@ def matrix_beside(worked: WorkedExample, ctx: ContextTrace, pair: Pair, theme: T
             break
         room_w = ctx.n * cw - overlap  # narrower cells, by the overlap in all
     block.set_y(AREA.centre_y)
-    return ScoreMatrix(grid, axes, _outline(grid, pair, theme))
-
+    return ScoreMatrix(grid, axes, _outline(grid, pair, theme), cw >= readable_cell_width(ctx.scores[pair.i, pair.j], dec))
 
 
 def matrix_alone(ctx: ContextTrace, pair: Pair, theme: Theme, dec: int) -> ScoreMatrix:
@@ -295,7 +297,10 @@ class DotProducts(LessonScene):
         self.play(Create(w.rule), FadeIn(w.total.cells), FadeIn(w.total_label), run_time=TIME.fade)
         self.play(TransformFromCopy(w.products.entries, w.total.entries), run_time=TIME.transform)
         S.entry(i, j).set_color(self.theme["accent"])
-        self.play(TransformFromCopy(w.total.entries[0], S.entry(i, j)), run_time=TIME.transform)
+        if m.readable:
+            self.play(TransformFromCopy(w.total.entries[0], S.entry(i, j)), run_time=TIME.transform)
+        else:  # long words leave cells too narrow to read it in: it lands when the matrix grows (next section)
+            self.play(Indicate(m.target, color=self.theme["accent"], scale_factor=INDICATE_SCALE))
         self.note = self.say(_("Multiply dimension by dimension, add the products: that sum is the score."), self.note)
 
     def _multiply(self, w: WorkedExample) -> None:
@@ -354,7 +359,7 @@ class DotProducts(LessonScene):
         said = self.claims("largest")[0]  # the largest score of the row (attncore.lecture_claims)
         best = said.args["column"]
         self.narrate(said.text + " " + _("A raw score is a similarity, not yet a weight."))
-        row_box = SurroundingRectangle(VGroup(S.row(i), S.row_labels[i]), color=self.theme["accent"], buff=ROW_BOX_BUFF)
+        row_box = labelled_row_outline(S, i, self.theme["accent"], ROW_BOX_BUFF)
         self.play(
             FadeOut(self.matrix.target),
             S.entry(i, j).animate.set_color(self.theme["text"]),

@@ -51,6 +51,9 @@ from scenes.components import (
     fit_cells,
     ink_on_heat,
     label,
+    label_width,
+    labelled_row_outline,
+    readable_cell_width,
 )
 from scenes.layout import (
     CONTENT,
@@ -76,6 +79,8 @@ GRID_TOP = 2.3
 LEGEND_H = 2.4
 #: Between the matrix and the legend; from the frame's left edge once the matrix steps aside.
 SIDE_BUFF = 0.45
+#: The legend's width with its gap on the left (a HeatLegend with its labels).
+LEGEND_ROOM = 1.4
 #: Between the legend and the convention, and between the convention's two blocks.
 CONVENTION_BUFF, CONVENTION_GAP = 0.7, 0.55
 #: The convention stays inside this box (its right edge only matters).
@@ -135,12 +140,11 @@ class MatrixView:
     grid: NumberGrid  # (n, n): query words on the rows, key words over the columns
     legend: HeatLegend
     shown: np.ndarray  # (n, n) the weights as displayed (each as fmt rounds it)
+    wrap: bool  # the convention beside it on narrower lines (long words)
 
 
-def matrix_view(ctx: ContextTrace, theme: Theme, dec: int) -> MatrixView:
+def _matrix(ctx: ContextTrace, theme: Theme, dec: int, cell_w: float, cell_h: float) -> NumberGrid:
     n, a = ctx.n, ctx.attention
-    shown = round_matrix(a, dec)
-    cell_w, cell_h = fit_cells(n, n, GRID_W, GRID_H, max_w=MAX_CELL_W, max_h=MAX_CELL_H)
     grid = NumberGrid(
         a, dec, weight_source, theme, row_labels=list(ctx.tokens),
         cell_w=cell_w, cell_h=cell_h, fill=lambda i, j: theme.heat(a[i, j]), row_colours=[theme["query"]] * n,
@@ -148,12 +152,37 @@ def matrix_view(ctx: ContextTrace, theme: Theme, dec: int) -> MatrixView:
     # column labels that never shrink: turned on one line if they would touch (issue 24: not a staircase)
     grid.set_column_labels(column_labels(grid, ctx.tokens, theme, [theme["key"]] * n, size="label", style="turned"))
     ink_on_heat(grid, a, theme)
+    return grid
+
+
+def matrix_view(ctx: ContextTrace, theme: Theme, dec: int) -> MatrixView:
+    """The matrix in GRID_W × GRID_H, centred at GRID_CENTRE, no higher than GRID_TOP; where long
+    words (row labels, turned column labels) would take it out of the area or into the legend and
+    convention's room on its right, with smaller cells, and moved back inside."""
+    n, a = ctx.n, ctx.attention
+    shown = round_matrix(a, dec)
+    cell_w, cell_h = fit_cells(n, n, GRID_W, GRID_H, max_w=MAX_CELL_W, max_h=MAX_CELL_H)
+    room_h = GRID_TOP - WORD_MATRIX_AREA.bottom
+    room_w = CONTENT.right - convention_width(theme) - CONVENTION_BUFF - LEGEND_ROOM - CONTENT.left
+    wrap = room_w - label_width(ctx.tokens, "label") - ITEM_BUFF < n * readable_cell_width(a, dec)
+    if wrap:  # the convention's long lines on two, so that the numbers stay readable
+        room_w = CONTENT.right - convention_width(theme, wrap=True) - CONVENTION_BUFF - LEGEND_ROOM - CONTENT.left
+    for _attempt in range(3):
+        grid = _matrix(ctx, theme, dec, cell_w, cell_h)
+        body_w = float(grid.body().get_right()[0] - grid.get_left()[0])
+        if grid.height <= room_h and body_w <= room_w:
+            break
+        # Only the cells shrink: shrink them by all of the overshoot.
+        cell_h -= max(0.0, float(grid.height) - room_h) / n
+        cell_w -= max(0.0, body_w - room_w) / n
     grid.move_to(GRID_CENTRE)
     if grid.get_top()[1] > GRID_TOP:
         grid.shift(DOWN * (grid.get_top()[1] - GRID_TOP))
+    grid.shift(RIGHT * max(0.0, CONTENT.left - float(grid.get_left()[0]))
+               + UP * max(0.0, WORD_MATRIX_AREA.bottom - float(grid.get_bottom()[1])))
     legend = HeatLegend(theme, height=min(LEGEND_H, grid.body().height))
     legend.next_to(grid.body(), RIGHT, buff=SIDE_BUFF)
-    return MatrixView(grid, legend, shown)
+    return MatrixView(grid, legend, shown, wrap)
 
 
 @dataclass(frozen=True)
@@ -170,25 +199,48 @@ class Convention:
         return VGroup(self.row_box, self.col_box, self.cell)
 
 
-def explained(head: str, what: str, role: str, colour: str, theme: Theme) -> VGroup:
-    """``head`` (bold, in ``colour``) over what it is and its role."""
+def convention_width(theme: Theme, wrap: bool = False) -> float:
+    """The width of the convention's texts (:func:`convention`)."""
+    return max(float(explained(*texts, theme["text"], theme, wrap=wrap).width) for texts in _convention_texts())
+
+
+def _convention_texts() -> tuple[tuple[str, str, str], tuple[str, str, str]]:
+    # Translators: three lines beside the attention matrix: "row" / "the word being updated" / "its query".
+    row = (_("row"), _("the word being updated"), _("its query"))
+    # Translators: three lines beside the attention matrix: "column" / "the word it looks at" / "its key".
+    col = (_("column"), _("the word it looks at"), _("its key"))
+    return row, col
+
+
+def _halves(text: str) -> list[str]:
+    """``text`` in two lines, broken at the space nearest its middle (one line without a space)."""
+    spaces = [k for k, ch in enumerate(text) if ch == " "]
+    if not spaces:
+        return [text]
+    k = min(spaces, key=lambda k: abs(2 * k - len(text)))
+    return [text[:k], text[k + 1 :]]
+
+
+def explained(head: str, what: str, role: str, colour: str, theme: Theme, *, wrap: bool = False) -> VGroup:
+    """``head`` (bold, in ``colour``) over what it is and its role; ``wrap``: what it is on two
+    lines (beside a matrix that long words make wide)."""
     return VGroup(
         label(head, "body", colour, weight="BOLD"),
-        label(what, "label", theme["text"]),
+        *(label(line, "label", theme["text"]) for line in (_halves(what) if wrap else [what])),
         label(role, "label", theme["muted"]),
     ).arrange(DOWN, aligned_edge=LEFT, buff=SMALL_BUFF)
 
 
 def convention(view: MatrixView, fi: int, j_star: int, theme: Theme) -> Convention:
     grid = view.grid
-    row_box = SurroundingRectangle(VGroup(grid.row(fi), grid.row_labels[fi]), color=theme["query"], buff=TINY_BUFF,
-                                   stroke_width=4)
-    col_box = SurroundingRectangle(VGroup(grid.column(j_star), grid.col_labels[j_star]), color=theme["key"],
-                                   buff=TINY_BUFF, stroke_width=4)
-    # Translators: three lines beside the attention matrix: "row" / "the word being updated" / "its query".
-    row_text = explained(_("row"), _("the word being updated"), _("its query"), theme["query"], theme)
-    # Translators: three lines beside the attention matrix: "column" / "the word it looks at" / "its key".
-    col_text = explained(_("column"), _("the word it looks at"), _("its key"), theme["key"], theme)
+    row_box = labelled_row_outline(grid, fi, theme["query"], TINY_BUFF)
+    # A turned word reaches past its column: the outline would cut through it, so it stops under it.
+    word = grid.col_labels[j_star]
+    col_box = SurroundingRectangle(VGroup(grid.column(j_star), *([] if getattr(word, "turned", 0.0) else [word])),
+                                   color=theme["key"], buff=TINY_BUFF, stroke_width=4)
+    row, col = _convention_texts()
+    row_text = explained(*row, theme["query"], theme, wrap=view.wrap)
+    col_text = explained(*col, theme["key"], theme, wrap=view.wrap)
     texts = VGroup(row_text, col_text).arrange(DOWN, aligned_edge=LEFT, buff=CONVENTION_GAP)
     texts.next_to(view.legend, RIGHT, buff=CONVENTION_BUFF).match_y(grid.body())
     if texts.get_right()[0] > CONVENTION_ROOM.right:
@@ -214,9 +266,8 @@ class RowBars:
 def row_bars(ctx: ContextTrace, w: np.ndarray, grid: NumberGrid, theme: Theme, dec: int) -> RowBars:
     """Bars right of the matrix (where it stands now), centred on its rows."""
     n, fi = ctx.n, ctx.focus_index
-    row_box = SurroundingRectangle(VGroup(grid.row(fi), grid.row_labels[fi]), color=theme["accent"], buff=TINY_BUFF,
-                                   stroke_width=4)
-    left = grid.get_right()[0] + BARS_BUFF
+    row_box = labelled_row_outline(grid, fi, theme["accent"], TINY_BUFF)
+    left = grid.body().get_right()[0] + BARS_BUFF  # turned words may reach further, above the bars
     names = VGroup(*(label(t, "label", theme["key"]) for t in ctx.tokens))
     x0 = left + max(m.width for m in names) + ITEM_BUFF
     # the exact weights (``w`` is the row as shown): one too small to show reads <0.01, not 0.00

@@ -31,7 +31,14 @@ from __future__ import annotations
 
 from .bars import VectorBars, WeightBars, bar_names, bar_words_depth, grow_bars, readable_numbers
 from .charts import LossCurve
-from .comparisons import ROW_OUTLINE_BUFF, CompareRow, cell_outline, compare_rows, row_outline
+from .comparisons import (
+    ROW_OUTLINE_BUFF,
+    CompareRow,
+    cell_outline,
+    compare_rows,
+    labelled_row_outline,
+    row_outline,
+)
 from .copying import IMMUTABLE, deepcopy_mobject
 from .definitions import POSITIONAL_ENCODING, Definition
 from .equations import EQ_BUFF, MatrixBlock, arrange_equation, arrow, named_block, operator, row_transfer
@@ -149,7 +156,7 @@ __all__ = [
     "PIPELINE", "PipelineMarker", "Formula",
     # masks, comparisons, definitions
     "MaskedCell", "MaskOver", "mask_edge", "lift_entries", "CompareRow", "compare_rows", "cell_outline", "Definition",
-    "row_outline", "ROW_OUTLINE_BUFF",
+    "row_outline", "labelled_row_outline", "ROW_OUTLINE_BUFF",
     "POSITIONAL_ENCODING", "at_top", "below", "centre_in", "listed", "quoted", "which_sentence", "approx_note", "EXP_ROW_NOTE", "sum_head",
     # sizing, pictures
     "CELL_H_MIN", "CELL_H_MAX", "BLOCK_LABELS_H", "TITLE_RISE", "WIDEN", "cell_height", "row_labels_width", "operators_width", "readable_scale",

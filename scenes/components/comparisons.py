@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from manim import SurroundingRectangle
+from manim import SurroundingRectangle, VGroup
 
 from attncore import round_matrix
 
@@ -22,7 +22,7 @@ from ..theme import Theme
 from .grids import CellGrid, ColumnStyle, NumberGrid, column_labels
 from .numbers import Source
 
-__all__ = ["CompareRow", "compare_rows", "cell_outline", "row_outline", "ROW_OUTLINE_BUFF"]
+__all__ = ["CompareRow", "compare_rows", "cell_outline", "row_outline", "labelled_row_outline", "ROW_OUTLINE_BUFF"]
 
 #: An outline around a row of cells hugs it, clear of the rows above and below.
 ROW_OUTLINE_BUFF = 0.03
@@ -95,3 +95,17 @@ def cell_outline(grid: NumberGrid, i: int, j: int, colour: str) -> SurroundingRe
 def row_outline(grid: CellGrid, i: int, colour: str) -> SurroundingRectangle:
     """An outline just around row ``i`` of ``grid``: marks one word's row."""
     return SurroundingRectangle(grid.row(i), color=colour, buff=ROW_OUTLINE_BUFF)
+
+
+def labelled_row_outline(grid: CellGrid, i: int, colour: str, buff: float, stroke_width: float = 4) -> SurroundingRectangle:
+    """An outline around row ``i`` of ``grid`` and its label, ``buff`` off them across but, up and
+    down, never reaching the labels of the rows above and below (rows as low as their labels:
+    the outline crossed their words)."""
+    box = SurroundingRectangle(VGroup(grid.row(i), grid.row_labels[i]), color=colour, buff=buff,
+                               stroke_width=stroke_width)
+    label_h = max(float(lab.height) for lab in grid.row_labels)
+    room = max(0.0, (float(grid.row(i).height) - label_h) / 2 - ROW_OUTLINE_BUFF)
+    half = float(grid.row(i).height) / 2 + min(buff, room)
+    if box.height > 2 * half:
+        box.stretch_to_fit_height(2 * half).set_y(float(grid.row(i).get_y()))
+    return box
