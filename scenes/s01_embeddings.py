@@ -39,8 +39,9 @@ from scenes.components import (
     boxes_touch,
     column_labels,
     column_labels_height,
+    wrap_token_row,
 )
-from scenes.layout import DRIFT, FRAME_MARGIN, FRAME_X, Box
+from scenes.layout import CONTENT, DRIFT, FRAME_MARGIN, FRAME_X, Box
 from scenes.theme import LAG, TIME, Theme
 
 # -- the table of word vectors (scene units) -----------------------------------------------
@@ -139,6 +140,9 @@ def vocabulary(trace: LessonTrace, title: Mobject, theme: Theme, dec: int) -> Vo
     else:
         table.next_to(sentence, DOWN, buff=TABLE_DROP)
     table.shift(RIGHT * (0 - table.body().get_center()[0]))
+    # Long words (German's "Geldautomat") push the row labels past the frame's left edge: the
+    # table then moves right, just enough for them (a table that fits stays centred on its cells).
+    CONTENT.keep_inside(table)
     return Vocabulary(sentence, table, tuple(rows), replaces)
 
 
@@ -186,9 +190,10 @@ def shared_row(trace: LessonTrace, table: NumberGrid, r: int, theme: Theme, box:
     rise = float(box.top - table.col_labels.get_top()[1])
     lift = float(table.row(0).get_center()[1] - table.row(r).get_center()[1]) + rise
     outline = SurroundingRectangle(kept.copy().shift(UP * lift), color=theme["accent"], buff=ROW_BOX_BUFF)
-    sentences = VGroup(
-        *(TokenRow(c.tokens, theme, focus=c.focus_index, size="label") for c in trace.contexts)
-    ).arrange(DOWN, buff=SENTENCE_GAP / 2)
+    rows = [TokenRow(c.tokens, theme, focus=c.focus_index, size="label") for c in trace.contexts]
+    if any(row.width > box.width for row in rows):  # long words: wrapped lines keep a size shrinking would lose
+        rows = [wrap_token_row(row, box.width) for row in rows]
+    sentences = VGroup(*rows).arrange(DOWN, buff=SENTENCE_GAP / 2)
     room = (outline.get_bottom()[1] - SENTENCE_GAP / 2) - box.bottom
     if sentences.width > box.width or sentences.height > room:
         sentences.scale(min(box.width / sentences.width, room / sentences.height))
