@@ -9,6 +9,7 @@ Shows from the attncore trace: ``embeddings`` (X) of every context, one row per 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from manim import (
@@ -60,6 +61,9 @@ ROW_BOX_BUFF = 0.04
 #: LIMITS["sentence_words"] keeps every table above it).
 READABLE_ROW_H, SMALL_ROW_H = 0.32, 0.28
 
+#: Sizes tried for the sentence on one line, largest first; too long for all, it wraps in WRAPPED_SIZE.
+SENTENCE_SIZES, WRAPPED_SIZE = ("body", "label", "small"), "label"
+
 # -- one word, two meanings ----------------------------------------------------------------
 #: The table moves right, MOVED_BUFF from the frame's edge and centred a little below the
 #: middle; the sentences sit SENTENCE_GAP apart, ARROW_ROOM left of the table.
@@ -95,6 +99,16 @@ def vocab_rows(trace: LessonTrace) -> list[VocabRow]:
     return list(seen.values())
 
 
+def sentence_row(tokens: Sequence[str], theme: Theme, width: float = CONTENT.width) -> TokenRow:
+    """The sentence on one line in the largest words that fit ``width``; long words (German's)
+    wrap, in the size of the sentences of "One word, two meanings" (the table under it needs the room)."""
+    for size in SENTENCE_SIZES:
+        row = TokenRow(tokens, theme, size=size)
+        if row.width <= width:
+            return row
+    return wrap_token_row(TokenRow(tokens, theme, size=WRAPPED_SIZE), width)
+
+
 @dataclass(frozen=True)
 class Vocabulary:
     """The first sentence under the title, and the table of every word's vector under it."""
@@ -107,7 +121,7 @@ class Vocabulary:
 
 def vocabulary(trace: LessonTrace, title: Mobject, theme: Theme, dec: int) -> Vocabulary:
     dims = list(trace.lesson.dimensions)
-    sentence = TokenRow(trace.contexts[0].tokens, theme).next_to(title, DOWN, buff=SENTENCE_DROP).set_x(0)
+    sentence = sentence_row(trace.contexts[0].tokens, theme).next_to(title, DOWN, buff=SENTENCE_DROP).set_x(0)
     rows = vocab_rows(trace)
     x_all = [trace.contexts[v.context].embeddings[v.row] for v in rows]
     colours = [theme.dim(d) for d in dims]
