@@ -97,32 +97,26 @@ def shuffle_pairs(ctxs: Sequence[ContextTrace], theme: Theme, size: str, width: 
             for c in ctxs]
 
 
-def pair(a: TokenRow, b: TokenRow) -> VGroup:
-    """A sentence over its shuffled copy: an item gap apart, a group gap when they wrap (lines
-    of words an item gap apart would read as one block)."""
-    wrapped = a.height > 2 * a.boxes[0].height
-    return VGroup(a, b).arrange(DOWN, buff=GROUP_BUFF if wrapped else ITEM_BUFF)
-
-
-def pairs_height(rows: Sequence[tuple[TokenRow, TokenRow]]) -> float:
-    """The height of the sentences over their shuffled copies, stacked as shuffle_layout stacks them."""
-    pairs = [pair(a, b) for a, b in rows]
-    return sum(p.height for p in pairs) + (len(pairs) - 1) * GROUP_BUFF
+def pairs(rows: Sequence[tuple[TokenRow, TokenRow]], gap: float) -> VGroup:
+    """Each sentence ``gap`` over its shuffled copy, the contexts a group gap apart (not yet placed)."""
+    return VGroup(*(VGroup(a, b).arrange(DOWN, buff=gap) for a, b in rows)).arrange(DOWN, buff=GROUP_BUFF)
 
 
 def shuffle_layout(ctxs: Sequence[ContextTrace], theme: Theme, box: Box) -> Shuffle:
     """Each sentence over its shuffled copy, the contexts one under the other, in the largest words
-    that fit. Sentences of long words (German's) wrap to two lines each: when not every context
-    then fits even in the smallest words, only the first ones are shown (the narration follows
-    the first sentence; the next section compares every context)."""
+    that fit. Sentences of long words (German's) wrap: when not every context then fits even in
+    the smallest words, only the first ones are shown (the narration follows the first sentence;
+    the next section compares every context), each a group gap over its copy (wrapped lines an
+    item gap apart would read as one block)."""
     names = order_names()
     tag_w = label_width(names, "label") + ITEM_BUFF
     candidates = ((count, size) for count in range(len(ctxs), 0, -1) for size in TOKEN_SIZES)
     for count, size in candidates:
         rows = shuffle_pairs(ctxs[:count], theme, size, box.width - 2 * tag_w)
-        if pairs_height(rows) <= box.height:
+        gap = ITEM_BUFF if count == len(ctxs) else GROUP_BUFF
+        if pairs(rows, gap).height <= box.height:
             break
-    centre_in(VGroup(*(pair(a, b) for a, b in rows)).arrange(DOWN, buff=GROUP_BUFF), box)
+    centre_in(pairs(rows, gap), box)
     tags = VGroup()
     for a, b in rows:
         for row, text in ((a, names[0]), (b, names[1])):
