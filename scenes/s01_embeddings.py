@@ -9,6 +9,7 @@ Shows from the attncore trace: ``embeddings`` (X) of every context, one row per 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from manim import (
@@ -39,8 +40,9 @@ from scenes.components import (
     boxes_touch,
     column_labels,
     column_labels_height,
+    wrap_token_row,
 )
-from scenes.layout import DRIFT, FRAME_MARGIN, FRAME_X, Box
+from scenes.layout import CONTENT, DRIFT, FRAME_MARGIN, FRAME_X, Box
 from scenes.theme import LAG, TIME, Theme
 
 # -- the table of word vectors (scene units) -----------------------------------------------
@@ -58,6 +60,9 @@ ROW_BOX_BUFF = 0.04
 #: than that again take "small" digits, readable down to SMALL_ROW_H (the lesson limit
 #: LIMITS["sentence_words"] keeps every table above it).
 READABLE_ROW_H, SMALL_ROW_H = 0.32, 0.28
+
+#: Sizes tried for the sentence on one line, largest first; too long for all, it wraps in WRAPPED_SIZE.
+SENTENCE_SIZES, WRAPPED_SIZE = ("body", "label", "small"), "label"
 
 # -- one word, two meanings ----------------------------------------------------------------
 #: The table moves right, MOVED_BUFF from the frame's edge and centred a little below the
@@ -94,6 +99,16 @@ def vocab_rows(trace: LessonTrace) -> list[VocabRow]:
     return list(seen.values())
 
 
+def sentence_row(tokens: Sequence[str], theme: Theme, width: float = CONTENT.width) -> TokenRow:
+    """The sentence on one line in the largest words that fit ``width``; long words (German's)
+    wrap, in the size of the sentences of "One word, two meanings" (the table under it needs the room)."""
+    for size in SENTENCE_SIZES:
+        row = TokenRow(tokens, theme, size=size)
+        if row.width <= width:
+            return row
+    return wrap_token_row(TokenRow(tokens, theme, size=WRAPPED_SIZE), width)
+
+
 @dataclass(frozen=True)
 class Vocabulary:
     """The first sentence under the title, and the table of every word's vector under it."""
@@ -106,7 +121,7 @@ class Vocabulary:
 
 def vocabulary(trace: LessonTrace, title: Mobject, theme: Theme, dec: int) -> Vocabulary:
     dims = list(trace.lesson.dimensions)
-    sentence = TokenRow(trace.contexts[0].tokens, theme).next_to(title, DOWN, buff=SENTENCE_DROP).set_x(0)
+    sentence = sentence_row(trace.contexts[0].tokens, theme).next_to(title, DOWN, buff=SENTENCE_DROP).set_x(0)
     rows = vocab_rows(trace)
     x_all = [trace.contexts[v.context].embeddings[v.row] for v in rows]
     colours = [theme.dim(d) for d in dims]
@@ -139,6 +154,9 @@ def vocabulary(trace: LessonTrace, title: Mobject, theme: Theme, dec: int) -> Vo
     else:
         table.next_to(sentence, DOWN, buff=TABLE_DROP)
     table.shift(RIGHT * (0 - table.body().get_center()[0]))
+    # Long words (German's "Geldautomat") push the row labels past the frame's left edge: the
+    # table then moves right, just enough for them (a table that fits stays centred on its cells).
+    CONTENT.keep_inside(table)
     return Vocabulary(sentence, table, tuple(rows), replaces)
 
 
@@ -186,9 +204,10 @@ def shared_row(trace: LessonTrace, table: NumberGrid, r: int, theme: Theme, box:
     rise = float(box.top - table.col_labels.get_top()[1])
     lift = float(table.row(0).get_center()[1] - table.row(r).get_center()[1]) + rise
     outline = SurroundingRectangle(kept.copy().shift(UP * lift), color=theme["accent"], buff=ROW_BOX_BUFF)
-    sentences = VGroup(
-        *(TokenRow(c.tokens, theme, focus=c.focus_index, size="label") for c in trace.contexts)
-    ).arrange(DOWN, buff=SENTENCE_GAP / 2)
+    rows = [TokenRow(c.tokens, theme, focus=c.focus_index, size="label") for c in trace.contexts]
+    if any(row.width > box.width for row in rows):  # long words: wrapped lines keep a size shrinking would lose
+        rows = [wrap_token_row(row, box.width) for row in rows]
+    sentences = VGroup(*rows).arrange(DOWN, buff=SENTENCE_GAP / 2)
     room = (outline.get_bottom()[1] - SENTENCE_GAP / 2) - box.bottom
     if sentences.width > box.width or sentences.height > room:
         sentences.scale(min(box.width / sentences.width, room / sentences.height))

@@ -9,6 +9,7 @@ Shows from the attncore trace: the tokens and ``embeddings`` (X) of the first co
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -25,8 +26,11 @@ from manim import (
     FadeOut,
     GrowArrow,
     LaggedStart,
+    Line,
+    Mobject,
     Text,
     VGroup,
+    VMobject,
 )
 
 from attncore import ContextTrace, decimals_needed
@@ -41,8 +45,9 @@ from scenes.components import (
     column_labels,
     column_labels_height,
     label,
+    wrap_token_row,
 )
-from scenes.layout import CONTENT, DRIFT, FRAME_X, GROUP_BUFF, ITEM_BUFF, MED_SMALL_BUFF, SMALL_BUFF
+from scenes.layout import CONTENT, DRIFT, GROUP_BUFF, ITEM_BUFF, MED_SMALL_BUFF, SMALL_BUFF
 from scenes.theme import LAG, STROKE, TIME, Theme
 
 # -- the arcs ------------------------------------------------------------------------------
@@ -51,6 +56,10 @@ from scenes.theme import LAG, STROKE, TIME, Theme
 ARC_ANGLE, LOOP_ANGLE = np.pi / 2.5, -np.pi * 1.2
 #: The arcs of the focus word are drawn 3 wide, those of the other words thinner.
 OTHER_ARC_W = STROKE.thin
+#: Token sizes tried for the sentence on one line, largest first; words too long for all of
+#: them wrap to two lines LINE_GAP apart, the room of the arcs between the lines.
+TOKEN_SIZES = ("body", "label", "small")
+LINE_GAP = 0.8
 
 # -- X and its three roles (scene units) ---------------------------------------------------
 #: The sentence under the title, and X under the sentence, are this far apart.
@@ -70,19 +79,41 @@ ARCS_WRITES = 1.5
 WORD_LAG, ARC_LAG, OTHER_LAG, ROLE_LAG = 0.12, LAG.item, LAG.quick, LAG.half
 
 
+def word_lines(row: TokenRow) -> list[int]:
+    """The line of each word of ``row``: 0 the top line, 1 the next (of a wrapped row)."""
+    ys = [round(float(b.get_center()[1]), 3) for b in row.boxes]
+    tops = sorted(set(ys), reverse=True)
+    return [tops.index(y) for y in ys]
+
+
+def arc(row: TokenRow, i: int, j: int, lines: Sequence[int]) -> VMobject:
+    """The arc from word ``i`` to word ``j``: over the top line (a loop onto itself), under the
+    bottom line of a wrapped row, straight across the gap between two lines."""
+    a, b = row.boxes[i], row.boxes[j]
+    up = lines[i] == 0  # on the top line the arcs bulge up, clear of the line under it
+    if lines[i] != lines[j]:
+        return Line(a.get_bottom() if up else a.get_top(), b.get_top() if up else b.get_bottom())
+    foot, flip = (a.get_top(), 1) if up else (a.get_bottom(), -1)
+    if j == i:
+        return ArcBetweenPoints(foot + LEFT * MED_SMALL_BUFF, foot + RIGHT * MED_SMALL_BUFF, angle=flip * LOOP_ANGLE)
+    end = b.get_top() if up else b.get_bottom()
+    return ArcBetweenPoints(foot, end, angle=flip * (-ARC_ANGLE if j > i else ARC_ANGLE))
+
+
 def arcs(row: TokenRow, i: int, colour: str, width: float = 3) -> VGroup:
     """Arcs from word ``i`` to every word of the row (a loop onto itself)."""
-    group = VGroup()
-    start = row.boxes[i].get_top()
-    for j, box in enumerate(row.boxes):
-        if j == i:
-            end = box.get_corner(UP) + RIGHT * MED_SMALL_BUFF
-            a = ArcBetweenPoints(start + LEFT * MED_SMALL_BUFF, end, angle=LOOP_ANGLE)
-        else:
-            a = ArcBetweenPoints(start, box.get_top(), angle=-ARC_ANGLE if j > i else ARC_ANGLE)
-        a.set_stroke(colour, width)
-        group.add(a)
-    return group
+    lines = word_lines(row)
+    return VGroup(*(arc(row, i, j, lines).set_stroke(colour, width) for j in range(len(row.boxes))))
+
+
+def sentence_row(ctx: ContextTrace, theme: Theme, width: float = CONTENT.width) -> TokenRow:
+    """The sentence on one line in the largest words that fit ``width``; long words (German's)
+    wrap to two lines of full-size words, LINE_GAP apart for the arcs that cross between them."""
+    for size in TOKEN_SIZES:
+        row = TokenRow(ctx.tokens, theme, focus=ctx.focus_index, size=size)
+        if row.width <= width:
+            return row
+    return wrap_token_row(TokenRow(ctx.tokens, theme, focus=ctx.focus_index), width, line_buff=LINE_GAP)
 
 
 @dataclass(frozen=True)
@@ -103,8 +134,9 @@ class Roles:
     arrows: list[Arrow]  # from X to each role
 
 
-def x_and_roles(ctx: ContextTrace, dims: list[str], row: TokenRow, theme: Theme, dec: int) -> Roles:
-    """X under ``row`` (where it stands), near the left edge; the roles right of it, in the frame."""
+def x_and_roles(ctx: ContextTrace, dims: list[str], above: Mobject, theme: Theme, dec: int) -> Roles:
+    """X under ``above`` (the sentence where it stands, or the title when the sentence has gone),
+    near the left edge; the roles right of it, in the frame."""
     cell_w = min(CELL_W, X_W / len(dims))
     # Dimension names that never shrink: turned when the columns are narrow, unless the room
     # they take above would cost the rows more than a tenth of their height (German's
@@ -119,7 +151,7 @@ def x_and_roles(ctx: ContextTrace, dims: list[str], row: TokenRow, theme: Theme,
     )
     grid.add(column_labels(grid, dims, theme, [theme.dim(d) for d in dims], style=style))
     x_name = label("X", "formula", theme["text"], weight="BOLD")
-    grid.next_to(row, DOWN, buff=ROW_GAP).to_edge(LEFT, buff=X_LEFT)
+    grid.next_to(above, DOWN, buff=ROW_GAP).to_edge(LEFT, buff=X_LEFT)
     x_name.next_to(grid.body(), DOWN, buff=ITEM_BUFF)
     low = CONTENT.bottom - float(x_name.get_bottom()[1])
     if low > 0:  # a tall X (eight words) rises into the gap under the sentence, clear of the caption
@@ -136,7 +168,7 @@ def x_and_roles(ctx: ContextTrace, dims: list[str], row: TokenRow, theme: Theme,
     stack = VGroup(*(r.group for r in roles)).arrange(DOWN, aligned_edge=LEFT, buff=GROUP_BUFF)
     stack.next_to(grid, RIGHT, buff=ARROW_ROOM).match_y(grid.body())
     # Wide lessons (many dimensions): slide everything left to keep the roles inside.
-    overflow = stack.get_right()[0] - (FRAME_X - ITEM_BUFF)
+    overflow = stack.get_right()[0] - CONTENT.right
     if overflow > 0:
         for m in (grid, x_name, stack):
             m.shift(LEFT * overflow)
@@ -168,7 +200,7 @@ class SimplifiedAttention(LessonScene):
             "and decide how much each one matters to it. {focus} looks at {words}. And every other word does the same."
         ).format(focus=quoted(ctx.focus), words=pgettext("list separator", ", ").join(quoted(t) for t in ctx.tokens)))
         # The sentence an item gap below the middle of the frame, the arcs over it.
-        self.row = TokenRow(ctx.tokens, self.theme, focus=i).move_to(DOWN * ITEM_BUFF)
+        self.row = sentence_row(ctx, self.theme).move_to(DOWN * ITEM_BUFF)
         mine = arcs(self.row, i, self.theme["accent"])
         others = VGroup(*(arcs(self.row, k, self.theme["muted"], OTHER_ARC_W) for k in range(ctx.n) if k != i))
         self.play(LaggedStart(*(FadeIn(w, shift=DOWN * DRIFT) for w in self.row), lag_ratio=WORD_LAG))
@@ -187,9 +219,14 @@ class SimplifiedAttention(LessonScene):
             "are simply the embeddings X."
         ))
         dims = list(self.lesson.dimensions)
-        self.play(self.row.animate.next_to(self.title, DOWN, buff=ROW_GAP).set_x(0), run_time=TIME.transform)
+        if max(word_lines(self.row)) == 0:
+            self.play(self.row.animate.next_to(self.title, DOWN, buff=ROW_GAP).set_x(0), run_time=TIME.transform)
+            above: Mobject = self.row
+        else:  # a wrapped sentence would leave X no room: X's row labels carry its words, X takes its place
+            self.play(FadeOut(self.row, shift=UP * DRIFT), run_time=TIME.fade)
+            above = self.title
         # One X, and the three roles it plays for now.
-        lay = x_and_roles(ctx, dims, self.row, self.theme, self.dec)
+        lay = x_and_roles(ctx, dims, above, self.theme, self.dec)
         self.play(FadeIn(lay.grid), FadeIn(lay.x_name), run_time=TIME.write)
         self.hold(ctx.n * len(dims))
         self.play(LaggedStart(*(AnimationGroup(GrowArrow(a), FadeIn(r.group, shift=RIGHT * DRIFT))

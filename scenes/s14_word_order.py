@@ -85,24 +85,38 @@ def order_names() -> tuple[str, str]:
 
 @dataclass(frozen=True)
 class Shuffle:
-    originals: tuple[TokenRow, ...]  # one per context, in its order
+    originals: tuple[TokenRow, ...]  # one per context shown (the first ones), in its order
     shuffled: tuple[TokenRow, ...]  # the same words in the shuffled order
     tags: VGroup  # "sentence" / "shuffled" left of the rows
 
 
+def shuffle_pairs(ctxs: Sequence[ContextTrace], theme: Theme, size: str, width: float) -> list[tuple[TokenRow, TokenRow]]:
+    """Each sentence and its shuffled copy in words of ``size``, wrapped to ``width``."""
+    return [(wrap_token_row(TokenRow(c.tokens, theme, c.focus_index, size), width),
+             wrap_token_row(TokenRow(c.positional.shuffled_tokens, theme, c.positional.shuffled_focus_index, size), width))
+            for c in ctxs]
+
+
+def pairs(rows: Sequence[tuple[TokenRow, TokenRow]], gap: float) -> VGroup:
+    """Each sentence ``gap`` over its shuffled copy, the contexts a group gap apart (not yet placed)."""
+    return VGroup(*(VGroup(a, b).arrange(DOWN, buff=gap) for a, b in rows)).arrange(DOWN, buff=GROUP_BUFF)
+
+
 def shuffle_layout(ctxs: Sequence[ContextTrace], theme: Theme, box: Box) -> Shuffle:
-    """Each sentence over its shuffled copy, the contexts one under the other, in the largest words that fit."""
+    """Each sentence over its shuffled copy, the contexts one under the other, in the largest words
+    that fit. Sentences of long words (German's) wrap: when not every context then fits even in
+    the smallest words, only the first ones are shown (the narration follows the first sentence;
+    the next section compares every context), each a group gap over its copy (wrapped lines an
+    item gap apart would read as one block)."""
     names = order_names()
     tag_w = label_width(names, "label") + ITEM_BUFF
-    rows: list[tuple[TokenRow, TokenRow]] = []
-    for size in TOKEN_SIZES:
-        rows = [(wrap_token_row(TokenRow(c.tokens, theme, c.focus_index, size), box.width - 2 * tag_w),
-                 wrap_token_row(TokenRow(c.positional.shuffled_tokens, theme, c.positional.shuffled_focus_index, size),
-                                box.width - 2 * tag_w)) for c in ctxs]
-        pairs = [VGroup(a, b).arrange(DOWN, buff=ITEM_BUFF) for a, b in rows]
-        if sum(p.height for p in pairs) + (len(pairs) - 1) * GROUP_BUFF <= box.height:
+    candidates = ((count, size) for count in range(len(ctxs), 0, -1) for size in TOKEN_SIZES)
+    for count, size in candidates:
+        rows = shuffle_pairs(ctxs[:count], theme, size, box.width - 2 * tag_w)
+        gap = ITEM_BUFF if count == len(ctxs) else GROUP_BUFF
+        if pairs(rows, gap).height <= box.height:
             break
-    centre_in(VGroup(*(VGroup(a, b).arrange(DOWN, buff=ITEM_BUFF) for a, b in rows)).arrange(DOWN, buff=GROUP_BUFF), box)
+    centre_in(pairs(rows, gap), box)
     tags = VGroup()
     for a, b in rows:
         for row, text in ((a, names[0]), (b, names[1])):
@@ -337,7 +351,8 @@ class WordOrder(LessonScene):
         self.narrate(swap_words(ctxs[0]))
         self.play(LaggedStart(*(FadeIn(r, shift=DOWN * DRIFT) for r in lay.originals), lag_ratio=LAG.slow),
                   FadeIn(VGroup(*lay.tags[0::2])), run_time=TIME.write)
-        self.play(LaggedStart(*(a for c, ctx in enumerate(ctxs) for a in moves(ctx, lay.originals[c], lay.shuffled[c])),
+        self.play(LaggedStart(*(a for ctx, a_row, b_row in zip(ctxs, lay.originals, lay.shuffled)
+                                for a in moves(ctx, a_row, b_row)),
                               lag_ratio=LAG.trickle), FadeIn(VGroup(*lay.tags[1::2])), run_time=2 * TIME.transform)
         self.note = self.say(_("The same words in another order."))
 
