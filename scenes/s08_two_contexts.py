@@ -210,7 +210,7 @@ class Compact:
     arrow_h: float  # the room between the two charts, for the arrow
     h_min: float  # the shortest bars tried
     max_lines: int | None  # only the numbers that fit on this many lines (None: all)
-    scale: float = 1.0  # the words' boxes scaled by this (below 1: no smaller than readable)
+    scale: float = 1  # the words' boxes scaled by this (below 1: no smaller than readable)
 
 
 def compact_passes(m: int) -> tuple[Compact, ...]:
