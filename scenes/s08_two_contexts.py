@@ -55,6 +55,7 @@ from scenes.components import (
     keep_inside,
     label,
     readable_numbers,
+    readable_scale,
     stagger_levels,
     stagger_names,
     tint_tokens,
@@ -209,23 +210,30 @@ class Compact:
     arrow_h: float  # the room between the two charts, for the arrow
     h_min: float  # the shortest bars tried
     max_lines: int | None  # only the numbers that fit on this many lines (None: all)
+    scale: float = 1  # the words' boxes scaled by this (below 1: no smaller than readable)
 
 
 def compact_passes(m: int) -> tuple[Compact, ...]:
     """The words at label size; then smaller and closer, with a shorter arrow; then only
-    the numbers that fit on one line."""
+    the numbers that fit on one line; last, for long words (German, say) one per line in
+    narrow panels, the words scaled down to the least readable size so that more share a line."""
     short = ARROW_H - 2 * LABEL_BUFF
     return (
         Compact("label", None, ARROW_H if m < 3 else ARROW_H - LABEL_BUFF, BAR_H_MIN[0], None),
         Compact("small", SMALL_BUFF, short, BAR_H_MIN[1], None),
         Compact("small", SMALL_BUFF, short, BAR_H_MIN[2], 1),
+        Compact("small", SMALL_BUFF, short, BAR_H_MIN[2], 1, readable_scale("small")),
     )
 
 
 def sentence(ctx: ContextTrace, theme: Theme, width: float, mode: Compact) -> TokenRow:
     """The words of ``ctx``, the focus word outlined, wrapped to ``width``."""
     row = TokenRow(ctx.tokens, theme, focus=ctx.focus_index, size=mode.size)
-    return wrap_token_row(row, width) if mode.line_buff is None else wrap_token_row(row, width, line_buff=mode.line_buff)
+    if mode.line_buff is None:
+        return wrap_token_row(row, width)
+    # Scaled words wrap to the width they will have once scaled, gaps and all.
+    row = wrap_token_row(row, width / mode.scale, line_buff=mode.line_buff / mode.scale)
+    return row.scale(mode.scale) if mode.scale < 1 else row
 
 
 @dataclass(frozen=True)

@@ -336,10 +336,17 @@ class CompareLayout:
     share_head: VGroup  # the title over the shares (empty when no block has them)
 
 
+def strip_cell_width(trace: LessonTrace, room: float) -> float:
+    """The widest cells whose strips, and the sentence's last word centred over the last
+    column, keep within ``room``: a long last word (German, say) reaches half its width past
+    its column's centre, and would push the strips' row labels out of the frame."""
+    reach = [(c.n, label_width([c.tokens[-1]], "small")) for c in trace.contexts]
+    return min([room / max(n for n, _w in reach)] + [(room - w / 2) / (n - 1 / 2) for n, w in reach])
+
+
 def compare_cells(trace: LessonTrace, box: Box, fixed: float, dec: int) -> Cells:
     """The cells of the strips, stacked in ``box`` beside ``fixed`` (row labels, shares)."""
-    n = max(c.n for c in trace.contexts)
-    cell_w = min(widest_word(trace, COMPARE_WORD_W), (box.width - fixed) / n)
+    cell_w = min(widest_word(trace, COMPARE_WORD_W), strip_cell_width(trace, box.width - fixed))
     rows = [c.attention[c.focus_index] for c in trace.contexts] + [c.projected.attention[c.focus_index]
                                                                    for c in trace.contexts]
     size = next((s for s in ("cell", "small") if max(number_cell_width(r, dec, s) for r in rows) <= cell_w), "")

@@ -42,6 +42,7 @@ from scenes.base import LessonScene
 from scenes.components import (
     BLOCK_LABELS_H,
     CELL_H_MAX,
+    CELL_H_MIN,
     PICTURE_H,
     TITLE_RISE,
     WIDEN,
@@ -59,6 +60,7 @@ from scenes.components import (
     centre_on_baseline,
     column_labels,
     column_labels_height,
+    column_labels_on_one_line,
     fit_cells,
     fit_numbers,
     label,
@@ -72,7 +74,7 @@ from scenes.components import (
     row_transfer,
     trace_grid,
 )
-from scenes.layout import DRIFT, GROUP_BUFF, ITEM_BUFF, LABEL_BUFF, MED_LARGE_BUFF, TINY_BUFF, Box
+from scenes.layout import DRIFT, GROUP_BUFF, ITEM_BUFF, LABEL_BUFF, MED_LARGE_BUFF, SMALL_BUFF, TINY_BUFF, Box
 from scenes.theme import LAG, TIME, Theme
 
 #: Head names without digits (plain labels may not contain any); LIMITS allows 1-4 heads.
@@ -264,6 +266,22 @@ def qkv_strip(ctx: ContextTrace, theme: Theme, box: Box) -> tuple[VGroup, list[P
     return strip, small
 
 
+def column_words(tokens: Sequence[str], cw: float, room: float, reads_h: float) -> bool:
+    """Whether the words fit over the maps' columns: turned on one line, leaving cells at least
+    CELL_H_MIN tall under the titles in ``room``. Long words (German, say) over many narrow columns
+    do not: they would climb in lines or stand taller than the room."""
+    if not column_labels_on_one_line(tokens, cw):
+        return False
+    return bool(room - TITLES_H - column_labels_height(tokens, cw, style="turned") - reads_h >= len(tokens) * CELL_H_MIN)
+
+
+def key_hint(g: Grid, theme: Theme) -> VGroup:
+    """"key →" over the first map's columns, when no words stand over them: the columns are the
+    same words as the rows, in the same order."""
+    hint = label(_("key →"), "small", theme["key"])
+    return VGroup(hint.next_to(g.body(), UP, buff=SMALL_BUFF, aligned_edge=LEFT))
+
+
 def heads_layout(trace: LessonTrace, theme: Theme, box: Box, dec: int) -> Heads:
     """The strip at the top; the heads' maps side by side, centred in the room under it."""
     ctx = trace.contexts[0]
@@ -284,7 +302,12 @@ def heads_layout(trace: LessonTrace, theme: Theme, box: Box, dec: int) -> Heads:
     reads = [readout(trace, k, cols, theme, dec) for k, cols in enumerate(named_columns(trace, h))] \
         if not numbers else [VGroup() for _ in range(h)]
     reads_h = max((len(r) for r in reads), default=0) * READOUT_LINE
-    ch = cell_height(top - box.bottom - TITLES_H - column_labels_height(ctx.tokens, cw, style="turned") - reads_h, n)
+    worded = column_words(ctx.tokens, cw, top - box.bottom, reads_h)
+    if not (worded or numbers):  # tiles as wide as the room leaves: the words may fit over them after all
+        cw = max(cw, min(TILE_W_MAX, spare))
+        worded = column_words(ctx.tokens, cw, top - box.bottom, reads_h)
+    words_h = column_labels_height(ctx.tokens, cw, style="turned") if worded else label(_("key →"), "small").height
+    ch = cell_height(top - box.bottom - TITLES_H - words_h - reads_h, n)
     maps = [trace_grid(trace, f"multi_head.heads.{k}.attention", dec, theme, heat=True, numbers=numbers, cell_w=cw,
                        cell_h=ch, row_labels=ctx.tokens if k == 0 else None, size="cell") for k in range(h)]
     names = [label(head_name(k, h), "label", theme.head(k), weight="BOLD") for k in range(h)]
@@ -292,7 +315,14 @@ def heads_layout(trace: LessonTrace, theme: Theme, box: Box, dec: int) -> Heads:
     gap = max(SIDE_GAP, max(t.width for t in [*names, *reads]) + ITEM_BUFF - n * cw)
     for k in range(1, h):
         maps[k].next_to(maps[k - 1].body(), RIGHT, buff=gap).align_to(maps[0].body(), UP)
-    cols = [column_labels(g, ctx.tokens, theme, style="turned") for g in maps]
+    cols = [column_labels(g, ctx.tokens, theme, style="turned") if worded else
+            key_hint(g, theme) if k == 0 else VGroup() for k, g in enumerate(maps)]
+    return place_heads(strip, small, maps, cols, names, reads, ctx.focus_index, theme, box, top)
+
+
+def place_heads(strip: VGroup, small: list[Picture], maps: list[Grid], cols: list[VGroup], names: list[Any],
+                reads: list[VGroup], focus: int, theme: Theme, box: Box, top: float) -> Heads:
+    """The titles over the maps, the readouts (of row ``focus``) under them, all centred in the room under the strip."""
     titles = VGroup(*names)
     grid_all = VGroup(*maps, *cols)
     title_y = grid_all.get_top()[1] + TITLE_RISE
@@ -302,7 +332,7 @@ def heads_layout(trace: LessonTrace, theme: Theme, box: Box, dec: int) -> Heads:
         if len(r):
             r.next_to(g.body(), DOWN, buff=LABEL_BUFF)
             # the row the numbers are read from: the focus word's, outlined as the readout's words are coloured
-            r.add(SurroundingRectangle(g.row(ctx.focus_index), color=theme["key"], buff=0, stroke_width=2))
+            r.add(SurroundingRectangle(g.row(focus), color=theme["key"], buff=0, stroke_width=2))
     readouts = VGroup(*reads)
     everything = VGroup(grid_all, titles, readouts)
     everything.shift(RIGHT * -(everything.get_left()[0] + everything.get_right()[0]) / 2)
