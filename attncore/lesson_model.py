@@ -46,6 +46,10 @@ LIMITS: dict[str, tuple[int, int]] = {
     "d_v": (1, 8),
     "training_steps": (1, 2000),  # Adam steps; the largest lesson at the bounds trains 300 in about a second
     "training_examples": (0, 16),  # extra labelled sentences under [[training.examples]]
+    # a word's length in characters, a wide (Chinese) character counting two: every scene lays
+    # out eight such words in a row, as labels of a matrix and under bars (issue 24; the scenes
+    # are checked at the bounds with words this long, tests/test_lesson_scenes.py)
+    "word_chars": (1, 12),
 }
 
 #: The largest magnitude of a number a lesson types (vocabulary and explicit weight

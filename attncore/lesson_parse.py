@@ -174,8 +174,18 @@ def _vocabulary(src: str, vocab_raw: Any, dims: tuple[str, ...]) -> tuple[tuple[
             raise error_at(src, where, "must be a list of numbers", f"write {d} numbers, one per dimension")
         if len(vec) != d:
             raise error_at(src, where, f"has {len(vec)} values but there are {d} dimensions", f"give exactly {d} numbers ({', '.join(dims)})")
+        most = LIMITS["word_chars"][1]
+        if word_chars(word) > most:
+            raise error_at(src, where, f"is {word_chars(word)} characters long, longer than the {most} that fit the "
+                           "frames' columns", "use a shorter word or an abbreviation (a Chinese character counts as two)")
         vocab.append((word, tuple(_value(src, where, v) for v in vec)))
     return tuple(vocab)
+
+
+def word_chars(word: str) -> int:
+    """The length of ``word`` as :data:`LIMITS` ``word_chars`` counts it: a wide (East Asian)
+    character takes two columns."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in word)
 
 
 def _sentence(src: str, where: str, table: dict[str, Any], vocab_words: set[str], what: str) -> Context:

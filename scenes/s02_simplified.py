@@ -37,7 +37,6 @@ from attncore import ContextTrace, decimals_needed
 from attncore.i18n import N_, _, pgettext, quoted
 from scenes.base import LessonScene
 from scenes.components import (
-    ColumnStyle,
     NumberGrid,
     Source,
     TokenRow,
@@ -45,6 +44,8 @@ from scenes.components import (
     column_labels,
     column_labels_height,
     label,
+    label_width,
+    one_line_cell_width,
     wrap_token_row,
 )
 from scenes.layout import CONTENT, DRIFT, GROUP_BUFF, ITEM_BUFF, MED_SMALL_BUFF, SMALL_BUFF
@@ -67,8 +68,9 @@ ROW_GAP = 0.45
 #: X's cells: at most CELL_W wide and CELL_H tall; all its columns fit X_W, its rows and
 #: column names X_H.
 CELL_W, CELL_H, X_W, X_H = 1.1, 0.45, 5.2, 3.2
-#: The share of their height the rows of X keep at least when the dimension names turn.
-TURN_KEEPS = 0.9
+#: Rows lower than ROW_LEAST (their words would touch) take the height down to the caption, less
+#: X_NAME_ROOM for the "X" under the table.
+ROW_LEAST, X_NAME_ROOM = 0.32, 0.7
 #: X stands X_LEFT from the frame's left edge, the roles ARROW_ROOM right of X.
 X_LEFT, ARROW_ROOM = 1.4, 1.1
 
@@ -134,28 +136,8 @@ class Roles:
     arrows: list[Arrow]  # from X to each role
 
 
-def x_and_roles(ctx: ContextTrace, dims: list[str], above: Mobject, theme: Theme, dec: int) -> Roles:
-    """X under ``above`` (the sentence where it stands, or the title when the sentence has gone),
-    near the left edge; the roles right of it, in the frame."""
-    cell_w = min(CELL_W, X_W / len(dims))
-    # Dimension names that never shrink: turned when the columns are narrow, unless the room
-    # they take above would cost the rows more than a tenth of their height (German's
-    # "Grammatik" over seven words: numbers too close to read)
-    rows_h = min(CELL_H, X_H / (ctx.n + 1))
-    extra = column_labels_height(dims, cell_w, style="turned") - column_labels_height(dims[:1], cell_w)
-    turned_h = min(CELL_H, (X_H - extra) / (ctx.n + 1))
-    style: ColumnStyle = "turned" if turned_h >= TURN_KEEPS * rows_h else "staggered"
-    grid = NumberGrid(
-        ctx.embeddings, decimals_needed(ctx.embeddings, dec), lambda r, k: Source(0, "embeddings", (r, k)), theme,
-        row_labels=list(ctx.tokens), cell_w=cell_w, cell_h=turned_h if style == "turned" else rows_h,
-    )
-    grid.add(column_labels(grid, dims, theme, [theme.dim(d) for d in dims], style=style))
-    x_name = label("X", "formula", theme["text"], weight="BOLD")
-    grid.next_to(above, DOWN, buff=ROW_GAP).to_edge(LEFT, buff=X_LEFT)
-    x_name.next_to(grid.body(), DOWN, buff=ITEM_BUFF)
-    low = CONTENT.bottom - float(x_name.get_bottom()[1])
-    if low > 0:  # a tall X (eight words) rises into the gap under the sentence, clear of the caption
-        VGroup(grid, x_name).shift(UP * min(low, ROW_GAP - ITEM_BUFF))
+def _roles(theme: Theme) -> tuple[list[Role], VGroup]:
+    """The three roles, stacked (not placed)."""
     roles: list[Role] = []
     for role, letter, meaning in (
         ("query", "Q", _("query: what a word looks for")),
@@ -165,7 +147,42 @@ def x_and_roles(ctx: ContextTrace, dims: list[str], above: Mobject, theme: Theme
         head = label(f"{letter} = X", "formula", theme[role], weight="BOLD")
         text = label(meaning, "label", theme["muted"])
         roles.append(Role(head, VGroup(head, text).arrange(DOWN, aligned_edge=LEFT, buff=SMALL_BUFF)))
-    stack = VGroup(*(r.group for r in roles)).arrange(DOWN, aligned_edge=LEFT, buff=GROUP_BUFF)
+    return roles, VGroup(*(r.group for r in roles)).arrange(DOWN, aligned_edge=LEFT, buff=GROUP_BUFF)
+
+
+def _x_cells(ctx: ContextTrace, dims: list[str], above: Mobject, roles_w: float) -> tuple[float, float]:
+    """X's cell width and height. Dimension names never shrink and stay on one line: columns as
+    wide as the names need side by side where X and the roles still fit the content box, else
+    the names turned (issue 24: staggered on two lines they read as a staircase; bank, maus,
+    raton, souris and the largest lessons had one), the rows giving up the room they take, and
+    taking the room down to the caption when they would be too low for their words."""
+    cell_w = min(CELL_W, X_W / len(dims))
+    wide = one_line_cell_width(dims)
+    room = CONTENT.width - roles_w - ARROW_ROOM - label_width(ctx.tokens, "label") - ITEM_BUFF
+    if cell_w < wide and wide * len(dims) <= room:
+        cell_w = wide
+    extra = column_labels_height(dims, cell_w, style="turned") - column_labels_height(dims[:1], cell_w)
+    free = float(above.get_bottom()[1]) - ROW_GAP - CONTENT.bottom - X_NAME_ROOM
+    x_h = X_H if (X_H - extra) / (ctx.n + 1) >= ROW_LEAST else max(X_H, free)
+    return cell_w, min(CELL_H, (x_h - extra) / (ctx.n + 1))
+
+
+def x_and_roles(ctx: ContextTrace, dims: list[str], above: Mobject, theme: Theme, dec: int) -> Roles:
+    """X under ``above`` (the sentence where it stands, or the title when the sentence has gone),
+    near the left edge; the roles right of it, in the frame."""
+    roles, stack = _roles(theme)
+    cell_w, rows_h = _x_cells(ctx, dims, above, float(stack.width))
+    grid = NumberGrid(
+        ctx.embeddings, decimals_needed(ctx.embeddings, dec), lambda r, k: Source(0, "embeddings", (r, k)), theme,
+        row_labels=list(ctx.tokens), cell_w=cell_w, cell_h=rows_h,
+    )
+    grid.set_column_labels(column_labels(grid, dims, theme, [theme.dim(d) for d in dims], style="turned"))
+    x_name = label("X", "formula", theme["text"], weight="BOLD")
+    grid.next_to(above, DOWN, buff=ROW_GAP).to_edge(LEFT, buff=X_LEFT)
+    x_name.next_to(grid.body(), DOWN, buff=ITEM_BUFF)
+    low = CONTENT.bottom - float(x_name.get_bottom()[1])
+    if low > 0:  # a tall X (eight words) rises into the gap under the sentence, clear of the caption
+        VGroup(grid, x_name).shift(UP * min(low, ROW_GAP - ITEM_BUFF))
     stack.next_to(grid, RIGHT, buff=ARROW_ROOM).match_y(grid.body())
     # Wide lessons (many dimensions): slide everything left to keep the roles inside.
     overflow = stack.get_right()[0] - CONTENT.right

@@ -161,13 +161,14 @@ def row_grids(ctx: ContextTrace, theme: Theme, dec: int, cw: float) -> tuple[Num
 def row_heights(words_h: float, side: bool, top: float, bottom: float, under_h: float) -> list[float]:
     """The rows' centres: the usual ones, lower where the words over the first row (``words_h``
     above its cells: turned over narrow columns, they rise higher than a line) would reach
-    ``top``; with the sums under the rows (lines ``under_h`` tall with their gap), the lower
-    two then close up, the last no lower than its sum's line above ``bottom``."""
+    ``top``; the lower two then close up, the last (and its sum's line, ``under_h`` tall with
+    its gap, when the sums go under the rows) no lower than ``bottom``."""
     ys = [SIDE_TOP - k * SIDE_PITCH for k in range(3)] if side else [1, 1 - UNDER_PITCH,
                                                                       1 - 2 * UNDER_PITCH - MED_SMALL_BUFF]
     drop = max(0.0, ys[0] + ROW_H / 2 + words_h - top)
-    if side or not drop:
-        return [y - drop for y in ys]
+    if not drop:
+        return ys
+    under_h = 0.0 if side else under_h  # beside their rows, the sums take no height
     y0, y2 = ys[0] - drop, max(ys[2] - drop, bottom + under_h + ROW_H / 2)
     # The second row keeps its sum's line clear of the third.
     return [y0, max(ys[1] - drop, y2 + ROW_H + under_h + LINE_BUFF), y2]

@@ -418,6 +418,10 @@ def fitted_recipe(inp: RecipeInput, theme: Theme) -> Recipe:
             max_lines = 1  # too crowded: keep only the numbers that fit on one line
         # the overflow, shared by the halves of every row and the "+ …" (about half a row)
         height = max(MIN_BAR_H, height - 2 * extra / (2 * len(inp.rows) + 1))
+    if parts.whole.width > BAND.width:
+        # Long words in the leads and the output's caption: a little smaller, rather than narrower
+        # bars whose names would stagger on more lines (taller, and no narrower).
+        parts.whole.scale_to_fit_width(BAND.width)
     parts.whole.move_to((0, MIXING_BARS_AREA.centre_y, 0))
     return parts
 

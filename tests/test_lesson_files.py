@@ -276,6 +276,22 @@ def test_values_at_the_limit_are_accepted_and_beyond_are_not(tmp_path: Path) -> 
                 load_lesson(path)
 
 
+def test_words_at_the_length_limit_are_accepted_and_longer_are_not(tmp_path: Path) -> None:
+    """Twelve characters (a Chinese one counting two): the length every scene is checked at."""
+    assert LIMITS["word_chars"] == (1, 12)
+    text = ('title = "x"\ndimensions = ["animal", "tech"]\n[vocabulary]\ncat = [3, 0]\n"WORD" = [2, 2]\n'
+            '[[contexts]]\nsentence = "cat WORD"\nfocus = "cat"\n')
+    for word, ok in (("Kreditkarten", True), ("Kreditkartens", False), ("注意力机制的", True), ("注意力机制的词", False),
+                     ("ab注意力机制", True), ("abc注意力机制", False)):
+        path = tmp_path / "edge.toml"
+        path.write_text(text.replace("WORD", word), encoding="utf-8")
+        if ok:
+            load_lesson(path)
+        else:
+            with pytest.raises(LessonError, match=rf"vocabulary\.{word}: is 1[34] characters long, longer than the 12"):
+                load_lesson(path)
+
+
 # Claims (issue #12) ----------------------------------------------------------------------
 @pytest.mark.parametrize("name", builtin_lessons())
 def test_shipped_lessons_lean_visibly(name: str) -> None:

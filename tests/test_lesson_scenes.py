@@ -34,13 +34,22 @@ WORDS = ["river", "bank", "café", "the", "über", "sat", "on", "deposit", "at",
 DIMS = ["nature", "finance", "grammar", "place", "action", "colour", "size", "other"]
 
 
+#: German-like words as long as a lesson allows (LIMITS["word_chars"]): every scene lays out eight
+#: of them in a row, under bars, over columns and as row labels (they left the frame, shrank
+#: numbers below readable and climbed in staircases before the scenes made room for them).
+LONG_WORDS = [(w + "schaftsgebäudeverwaltung")[: LIMITS["word_chars"][1]]
+              for w in ("Kaffeehaus", "Überweisung", "Einzahlung", "Bankfiliale", "Flussufer", "Geldautomat",
+                        "Sparkonto", "Zinssatz", "Uferweg", "Strömung", "Wasserlauf", "Kreditkarte", "Angelplatz",
+                        "Fischerboot", "Bargeld", "Schilfrohr", "Mahngebühr", "Wir")]
+
+
 def lesson_toml(n_ctx: int, n_tok: int, d: int, heads: int, seed: int = 1, decimals: int = 2, vocab: int = 0,
-                used: int = 0) -> str:
+                used: int = 0, words: list[str] = WORDS) -> str:
     """A lesson of ``n_ctx`` sentences of ``n_tok`` words over ``d`` dimensions; with ``vocab``, a
     vocabulary of that many words, the sentences spread over the first ``used`` of them so that
-    together they use them all."""
+    together they use them all; the words taken from ``words``."""
     rng = random.Random(seed)
-    all_words = WORDS[: vocab or max(n_tok + 2, 6)]
+    all_words = words[: vocab or max(n_tok + 2, 6)]
     words = all_words[: used or len(all_words)]
     step = max(1, -(-len(words) // n_ctx)) if used else 1  # where each sentence starts among the used words
     values = [x / 2 for x in range(-4, 7)]  # -2 .. 3 in halves, like a hand-made lesson
@@ -85,14 +94,18 @@ BOUNDS = {"smallest": (1, 2, 2, 1, 0), "largest": (3, 8, 8, 4, 16), "long-narrow
           "short-wide": (3, 2, 8, 1, 0), "three-heads": (1, 5, 6, 3, 0)}
 #: Bounds whose CausalMask and WordOrder test_causal_scenes checks further (the builds are shared).
 CAUSAL_BOUNDS = ("smallest", "largest", "long-narrow", "short-wide")
+#: The same shapes with words as long as allowed (LONG_WORDS): the most words in a row, and two
+#: words (each scene's other layout: sums beside the rows, charts side by side).
+LONG_BOUNDS = {"long-words": "largest", "long-words-two": "short-wide"}
 
 
 MOST_SENTENCE_WORDS = LIMITS["sentence_words"][1]
 
 
 def bounds_toml(name: str) -> str:
-    n_ctx, n_tok, d, heads, vocab = BOUNDS[name]
-    return lesson_toml(n_ctx, n_tok, d, heads, vocab=vocab, used=MOST_SENTENCE_WORDS if vocab else 0)
+    n_ctx, n_tok, d, heads, vocab = BOUNDS[LONG_BOUNDS.get(name, name)]
+    return lesson_toml(n_ctx, n_tok, d, heads, vocab=vocab, used=MOST_SENTENCE_WORDS if vocab else 0,
+                       words=LONG_WORDS if name in LONG_BOUNDS else WORDS)
 
 
 def random_lesson(example: int) -> tuple[int, int, int, int, int, int]:
@@ -114,7 +127,7 @@ def lesson_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     is shared by content, so every worker's copy finds the same build)."""
     folder = tmp_path_factory.mktemp("bounds")
     out = {}
-    for name in BOUNDS:
+    for name in (*BOUNDS, *LONG_BOUNDS):
         out[name] = bounds_toml(name)
     for k, name in enumerate(RANDOM):
         n_ctx, n_tok, d, heads, seed, decimals = random_lesson(k)
@@ -136,7 +149,7 @@ SCENE_IDS = [c.__name__ for c in LECTURE]
 
 
 @pytest.mark.parametrize("cls", LECTURE, ids=SCENE_IDS)
-@pytest.mark.parametrize("name", BOUNDS)
+@pytest.mark.parametrize("name", [*BOUNDS, *LONG_BOUNDS])
 def test_scenes_at_the_bounds(lesson_files: dict[str, str], name: str, cls: type) -> None:
     check_scene(built_scene(cls, lesson_files[name]), name)
 
@@ -146,6 +159,13 @@ def test_scenes_at_the_bounds(lesson_files: dict[str, str], name: str, cls: type
 @pytest.mark.parametrize("name", RANDOM)
 def test_random_lessons_build_every_scene(lesson_files: dict[str, str], name: str, cls: type) -> None:
     check_scene(built_scene(cls, lesson_files[name]), name)
+
+
+def test_the_long_words_are_as_long_as_a_lesson_allows() -> None:
+    from attncore.lesson_parse import word_chars
+
+    assert len(set(LONG_WORDS)) == len(LONG_WORDS) >= 16
+    assert {word_chars(w) for w in LONG_WORDS} == {LIMITS["word_chars"][1]}
 
 
 def test_generated_lessons_are_valid() -> None:

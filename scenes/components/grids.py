@@ -254,7 +254,8 @@ COLUMN_GAP = 0.2
 def one_line_cell_width(texts: Sequence[str], size: str = "small") -> float:
     """The narrowest columns over which upright labels of ``texts`` keep side by side on one line."""
     widths = [float(label(t, size).width) for t in texts]
-    return max(((a + b) / 2 for a, b in zip(widths, widths[1:], strict=False)), default=0.0) + COLUMN_GAP
+    # a hair more, or the columns exactly this wide would fail the placing's own comparison by a rounding
+    return max(((a + b) / 2 for a, b in zip(widths, widths[1:], strict=False)), default=0.0) + COLUMN_GAP + 1e-6
 
 
 #: The angle of column labels that do not fit side by side: a heat map's usual 45 degrees, which
