@@ -83,17 +83,15 @@ MAX_CELL_W = 1.2
 WEIGHT_W = 0.95
 #: Room for a sign ("×", "=") and its gaps, when the cells are sized.
 SIGN_ROOM = 0.75
-#: A number may shrink to 80 % of its size, no further; a NumberGrid fills 92 % of a cell
-#: with it. Below that the terms replace V in place.
+#: A number may shrink to 80 % of its size, no further (then the terms replace V in place);
+#: a NumberGrid fills 92 % of a cell with it.
 MIN_SHRINK, CELL_FILL = 0.8, 0.92
 #: Height of the rows of V with the output row and the gap over it (n + 2 rows).
 EQUATION_H = 3.9
 #: The focus word's attention row as it first appears: that many units wide at most,
 #: cells STRIP_H high, STRIP_DROP under the middle (where step 6 showed the matrix).
-STRIP_WIDTH = 11
-STRIP_H, STRIP_DROP = 0.6, 0.4
-#: Headings over the column names, the "+" before the sum's rule: as close as the names
-#: sit over their cells.
+STRIP_WIDTH, STRIP_H, STRIP_DROP = 11, 0.6, 0.4
+#: Headings over the column names, the "+" before the sum's rule: as close as names over cells.
 CLOSE_BUFF = 0.12
 #: The "weight" heading stays at most this far over its first cell.
 WEIGHT_HEAD_RISE = 0.6
@@ -418,9 +416,7 @@ def fitted_recipe(inp: RecipeInput, theme: Theme) -> Recipe:
             max_lines = 1  # too crowded: keep only the numbers that fit on one line
         # the overflow, shared by the halves of every row and the "+ …" (about half a row)
         height = max(MIN_BAR_H, height - 2 * extra / (2 * len(inp.rows) + 1))
-    if parts.whole.width > BAND.width:
-        # Long words in the leads and the output's caption: a little smaller, rather than narrower
-        # bars whose names would stagger on more lines (taller, and no narrower).
+    if parts.whole.width > BAND.width:  # long words: smaller, not narrower bars (their names would stagger)
         parts.whole.scale_to_fit_width(BAND.width)
     parts.whole.move_to((0, MIXING_BARS_AREA.centre_y, 0))
     return parts
