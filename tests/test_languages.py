@@ -73,6 +73,16 @@ def test_every_catalogue_is_complete(template: Any, lang: str) -> None:
     assert not found, f"{len(found)} problems, first: " + "\n".join(found[:15])
 
 
+def test_french_elides_with_the_typographic_apostrophe() -> None:
+    """French writes "l’attention", not "l'attention" (the lecture's words; a lesson's own words,
+    like "l'écran", are the author's and stay as typed)."""
+    cat = _read(catalogue_path("fr"), "fr")
+    texts = [t for m in cat if m.id for t in (m.string if isinstance(m.string, tuple) else (m.string,))]
+    straight = [t for t in texts if re.search(r"(?<=[^\W\d_])'(?=[^\W\d_])", t)]
+    assert not straight, straight[:5]
+    assert sum("’" in t for t in texts) > 100
+
+
 def test_the_check_finds_a_missing_translation_and_a_broken_placeholder(template: Any) -> None:
     from babel.messages.catalog import Catalog
 
