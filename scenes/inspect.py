@@ -22,6 +22,7 @@ from manim import (
     Indicate,
     MarkupText,
     Mobject,
+    SurroundingRectangle,
     Text,
     TransformFromCopy,
     Write,
@@ -251,6 +252,54 @@ def staircase_headers(cp: Checkpoint) -> list[str]:
                      if not getattr(lab, "turned", 0.0) and lab.get_fill_opacity() >= 0.05]
             if any(min(t, u) - max(b, c) < min(t - b, u - c) / 2 for b, t in boxes for c, u in boxes):
                 out.append(" ".join(getattr(lab, "text", "?") for lab in m.col_labels))
+    return out
+
+
+def _outline_edges(cp: Checkpoint) -> list[Any]:
+    """The four edges ((x0, y0), (x1, y1)) of every outline on screen at ``cp``: a
+    SurroundingRectangle drawn (stroke visible), unfilled."""
+    out: list[Any] = []
+    seen: set[int] = set()
+    for top in cp.mobjects:
+        for m in top.get_family():
+            if (isinstance(m, SurroundingRectangle) and id(m) not in seen and m.has_points()
+                    and m.get_stroke_opacity() >= 0.05 and m.get_fill_opacity() < 0.05):
+                seen.add(id(m))
+                (x0, y0, _), (x1, y1, _) = m.get_corner(DL), m.get_corner(UR)
+                c = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+                out.extend((c[k], c[(k + 1) % 4]) for k in range(4))
+    return out
+
+
+def _inside(points: Any, corners: Any, margin: float) -> Any:
+    """Which ``points`` lie inside the convex polygon ``corners`` (anticlockwise or not) by at
+    least ``margin``."""
+    inside = np.ones(len(points), dtype=bool)
+    sign = np.sign(np.cross(corners[1] - corners[0], corners[2] - corners[1])) or 1.0
+    for k in range(len(corners)):
+        a, b = corners[k], corners[(k + 1) % len(corners)]
+        edge = b - a
+        dist = sign * np.cross(edge, points - a) / np.linalg.norm(edge)
+        inside &= dist >= margin
+    return inside
+
+
+def texts_on_borders(cp: Checkpoint, texts: list[Shown] | None = None, margin: float = 0.02) -> list[str]:
+    """The texts on screen at ``cp`` that an outline's edge runs through (issue 24: a highlight's
+    border across a word or a number, which it should go round or keep clear of): a point of
+    the edge inside the text's box (its own turned box for a turned word) by more than
+    ``margin``."""
+    edges = _outline_edges(cp)
+    out = []
+    for s in visible_texts(cp) if texts is None else texts:
+        corners = s.corners if s.corners is not None else np.array(
+            [[s.left, s.bottom], [s.right, s.bottom], [s.right, s.top], [s.left, s.top]])
+        for a, b in edges:
+            steps = max(2, int(np.linalg.norm(b - a) / margin))
+            points = a + np.linspace(0.0, 1.0, steps)[:, None] * (b - a)
+            if _inside(points, corners, margin).any():
+                out.append(s.mob.text)
+                break
     return out
 
 

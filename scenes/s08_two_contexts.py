@@ -1,19 +1,16 @@
 """Step 8, the headline: the same word gets a different vector in a different sentence.
 
-After this scene the viewer has seen the whole point of self-attention at a glance: the
-focus word (``mouse``) enters every sentence with the *same* input vector, attention
-mixes in the words around it, and it leaves with an output that leans toward the
-sentence's meaning (``animal`` next to ``cat``, ``tech`` next to ``keyboard``). The
-embedding table did not change; only how information was combined.
+After this scene the viewer has seen the whole point of self-attention at a glance: the focus
+word (``mouse``) enters every sentence with the *same* input vector, attention mixes in the
+words around it, and it leaves with an output that leans toward the sentence's meaning
+(``animal`` next to ``cat``, ``tech`` next to ``keyboard``). The embedding table did not change.
 
-Shows from the attncore trace, for every context side by side (one to three): the
-focus word's ``embeddings`` row (its input) and ``output`` row, as bars on one common
-scale; the focus word's ``attention`` row tints the words of its sentence (colour only,
-no number).
+Shows from the attncore trace, for every context side by side (one to three): the focus
+word's ``embeddings`` row (its input) and ``output`` row, as bars on one common scale; its
+``attention`` row tints the words of its sentence (colour only, no number).
 
-Layout adapts to the lesson: bars as tall as the room allows; long sentences wrap; in
-dense lessons (three contexts, many dimensions) the words get smaller, only the numbers
-that fit on one line stay (the largest first) and one shared legend names the dimensions.
+Layout adapts: bars as tall as the room allows; long sentences wrap; in dense lessons the words
+get smaller, only the numbers that fit on one line stay and one legend names the dimensions.
 """
 
 from __future__ import annotations
@@ -83,25 +80,23 @@ SLACK = 0.02
 #: All the panels together, side by side: FRAME_MARGIN in from x = ±FRAME_X, like every
 #: scene's content (the bars' numbers at the panels' edges keep 24 px from the frame at 480p).
 PANELS_SPAN = 2 * (FRAME_X - FRAME_MARGIN)
-#: One panel alone is no wider: its bars would drift too far apart to compare.
-PANEL_W_MAX = 6.75
-#: Between two panels: MED_LARGE_BUFF, a TINY_BUFF less when there are three.
-PANEL_GAP, PANEL_GAP_THREE = MED_LARGE_BUFF, MED_LARGE_BUFF - TINY_BUFF
-#: A panel's rounded corner, and the room above its sentence.
+#: One panel alone is no wider than PANEL_W_MAX (its bars would drift too far apart to compare);
+#: between two panels MED_LARGE_BUFF, a TINY_BUFF less when there are three.
+PANEL_W_MAX, PANEL_GAP, PANEL_GAP_THREE = 6.75, MED_LARGE_BUFF, MED_LARGE_BUFF - TINY_BUFF
+#: A panel's rounded corner and the room above its sentence; its outline, its opacity, and the
+#: outline of the panels at the end (the winner's colour).
 PANEL_PAD = 0.18
-#: A panel's outline, its opacity, and the outline of the panels at the end (the winner's colour).
 PANEL_STROKE, PANEL_OPACITY, WINNER_STROKE = STROKE.thin, 0.55, STROKE.bold
 #: Between two lines of names (as :func:`~scenes.components.stagger_names` puts them) and
 #: the rows of a legend; a chart keeps as much from each side of its panel.
 LINE_GAP = 0.12
-#: The clearance of marks: the arrow under the inputs, names in their panel, outlines (at most).
+#: The clearance of marks (the arrow under the inputs, names in their panel, outlines at most);
+#: the least gap between a winning bar's number and the top of its outline.
 CLEARANCE = 0.08
-#: The least gap between a winning bar's number and the top of its outline.
 NUMBER_CLEAR = 1.5 * CLEARANCE
-#: An outline keeps this far from the names of the other columns.
-NAME_CLEAR = 0.06
-#: The side of a legend's colour square: small beside its name.
-SWATCH = ITEM_BUFF
+#: An outline keeps NAME_CLEAR from the names of the other columns; a legend's colour square
+#: is SWATCH a side, small beside its name.
+NAME_CLEAR, SWATCH = 0.06, ITEM_BUFF
 
 # -- the bars (scene units) ----------------------------------------------------------------
 #: From one bar's centre to the next at most; the bar takes BAR_SHARE of it, the gap GAP_SHARE.
@@ -431,11 +426,10 @@ def board(ctxs: Sequence[ContextTrace], dims: list[str], theme: Theme, dec: int)
 
 def outline(inside: VGroup, colour: str, pitch: float) -> SurroundingRectangle:
     """An outline inside its column when it can; around a number wider than the column (many
-    dimensions in a narrow panel) still clear of the digits."""
+    dimensions in a narrow panel) still clear of the digits; above, always a clear gap (the
+    number on top must not sit on its edge; the name below keeps its own gap)."""
     buff = max(CLEARANCE / 2, min(CLEARANCE, (pitch - inside.width) / 2 - SLACK / 2))
     rect = SurroundingRectangle(inside, color=colour, buff=buff, corner_radius=CLEARANCE, stroke_width=4)
-    # above, always a clear gap: the number on top must not sit on the outline's edge (below
-    # stands the dimension's name, which keeps its own gap)
     return rect.stretch_to_fit_height(rect.height + max(0.0, NUMBER_CLEAR - buff), about_edge=DOWN)
 
 
@@ -445,17 +439,22 @@ def shown_numbers(bars: VectorBars, k: int) -> list[Num]:
 
 
 def winner_outline(p: Panel, k: int, colour: str,
-                   pitch: float) -> tuple[SurroundingRectangle, SurroundingRectangle | None]:
-    """The outline of output bar ``k`` and its number; and the same with the name under it,
-    when the name is no wider than its column and the outline then keeps clear of the
-    neighbours' names (a long one such as "grammar" reaches into the next column)."""
-    inside = VGroup(p.output.bars[k], *shown_numbers(p.output, k))
-    bare = outline(inside, colour, pitch)
+                   pitch: float) -> tuple[SurroundingRectangle, SurroundingRectangle | None, SurroundingRectangle | None]:
+    """The outline of output bar ``k`` and its number; with the name under it too when the name
+    fits its column and the outline keeps clear of the neighbours' names; and, where the first
+    would run through a neighbour's number (crowded numbers wider than their columns), one
+    round the number alone (numbers are kept apart, not clear of a bar's tall outline)."""
+    mine = shown_numbers(p.output, k)
+    bare = outline(VGroup(p.output.bars[k], *mine), colour, pitch)
+    others = [m for m in p.output.nums if all(m is not n for n in mine)]
+    alone = None
+    if mine and any(boxes_touch(bare, m, SLACK) for m in others):
+        alone = SurroundingRectangle(VGroup(*mine), color=colour, buff=CLEARANCE / 2, stroke_width=4)
     if not (len(p.names) > 0 and p.names[k].width <= pitch - SMALL_BUFF):
-        return bare, None
-    named = outline(VGroup(*inside, p.names[k]), colour, pitch)
-    others = [nm for j, nm in enumerate(p.names) if j != k]
-    return bare, None if any(boxes_touch(named, nm, NAME_CLEAR) for nm in others) else named
+        return bare, None, alone
+    named = outline(VGroup(p.output.bars[k], *mine, p.names[k]), colour, pitch)
+    others_names = [nm for j, nm in enumerate(p.names) if j != k]
+    return bare, None if any(boxes_touch(named, nm, NAME_CLEAR) for nm in others_names) else named, alone
 
 
 @dataclass(frozen=True)
@@ -464,7 +463,7 @@ class Winners:
 
     names: tuple[str, ...]  # per context
     colours: tuple[str, ...]  # per context
-    marks: VGroup  # one outline per context: with the names only where all of them can have it
+    marks: VGroup  # one outline per context, alike: with the names, round bar and number, or the number alone
 
 
 def winners(b: Board, ctxs: Sequence[ContextTrace], dims: list[str], theme: Theme) -> Winners:
@@ -472,8 +471,11 @@ def winners(b: Board, ctxs: Sequence[ContextTrace], dims: list[str], theme: Them
     ks = [int(np.argmax(ctx.output[ctx.focus_index])) for ctx in ctxs]
     colours = tuple(theme.dim(dims[k]) for k in ks)
     outlines = [winner_outline(p, k, colour, b.pitch) for p, k, colour in zip(b.panels, ks, colours)]
-    named = [n for _, n in outlines]
-    marks = VGroup(*(named if all(n is not None for n in named) else [bare for bare, _ in outlines]))
+    named, alone = [n for _, n, _ in outlines], [a for _, _, a in outlines]
+    crowded = any(a is not None for a in alone)  # then every panel's number alone (the largest keeps its number)
+    marks = VGroup(*([a or SurroundingRectangle(VGroup(*shown_numbers(p.output, k)), color=c, buff=CLEARANCE / 2,
+                                                 stroke_width=4) for a, p, k, c in zip(alone, b.panels, ks, colours)]
+                     if crowded else named if all(n is not None for n in named) else [bare for bare, _, _ in outlines]))
     return Winners(tuple(dims[k] for k in ks), colours, marks)
 
 

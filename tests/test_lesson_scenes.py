@@ -24,6 +24,7 @@ from scenes.inspect import (
     near_edge,
     overlapping_texts,
     staircase_headers,
+    texts_on_borders,
     unreadable_numbers,
     visible_texts,
 )
@@ -67,7 +68,7 @@ def lesson_toml(n_ctx: int, n_tok: int, d: int, heads: int, seed: int = 1, decim
 def check_scene(scene: Any, name: str) -> int:
     """Every section end of ``scene`` (built for lesson ``name``): nothing leaves the frame, no two
     texts overlap, no number is too small at 480p, no header climbs a staircase of lines, no
-    "= ≈", every
+    outline runs through a text, no "= ≈", every
     number is the trace's (how many: returned)."""
     checked = 0
     for cp in scene.checkpoints:
@@ -79,6 +80,7 @@ def check_scene(scene: Any, name: str) -> int:
         assert not unreadable_numbers(cp, texts), f"{where}: too small at 480p: {unreadable_numbers(cp, texts)}"
         assert not staircase_headers(cp), f"{where}: column headers on more than one line: {staircase_headers(cp)}"
         assert not equals_before_approx(cp, texts), f"{where}: '= ≈' before {equals_before_approx(cp, texts)}"
+        assert not texts_on_borders(cp, texts), f"{where}: an outline runs through {texts_on_borders(cp, texts)}"
         for s in texts:
             if isinstance(s.mob, Num) and not s.mob.constant:
                 assert s.mob.text == expected_text(scene.trace, s.mob), f"{where}: {s.mob.text!r} vs {s.mob.source}"

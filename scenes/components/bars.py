@@ -177,7 +177,9 @@ class WeightBars(VGroup):
                 num.scale_to_fit_width(widest)
             self.nums.add(num.next_to(bar, UP, buff=SMALL_BUFF))
         self.outline = self._place_numbers([float(w) for w in shown], theme)
-        self._add_words(tokens, col_w, theme)
+        if self._add_words(tokens, col_w, theme):
+            # turned words rise to just under the baseline: the outline stops short of them
+            self.outline.stretch_to_fit_height(self.outline.get_top()[1] + OUTLINE_BUFF_TIGHT, about_edge=UP)
         self.add(self.baseline, self.bars, self.nums, self.words)
 
     def _place_numbers(self, shown: Sequence[float], theme: Theme) -> SurroundingRectangle:
@@ -204,13 +206,15 @@ class WeightBars(VGroup):
             placed.append(num)
         return outline
 
-    def _add_words(self, tokens: Sequence[str], col_w: float, theme: Theme) -> None:
-        """The words under the bars: upright on one line, or turned (:func:`bar_word_angle`)."""
+    def _add_words(self, tokens: Sequence[str], col_w: float, theme: Theme) -> float:
+        """The words under the bars: upright on one line, or turned (:func:`bar_word_angle`: the
+        angle, returned)."""
         angle = bar_word_angle(tokens, col_w)
         for k, tok in enumerate(tokens):
             word = label(tok, "small", theme["key"])
             x = (k + 0.5) * col_w
             self.words.add(_hang(word, x, 0.0, angle) if angle else word.move_to((x, WORD_Y, 0.0)))
+        return angle
 
     def num(self, k: int) -> Num:
         """The number over bar ``k``."""
