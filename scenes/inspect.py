@@ -38,6 +38,7 @@ from attncore import ContextTrace, LessonTrace
 from .base import Checkpoint, LessonScene
 from .components import APPROX, CellGrid, Formula, Num, ShapeLabel, resolve
 from .components.numbers import shown_digits
+from .components.placement import edge_through, ink_corners
 from .components.sizing import round_digit_height
 from .layout import READABLE_DIGIT_H
 
@@ -255,9 +256,8 @@ def staircase_headers(cp: Checkpoint) -> list[str]:
     return out
 
 
-def _outline_edges(cp: Checkpoint) -> list[Any]:
-    """The four edges ((x0, y0), (x1, y1)) of every outline on screen at ``cp``: a
-    SurroundingRectangle drawn (stroke visible), unfilled."""
+def _outlines(cp: Checkpoint) -> list[Any]:
+    """The outlines on screen at ``cp``: every SurroundingRectangle drawn (stroke visible), unfilled."""
     out: list[Any] = []
     seen: set[int] = set()
     for top in cp.mobjects:
@@ -265,23 +265,8 @@ def _outline_edges(cp: Checkpoint) -> list[Any]:
             if (isinstance(m, SurroundingRectangle) and id(m) not in seen and m.has_points()
                     and m.get_stroke_opacity() >= 0.05 and m.get_fill_opacity() < 0.05):
                 seen.add(id(m))
-                (x0, y0, _), (x1, y1, _) = m.get_corner(DL), m.get_corner(UR)
-                c = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
-                out.extend((c[k], c[(k + 1) % 4]) for k in range(4))
+                out.append(m)
     return out
-
-
-def _inside(points: Any, corners: Any, margin: float) -> Any:
-    """Which ``points`` lie inside the convex polygon ``corners`` (anticlockwise or not) by at
-    least ``margin``."""
-    inside = np.ones(len(points), dtype=bool)
-    sign = np.sign(np.cross(corners[1] - corners[0], corners[2] - corners[1])) or 1.0
-    for k in range(len(corners)):
-        a, b = corners[k], corners[(k + 1) % len(corners)]
-        edge = b - a
-        dist = sign * np.cross(edge, points - a) / np.linalg.norm(edge)
-        inside &= dist >= margin
-    return inside
 
 
 def texts_on_borders(cp: Checkpoint, texts: list[Shown] | None = None, margin: float = 0.02) -> list[str]:
@@ -289,18 +274,9 @@ def texts_on_borders(cp: Checkpoint, texts: list[Shown] | None = None, margin: f
     border across a word or a number, which it should go round or keep clear of): a point of
     the edge inside the text's box (its own turned box for a turned word) by more than
     ``margin``."""
-    edges = _outline_edges(cp)
-    out = []
-    for s in visible_texts(cp) if texts is None else texts:
-        corners = s.corners if s.corners is not None else np.array(
-            [[s.left, s.bottom], [s.right, s.bottom], [s.right, s.top], [s.left, s.top]])
-        for a, b in edges:
-            steps = max(2, int(np.linalg.norm(b - a) / margin))
-            points = a + np.linspace(0.0, 1.0, steps)[:, None] * (b - a)
-            if _inside(points, corners, margin).any():
-                out.append(s.mob.text)
-                break
-    return out
+    boxes = _outlines(cp)
+    return [s.mob.text for s in (visible_texts(cp) if texts is None else texts)
+            if any(edge_through(box, ink_corners(s.mob), margin) for box in boxes)]
 
 
 def equals_before_approx(cp: Checkpoint, texts: list[Shown] | None = None) -> list[str]:

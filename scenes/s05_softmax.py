@@ -46,8 +46,10 @@ from scenes.components import (
     approx_note,
     axis_titles,
     centre_on_baseline,
+    edge_through,
     exp_row_marked,
     exp_row_name,
+    ink_corners,
     label,
     label_width,
     row_total,
@@ -66,6 +68,7 @@ from scenes.layout import (
     LABEL_ROOM,
     MED_LARGE_BUFF,
     MED_SMALL_BUFF,
+    SMALL_BUFF,
     WORD_MATRIX_AREA,
     Box,
 )
@@ -276,6 +279,17 @@ def row_sums(A: NumberGrid, ctx: ContextTrace, theme: Theme, dec: int, cw: float
     return sums
 
 
+def clear_of_last_word(A: NumberGrid, column: VGroup) -> None:
+    """Move ``column`` (the sums and their head) right until its outline keeps clear of the last
+    column's word, which, turned over narrow columns, rises across it."""
+    corners = ink_corners(A.col_labels[-1])
+    box = SurroundingRectangle(column, buff=SUMS_BOX_BUFF)
+    for _step in range(round(A.cell_w / SMALL_BUFF) * len(A.col_labels)):
+        if not edge_through(box, corners):
+            break
+        VGroup(column, box).shift(RIGHT * SMALL_BUFF)
+
+
 def matrix_layout(ctx: ContextTrace, theme: Theme, dec: int) -> MatrixLayout:
     """Room: row labels, n columns, a gap, the row sums, a gap, the legend; under the convention."""
     n = ctx.n
@@ -294,6 +308,7 @@ def matrix_layout(ctx: ContextTrace, theme: Theme, dec: int) -> MatrixLayout:
         # Translators: the title of the column of row sums beside the attention matrix.
         sum_head = label(pgettext("column of row sums", "sum"), "label", theme["positive"])
         sum_head.move_to((sums.get_x(), min(lab.get_y() for lab in A.col_labels), 0))
+        clear_of_last_word(A, VGroup(sums, sum_head))
         legend = HeatLegend(theme, height=min(LEGEND_H, n * ch))
         legend.next_to(sums, RIGHT, buff=MED_LARGE_BUFF).set_y(A.cells.get_y())
         whole = VGroup(A, axes, sums, sum_head, legend)

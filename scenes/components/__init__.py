@@ -96,7 +96,15 @@ from .numbers import (
     softmax_row_decimals,
 )
 from .pictures import PICTURE_H, Picture, picture
-from .placement import STAGGER_GAP, boxes_touch, keep_inside, stagger_levels, stagger_names
+from .placement import (
+    STAGGER_GAP,
+    boxes_touch,
+    edge_through,
+    ink_corners,
+    keep_inside,
+    stagger_levels,
+    stagger_names,
+)
 from .sizing import (
     BLOCK_LABELS_H,
     CELL_H_MAX,
@@ -149,7 +157,7 @@ __all__ = [
     # equations
     "MatrixBlock", "named_block", "arrange_equation", "operator", "row_transfer", "arrow", "EQ_BUFF",
     # placement
-    "stagger_levels", "stagger_names", "boxes_touch", "keep_inside", "STAGGER_GAP",
+    "stagger_levels", "stagger_names", "boxes_touch", "edge_through", "ink_corners", "keep_inside", "STAGGER_GAP",
     # tokens
     "TokenRow", "wrap_token_row", "tint_tokens",
     # header

@@ -7,12 +7,14 @@ they take turns on several lines (:func:`stagger_levels`, the one rule for it).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
-from manim import RIGHT, Mobject, Text, VGroup
+import numpy as np
+from manim import DL, RIGHT, UR, Mobject, Text, VGroup
 
 from ..layout import SMALL_BUFF
 
-__all__ = ["stagger_levels", "stagger_names", "boxes_touch", "keep_inside", "STAGGER_GAP"]
+__all__ = ["stagger_levels", "stagger_names", "boxes_touch", "keep_inside", "STAGGER_GAP", "ink_corners", "edge_through"]
 
 #: The least room between two staggered names on one line.
 STAGGER_GAP = SMALL_BUFF
@@ -80,3 +82,45 @@ def keep_inside(names: VGroup, left: float, right: float) -> VGroup:
         if nm.get_right()[0] > right:
             nm.shift(RIGHT * (right - nm.get_right()[0]))
     return names
+
+
+def ink_corners(m: Mobject) -> Any:
+    """The four corners of the box of ``m``'s ink: along its own turned axes for a text turned
+    on purpose (marked ``turned``, the angle), else upright."""
+    angle = float(getattr(m, "turned", 0.0))
+    if not angle:
+        (x0, y0, _), (x1, y1, _) = m.get_corner(DL), m.get_corner(UR)
+        return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+    axes = np.array([[np.cos(angle), np.sin(angle)], [-np.sin(angle), np.cos(angle)]])
+    along = np.concatenate([g.points[:, :2] for g in m.family_members_with_points()]) @ axes.T
+    (u0, v0), (u1, v1) = along.min(axis=0), along.max(axis=0)
+    return np.array([[u0, v0], [u1, v0], [u1, v1], [u0, v1]]) @ axes
+
+
+def _cross(u: Any, v: Any) -> Any:
+    """The z of u × v, for 2-vectors (numpy 2 no longer takes them in np.cross)."""
+    return u[..., 0] * v[..., 1] - u[..., 1] * v[..., 0]
+
+
+def _inside(points: Any, corners: Any, margin: float) -> Any:
+    """Which ``points`` lie inside the convex polygon ``corners`` by at least ``margin``."""
+    inside = np.ones(len(points), dtype=bool)
+    sign = np.sign(_cross(corners[1] - corners[0], corners[2] - corners[1])) or 1.0
+    for k in range(len(corners)):
+        a, b = corners[k], corners[(k + 1) % len(corners)]
+        edge = b - a
+        inside &= sign * _cross(edge, points - a) / np.linalg.norm(edge) >= margin
+    return inside
+
+
+def edge_through(box: Mobject, corners: Any, margin: float = 0.02) -> bool:
+    """Whether an edge of the (upright) outline ``box`` runs through the box ``corners`` (of
+    :func:`ink_corners`) by more than ``margin``."""
+    (x0, y0, _), (x1, y1, _) = box.get_corner(DL), box.get_corner(UR)
+    c = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+    for k in range(4):
+        a, b = c[k], c[(k + 1) % 4]
+        points = a + np.linspace(0.0, 1.0, max(2, int(np.linalg.norm(b - a) / margin)))[:, None] * (b - a)
+        if _inside(points, corners, margin).any():
+            return True
+    return False
