@@ -42,18 +42,19 @@ from attncore.exercises import COUNT_LIMITS, Exercise, make_exercises
 from attncore.lesson import tomllib
 
 MINUS = "\u2212"
+#: Words as long as a lesson allows (12 characters, attncore's LIMITS["word_chars"]).
 LONG_WORDS = """
 title = "Long words"
 dimensions = ["nature", "finance", "grammar", "other"]
 decimals = 3
 [vocabulary]
-"Donaudampfschifffahrtsgesellschaftskapitän" = [2, 2, 0, 0.5]
-"l'établissement" = [0, 2.5, 0, 1]
-riverbankwiththelongestname = [3, 0, 0, 0.5]
+"Donaudampfer" = [2, 2, 0, 0.5]
+"l'entreprise" = [0, 2.5, 0, 1]
+riverbankway = [3, 0, 0, 0.5]
 and = [0, 0, 2, 0]
 [[contexts]]
-sentence = "riverbankwiththelongestname and Donaudampfschifffahrtsgesellschaftskapitän and l'établissement"
-focus = "Donaudampfschifffahrtsgesellschaftskapitän"
+sentence = "riverbankway and Donaudampfer and l'entreprise"
+focus = "Donaudampfer"
 [projections]
 seed = 3
 [heads]

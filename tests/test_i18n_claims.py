@@ -81,7 +81,7 @@ def test_the_recording_script_follows_the_lessons_language() -> None:
 
     lesson = builtin_lesson("souris")  # French
     text = compose_script(lesson, [(1, "Embeddings", [("Reading a vector", "Prenons « chat ».")])])
-    assert text.startswith(f"# Script d'enregistrement\u00a0: {lesson.title}\n"), text
+    assert text.startswith(f"# Script d’enregistrement\u00a0: {lesson.title}\n"), text
     assert "`--voice recorded:FOLDER`" in text and "Record one" not in text
     assert "### Embeddings__reading-a-vector.wav" in text and "Prenons « chat »." in text
     english = compose_script(builtin_lesson("default"), [(1, "Embeddings", [("Reading a vector", "Take “cat”.")])])

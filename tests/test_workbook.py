@@ -763,7 +763,7 @@ def test_every_matrix_of_values_json_is_in_the_workbook(cases: dict[str, Case], 
 # --------------------------------------------------------------------------------------
 # In the lesson's language
 # --------------------------------------------------------------------------------------
-FRENCH_SHEETS = ["Accueil", "Entrées", "Plongements", "Produits scalaires", "Mise à l'échelle", "Softmax", "Mélange",
+FRENCH_SHEETS = ["Accueil", "Entrées", "Plongements", "Produits scalaires", "Mise à l’échelle", "Softmax", "Mélange",
                  "Deux contextes", "Entraînement", "Projections", "Dimension", "Tête 1", "Tête 2", "Multi-têtes",
                  "Masque causal", "Positions"]
 
@@ -771,7 +771,7 @@ FRENCH_SHEETS = ["Accueil", "Entrées", "Plongements", "Produits scalaires", "Mi
 def test_a_french_workbook_has_french_labels_and_the_same_formulas(cases: dict[str, Case]) -> None:
     """The French workbook of the built-in French lesson: French sheet names, headers and guide;
     the same cells, numbers and formulas as the English one, its references naming the French
-    sheets (quoted: "Mise à l'échelle" holds an apostrophe). LibreOffice recomputing it to the
+    sheets (quoted: "Mise à l’échelle" holds spaces and an apostrophe). LibreOffice recomputing it to the
     trace is test_libreoffice_recomputes_the_trace[souris_fr]."""
     en = openpyxl.load_workbook(cases["souris"].written)
     fr = openpyxl.load_workbook(cases["souris_fr"].written)
@@ -786,7 +786,7 @@ def test_a_french_workbook_has_french_labels_and_the_same_formulas(cases: dict[s
 
     formulas = [(names[s], ref, in_french(f)) for s, ref, f in formula_cells(en)]
     assert formulas == formula_cells(fr), "the same formulas, on the French sheets"
-    assert any("'Mise à l''échelle'!" in f for _, _, f in formulas)
+    assert any("'Mise à l’échelle'!" in f for _, _, f in formulas)
     assert set(fr.defined_names) == set(en.defined_names)
     for name in fr.defined_names:
         e_sheet, e_ref = destination(en, name)
@@ -803,7 +803,7 @@ def test_a_french_workbook_has_french_labels_and_the_same_formulas(cases: dict[s
                 elif isinstance(b.value, str):
                     texts.add(b.value)
     for label in ("mot", "Vocabulaire\u00a0: une ligne par mot, une colonne par dimension nommée", "Légende",
-                  "Un mot, deux contextes\u00a0: le classeur d'accompagnement", "produit", "score = somme", "somme"):
+                  "Un mot, deux contextes\u00a0: le classeur d’accompagnement", "produit", "score = somme", "somme"):
         assert label in texts, label
     assert not texts & {"word", "Legend", "product", "score = sum", "row sum", "input", "output", "leans"}
     start = fr["Accueil"]
