@@ -185,14 +185,6 @@ class Shown:
     corners: Any = None
 
 
-def _turned_corners(m: Any, angle: float) -> Any:
-    """The four corners of the box of ``m``'s ink along its own turned axes."""
-    axes = np.array([[np.cos(angle), np.sin(angle)], [-np.sin(angle), np.cos(angle)]])
-    along = np.concatenate([g.points[:, :2] for g in m.family_members_with_points()]) @ axes.T
-    (u0, v0), (u1, v1) = along.min(axis=0), along.max(axis=0)
-    return np.array([[u0, v0], [u1, v0], [u1, v1], [u0, v1]]) @ axes
-
-
 def visible_texts(cp: Checkpoint) -> list[Shown]:
     out = []
     seen: set[int] = set()
@@ -204,8 +196,7 @@ def visible_texts(cp: Checkpoint) -> list[Shown]:
                 if not inked or max(g.get_fill_opacity() for g in inked) < 0.05:
                     continue
                 (lo_x, b, _), (r, t, _) = m.get_corner(DL), m.get_corner(UR)
-                angle = getattr(m, "turned", 0.0)
-                out.append(Shown(m, lo_x, r, b, t, _turned_corners(m, angle) if angle else None))
+                out.append(Shown(m, lo_x, r, b, t, ink_corners(m) if getattr(m, "turned", 0.0) else None))
     return out
 
 
@@ -276,7 +267,7 @@ def texts_on_borders(cp: Checkpoint, texts: list[Shown] | None = None, margin: f
     ``margin``."""
     boxes = _outlines(cp)
     return [s.mob.text for s in (visible_texts(cp) if texts is None else texts)
-            if any(edge_through(box, ink_corners(s.mob), margin) for box in boxes)]
+            if any(edge_through(box, _corners(s), margin) for box in boxes)]
 
 
 def equals_before_approx(cp: Checkpoint, texts: list[Shown] | None = None) -> list[str]:

@@ -438,23 +438,23 @@ def shown_numbers(bars: VectorBars, k: int) -> list[Num]:
     return [x for x in (cast(Num, m) for m in bars.nums) if x.source is not None and x.source.index[-1] == k]
 
 
-def winner_outline(p: Panel, k: int, colour: str,
-                   pitch: float) -> tuple[SurroundingRectangle, SurroundingRectangle | None, SurroundingRectangle | None]:
-    """The outline of output bar ``k`` and its number; with the name under it too when the name
-    fits its column and the outline keeps clear of the neighbours' names; and, where the first
-    would run through a neighbour's number (crowded numbers wider than their columns), one
-    round the number alone (numbers are kept apart, not clear of a bar's tall outline)."""
+def number_outline(p: Panel, k: int, colour: str) -> SurroundingRectangle:
+    """An outline round the number of output bar ``k`` alone (the largest always keeps its number)."""
+    return SurroundingRectangle(VGroup(*shown_numbers(p.output, k)), color=colour, buff=CLEARANCE / 2, stroke_width=4)
+
+
+def winner_outline(p: Panel, k: int, colour: str, pitch: float) -> tuple[SurroundingRectangle, SurroundingRectangle | None, bool]:
+    """The outline of output bar ``k`` and its number; with the name under it too when the name fits its
+    column and clears the neighbours' names; and whether the first runs through a neighbour's number
+    (crowded numbers are kept apart, not clear of a tall outline: :func:`number_outline` marks it then)."""
     mine = shown_numbers(p.output, k)
     bare = outline(VGroup(p.output.bars[k], *mine), colour, pitch)
-    others = [m for m in p.output.nums if all(m is not n for n in mine)]
-    alone = None
-    if mine and any(boxes_touch(bare, m, SLACK) for m in others):
-        alone = SurroundingRectangle(VGroup(*mine), color=colour, buff=CLEARANCE / 2, stroke_width=4)
+    crowded = bool(mine) and any(boxes_touch(bare, m, SLACK) for m in p.output.nums if all(m is not n for n in mine))
     if not (len(p.names) > 0 and p.names[k].width <= pitch - SMALL_BUFF):
-        return bare, None, alone
+        return bare, None, crowded
     named = outline(VGroup(p.output.bars[k], *mine, p.names[k]), colour, pitch)
     others_names = [nm for j, nm in enumerate(p.names) if j != k]
-    return bare, None if any(boxes_touch(named, nm, NAME_CLEAR) for nm in others_names) else named, alone
+    return bare, None if any(boxes_touch(named, nm, NAME_CLEAR) for nm in others_names) else named, crowded
 
 
 @dataclass(frozen=True)
@@ -471,11 +471,11 @@ def winners(b: Board, ctxs: Sequence[ContextTrace], dims: list[str], theme: Them
     ks = [int(np.argmax(ctx.output[ctx.focus_index])) for ctx in ctxs]
     colours = tuple(theme.dim(dims[k]) for k in ks)
     outlines = [winner_outline(p, k, colour, b.pitch) for p, k, colour in zip(b.panels, ks, colours)]
-    named, alone = [n for _, n, _ in outlines], [a for _, _, a in outlines]
-    crowded = any(a is not None for a in alone)  # then every panel's number alone (the largest keeps its number)
-    marks = VGroup(*([a or SurroundingRectangle(VGroup(*shown_numbers(p.output, k)), color=c, buff=CLEARANCE / 2,
-                                                 stroke_width=4) for a, p, k, c in zip(alone, b.panels, ks, colours)]
-                     if crowded else named if all(n is not None for n in named) else [bare for bare, _, _ in outlines]))
+    named = [n for _, n, _ in outlines]
+    if any(crowded for _, _, crowded in outlines):
+        marks = VGroup(*(number_outline(p, k, c) for p, k, c in zip(b.panels, ks, colours)))
+    else:
+        marks = VGroup(*(named if all(n is not None for n in named) else [bare for bare, _, _ in outlines]))
     return Winners(tuple(dims[k] for k in ks), colours, marks)
 
 
