@@ -129,7 +129,8 @@ def test_crowded_column_headers_turn_on_one_line_and_keep_apart() -> None:
     from types import SimpleNamespace
 
     from scenes.components.grids import TURN, Tiles, column_labels, column_labels_height
-    from scenes.inspect import Shown, _turned_corners, overlapping_texts
+    from scenes.components.placement import ink_corners
+    from scenes.inspect import Shown, overlapping_texts
     from scenes.theme import Theme
 
     words = ["the", "white", "crane", "caught", "Aufmerksamkeit"]
@@ -144,7 +145,7 @@ def test_crowded_column_headers_turn_on_one_line_and_keep_apart() -> None:
         assert abs(float(lab.get_left()[0]) - float(grid.cell(0, j).get_x())) < grid.cell_w / 2
     assert abs(max(float(lab.get_top()[1]) for lab in labels) - top - column_labels_height(words, 0.55, style="turned")) < 1e-6
     shown = [Shown(lab, float(lab.get_left()[0]), float(lab.get_right()[0]), float(lab.get_bottom()[1]),
-                   float(lab.get_top()[1]), _turned_corners(lab, TURN)) for lab in labels]
+                   float(lab.get_top()[1]), ink_corners(lab)) for lab in labels]
     assert shown[3].right > shown[4].left, "the upright boxes of neighbours overlap"
     assert overlapping_texts(SimpleNamespace(mobjects=[]), texts=shown) == []
     # the same words crossing each other are found

@@ -24,7 +24,7 @@ from attncore import round_matrix
 
 from ..layout import SMALL_BUFF
 from ..theme import SIZE, Theme
-from .grids import TURN, TURN_GAP
+from .grids import turn_angle
 from .numbers import Num, Source
 from .placement import boxes_touch, stagger_names
 from .sizing import readable_scale
@@ -102,13 +102,12 @@ WORD_Y, WORD_GAP = -0.28, 0.1
 
 def bar_word_angle(tokens: Sequence[str], col_w: float) -> float:
     """The angle of the words under a :class:`WeightBars` with columns ``col_w`` wide: 0 (upright)
-    when neighbours keep :data:`WORD_GAP` side by side, else :data:`~scenes.components.grids.TURN`,
-    or steeper where turned words ``col_w`` apart would touch."""
+    when neighbours keep :data:`WORD_GAP` side by side, else turned as a grid's column labels
+    are (:func:`~scenes.components.grids.turn_angle`)."""
     widths = [float(label(t, "small").width) for t in tokens]
     if all((a + b) / 2 + WORD_GAP <= col_w for a, b in zip(widths, widths[1:], strict=False)):
         return 0.0
-    need = float(label("Hy", "small").height) + TURN_GAP
-    return max(TURN, float(np.arcsin(min(1.0, need / col_w))))
+    return turn_angle(col_w, "small")
 
 
 def bar_words_depth(tokens: Sequence[str], col_w: float) -> float:

@@ -170,8 +170,8 @@ class NumberGrid(CellGrid):
                 approx: bool = False) -> Num:
         """The number of cell (i, j), shrunk only when wider than its cell."""
         num = Num(value, decimals, source, size=size, color=colour, approx=approx)
-        if num.width > self.cell_w * 0.92:
-            num.scale_to_fit_width(self.cell_w * 0.92)
+        if num.width > self.cell_w * CELL_FILL:
+            num.scale_to_fit_width(self.cell_w * CELL_FILL)
         num.move_to(self._cells[i][j])
         self.entries.add(num)
         return num
@@ -218,6 +218,10 @@ class Tiles(CellGrid):
 
 
 Grid = NumberGrid | Tiles
+
+
+#: The share of its cell's width a number may fill: a NumberGrid shrinks a wider one to it.
+CELL_FILL = 0.92
 
 
 def text_size(cell_w: float, cell_h: float) -> str:
@@ -284,10 +288,21 @@ def _lines(texts: Sequence[str], cell_w: float, size: str, style: str) -> tuple[
     the columns are narrower (turned words ``cell_w`` apart are ``cell_w`` × sin(angle) apart
     across their lines), staggered only when even upright words would touch."""
     k = _column_levels(texts, cell_w, size)
-    need = label("Hy", size).height + TURN_GAP
-    if k == 1 or style != "turned" or cell_w < need:
+    if k == 1 or style != "turned" or cell_w < turn_need(size):
         return k, 0.0
-    return 1, max(TURN, float(np.arcsin(need / cell_w)))
+    return 1, turn_angle(cell_w, size)
+
+
+def turn_need(size: str) -> float:
+    """How far apart across their lines turned labels of ``size`` must be: a line and TURN_GAP."""
+    return float(label("Hy", size).height) + TURN_GAP
+
+
+def turn_angle(cell_w: float, size: str) -> float:
+    """The angle of labels of ``size`` turned over columns ``cell_w`` wide: :data:`TURN`, or
+    steeper where the columns are narrower (turned labels ``cell_w`` apart are ``cell_w`` ×
+    sin(angle) apart across their lines), upright at most."""
+    return max(TURN, float(np.arcsin(min(1.0, turn_need(size) / cell_w))))
 
 
 def _shared_lines(texts: Sequence[str], peers: Sequence[Sequence[str]], cell_w: float, size: str,

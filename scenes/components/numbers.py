@@ -169,8 +169,13 @@ def shown_digits(value: float, decimals: int, source: Source | None, *, plus: bo
     return fmt_weight(value, decimals) if small and not plus else fmt(value, decimals, plus=plus)
 
 
-def number_cell_width(values: Any, decimals: int, size: str) -> float:
-    """The narrowest cell that shows every value of ``values`` at ``size`` without shrinking it
-    (as a weight too: ``fmt_weight`` is ``fmt`` but for a positive value too small to show, ``<0.01``)."""
+def widest_number(values: Any, decimals: int, size: str, prefix: str = "") -> float:
+    """The width at ``size`` of the longest of ``values`` as shown (as a weight too: ``fmt_weight``
+    is ``fmt`` but for a positive value too small to show, ``<0.01``), ``prefix`` before it."""
     longest = max((fmt_weight(v, decimals) for v in np.asarray(values, dtype=float).ravel()), key=len)
-    return float(Text(longest, font=MONO, font_size=SIZE[size]).width / 0.92 + 0.2)
+    return float(Text(prefix + longest, font=MONO, font_size=SIZE[size]).width)
+
+
+def number_cell_width(values: Any, decimals: int, size: str) -> float:
+    """The narrowest cell that shows every value of ``values`` at ``size`` without shrinking it."""
+    return widest_number(values, decimals, size) / 0.92 + 0.2

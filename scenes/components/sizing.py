@@ -12,16 +12,13 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 
-import numpy as np
 from manim import Text
-
-from attncore.display import fmt_weight
 
 from ..layout import ITEM_BUFF, READABLE_DIGIT_H
 from ..theme import MONO, SIZE, Theme
 from .equations import EQ_BUFF, operator
-from .grids import label_width
-from .numbers import APPROX
+from .grids import CELL_FILL, label_width
+from .numbers import APPROX, widest_number
 
 __all__ = ["CELL_H_MIN", "CELL_H_MAX", "BLOCK_LABELS_H", "TITLE_RISE", "WIDEN", "row_labels_width", "operators_width", "cell_height",
            "readable_scale", "round_digit_height", "readable_cell_width"]
@@ -69,14 +66,7 @@ def readable_scale(size: str) -> float:
     return (READABLE_DIGIT_H + 1e-3) / round_digit_height(SIZE[size])
 
 
-#: The share of its cell's width a number may fill (scenes.components.grids.NumberGrid shrinks a
-#: wider one to it).
-CELL_FILL = 0.92
-
-
 def readable_cell_width(values: object, decimals: int, size: str = "cell", *, approx: bool = False) -> float:
     """The narrowest cell in which every number of ``values`` (``≈`` before each with ``approx``)
     keeps readable digits once a grid has shrunk it to fit (:func:`readable_scale`)."""
-    longest = max((fmt_weight(v, decimals) for v in np.asarray(values, dtype=float).ravel()), key=len)
-    width = float(Text(APPROX * approx + longest, font=MONO, font_size=SIZE[size]).width)
-    return width * readable_scale(size) / CELL_FILL
+    return widest_number(values, decimals, size, APPROX * approx) * readable_scale(size) / CELL_FILL
