@@ -263,33 +263,36 @@ def test_the_largest_accepted_values_trace_without_overflow(weights: str, tmp_pa
     assert "d0" in r.stdout and "nan" not in r.stdout.lower() and "inf" not in r.stdout.lower()
 
 
-def test_values_at_the_limit_are_accepted_and_beyond_are_not(tmp_path: Path) -> None:
-    text = ('title = "x"\ndimensions = ["animal", "tech"]\n[vocabulary]\ncat = [3, 0]\nmouse = [2, 2]\n'
-            'rare = [VALUE, 0]\n[[contexts]]\nsentence = "cat mouse"\nfocus = "mouse"\n')
-    for value, ok in (("10", True), ("-10", True), ("10.001", False), ("-1e6", False), ("nan", False), ("-inf", False)):
+def _accepted_and_refused(tmp_path: Path, text: str, cases: dict[str, str | None]) -> None:
+    """``text`` with X replaced by each key loads when its value is None, else fails with a
+    LessonError matching the value."""
+    for x, refused in cases.items():
         path = tmp_path / "edge.toml"
-        path.write_text(text.replace("VALUE", value), encoding="utf-8")
-        if ok:
+        path.write_text(text.replace("X", x), encoding="utf-8")
+        if refused is None:
             load_lesson(path)
         else:
-            with pytest.raises(LessonError, match=r"vocabulary\.rare: .*(outside the supported range -10\.\.10|not a finite)"):
+            with pytest.raises(LessonError, match=refused):
                 load_lesson(path)
+
+
+def test_values_at_the_limit_are_accepted_and_beyond_are_not(tmp_path: Path) -> None:
+    text = ('title = "x"\ndimensions = ["animal", "tech"]\n[vocabulary]\ncat = [3, 0]\nmouse = [2, 2]\n'
+            'rare = [X, 0]\n[[contexts]]\nsentence = "cat mouse"\nfocus = "mouse"\n')
+    beyond = r"vocabulary\.rare: .*(outside the supported range -10\.\.10|not a finite)"
+    _accepted_and_refused(tmp_path, text, {"10": None, "-10": None, "10.001": beyond, "-1e6": beyond, "nan": beyond,
+                                           "-inf": beyond})
 
 
 def test_words_at_the_length_limit_are_accepted_and_longer_are_not(tmp_path: Path) -> None:
     """Twelve characters (a Chinese one counting two): the length every scene is checked at."""
     assert LIMITS["word_chars"] == (1, 12)
-    text = ('title = "x"\ndimensions = ["animal", "tech"]\n[vocabulary]\ncat = [3, 0]\n"WORD" = [2, 2]\n'
-            '[[contexts]]\nsentence = "cat WORD"\nfocus = "cat"\n')
-    for word, ok in (("Kreditkarten", True), ("Kreditkartens", False), ("注意力机制的", True), ("注意力机制的词", False),
-                     ("ab注意力机制", True), ("abc注意力机制", False)):
-        path = tmp_path / "edge.toml"
-        path.write_text(text.replace("WORD", word), encoding="utf-8")
-        if ok:
-            load_lesson(path)
-        else:
-            with pytest.raises(LessonError, match=rf"vocabulary\.{word}: is 1[34] characters long, longer than the 12"):
-                load_lesson(path)
+    text = ('title = "x"\ndimensions = ["animal", "tech"]\n[vocabulary]\ncat = [3, 0]\n"X" = [2, 2]\n'
+            '[[contexts]]\nsentence = "cat X"\nfocus = "cat"\n')
+    _accepted_and_refused(tmp_path, text, {
+        word: None if ok else rf"vocabulary\.{word}: is 1[34] characters long, longer than the 12"
+        for word, ok in (("Kreditkarten", True), ("Kreditkartens", False), ("注意力机制的", True),
+                         ("注意力机制的词", False), ("ab注意力机制", True), ("abc注意力机制", False))})
 
 
 # Claims (issue #12) ----------------------------------------------------------------------
