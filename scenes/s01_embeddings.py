@@ -9,7 +9,6 @@ Shows from the attncore trace: ``embeddings`` (X) of every context, one row per 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from manim import (
@@ -40,6 +39,7 @@ from scenes.components import (
     boxes_touch,
     column_labels,
     column_labels_height,
+    fitted_token_row,
     wrap_token_row,
 )
 from scenes.layout import CONTENT, DRIFT, FRAME_MARGIN, FRAME_X, Box
@@ -99,16 +99,6 @@ def vocab_rows(trace: LessonTrace) -> list[VocabRow]:
     return list(seen.values())
 
 
-def sentence_row(tokens: Sequence[str], theme: Theme, width: float = CONTENT.width) -> TokenRow:
-    """The sentence on one line in the largest words that fit ``width``; long words (German's)
-    wrap, in the size of the sentences of "One word, two meanings" (the table under it needs the room)."""
-    for size in SENTENCE_SIZES:
-        row = TokenRow(tokens, theme, size=size)
-        if row.width <= width:
-            return row
-    return wrap_token_row(TokenRow(tokens, theme, size=WRAPPED_SIZE), width)
-
-
 @dataclass(frozen=True)
 class Vocabulary:
     """The first sentence under the title, and the table of every word's vector under it."""
@@ -121,7 +111,8 @@ class Vocabulary:
 
 def vocabulary(trace: LessonTrace, title: Mobject, theme: Theme, dec: int) -> Vocabulary:
     dims = list(trace.lesson.dimensions)
-    sentence = sentence_row(trace.contexts[0].tokens, theme).next_to(title, DOWN, buff=SENTENCE_DROP).set_x(0)
+    sentence = fitted_token_row(trace.contexts[0].tokens, theme, CONTENT.width, SENTENCE_SIZES, wrap_size=WRAPPED_SIZE)
+    sentence.next_to(title, DOWN, buff=SENTENCE_DROP).set_x(0)
     rows = vocab_rows(trace)
     x_all = [trace.contexts[v.context].embeddings[v.row] for v in rows]
     colours = [theme.dim(d) for d in dims]

@@ -43,10 +43,10 @@ from scenes.components import (
     arrow,
     column_labels,
     column_labels_height,
+    fitted_token_row,
     label,
     label_width,
     one_line_cell_width,
-    wrap_token_row,
 )
 from scenes.layout import CONTENT, DRIFT, GROUP_BUFF, ITEM_BUFF, MED_SMALL_BUFF, SMALL_BUFF
 from scenes.theme import LAG, STROKE, TIME, Theme
@@ -106,16 +106,6 @@ def arcs(row: TokenRow, i: int, colour: str, width: float = 3) -> VGroup:
     """Arcs from word ``i`` to every word of the row (a loop onto itself)."""
     lines = word_lines(row)
     return VGroup(*(arc(row, i, j, lines).set_stroke(colour, width) for j in range(len(row.boxes))))
-
-
-def sentence_row(ctx: ContextTrace, theme: Theme, width: float = CONTENT.width) -> TokenRow:
-    """The sentence on one line in the largest words that fit ``width``; long words (German's)
-    wrap to two lines of full-size words, LINE_GAP apart for the arcs that cross between them."""
-    for size in TOKEN_SIZES:
-        row = TokenRow(ctx.tokens, theme, focus=ctx.focus_index, size=size)
-        if row.width <= width:
-            return row
-    return wrap_token_row(TokenRow(ctx.tokens, theme, focus=ctx.focus_index), width, line_buff=LINE_GAP)
 
 
 @dataclass(frozen=True)
@@ -217,7 +207,8 @@ class SimplifiedAttention(LessonScene):
             "and decide how much each one matters to it. {focus} looks at {words}. And every other word does the same."
         ).format(focus=quoted(ctx.focus), words=pgettext("list separator", ", ").join(quoted(t) for t in ctx.tokens)))
         # The sentence an item gap below the middle of the frame, the arcs over it.
-        self.row = sentence_row(ctx, self.theme).move_to(DOWN * ITEM_BUFF)
+        self.row = fitted_token_row(ctx.tokens, self.theme, CONTENT.width, TOKEN_SIZES, focus=i,
+                                    line_buff=LINE_GAP).move_to(DOWN * ITEM_BUFF)
         mine = arcs(self.row, i, self.theme["accent"])
         others = VGroup(*(arcs(self.row, k, self.theme["muted"], OTHER_ARC_W) for k in range(ctx.n) if k != i))
         self.play(LaggedStart(*(FadeIn(w, shift=DOWN * DRIFT) for w in self.row), lag_ratio=WORD_LAG))

@@ -129,7 +129,7 @@ from .text import (
     text_baseline,
     wrapped_text,
 )
-from .tokens import TokenRow, tint_tokens, wrap_token_row
+from .tokens import TokenRow, fitted_token_row, tint_tokens, wrap_token_row
 from .wording import EXP_ROW_NOTE, approx_note, listed, quoted, sum_head, which_sentence
 
 __all__ = [
@@ -159,7 +159,7 @@ __all__ = [
     # placement
     "stagger_levels", "stagger_names", "boxes_touch", "edge_through", "ink_corners", "keep_inside", "STAGGER_GAP",
     # tokens
-    "TokenRow", "wrap_token_row", "tint_tokens",
+    "TokenRow", "wrap_token_row", "fitted_token_row", "tint_tokens",
     # header
     "PIPELINE", "PipelineMarker", "Formula",
     # masks, comparisons, definitions

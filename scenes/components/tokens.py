@@ -10,7 +10,11 @@ from ..layout import ITEM_BUFF
 from ..theme import SIZE, Theme
 from .text import centre_on_baseline, label
 
-__all__ = ["TokenRow", "wrap_token_row", "tint_tokens"]
+__all__ = ["TokenRow", "wrap_token_row", "fitted_token_row", "tint_tokens"]
+
+
+#: Between the lines of a wrapped sentence.
+WRAP_LINE_BUFF = 0.16
 
 
 class TokenRow(VGroup):
@@ -38,7 +42,7 @@ class TokenRow(VGroup):
         self.arrange(RIGHT, buff=ITEM_BUFF)
 
 
-def wrap_token_row(row: TokenRow, width: float, buff: float = ITEM_BUFF, line_buff: float = 0.16) -> TokenRow:
+def wrap_token_row(row: TokenRow, width: float, buff: float = ITEM_BUFF, line_buff: float = WRAP_LINE_BUFF) -> TokenRow:
     """Re-flow a :class:`TokenRow` onto as many centred lines as it needs to fit ``width``.
 
     A long sentence in a narrow column keeps its font size instead of shrinking below
@@ -63,6 +67,17 @@ def wrap_token_row(row: TokenRow, width: float, buff: float = ITEM_BUFF, line_bu
     if row.width > width:
         row.scale_to_fit_width(width)
     return row
+
+
+def fitted_token_row(tokens: Sequence[str], theme: Theme, width: float, sizes: Sequence[str], *,
+                     focus: int | None = None, wrap_size: str = "body", line_buff: float = WRAP_LINE_BUFF) -> TokenRow:
+    """The sentence on one line in the largest of ``sizes`` that fits ``width``; long words
+    (German's) that fit none wrap (:func:`wrap_token_row`) in ``wrap_size``."""
+    for size in sizes:
+        row = TokenRow(tokens, theme, focus=focus, size=size)
+        if row.width <= width:
+            return row
+    return wrap_token_row(TokenRow(tokens, theme, focus=focus, size=wrap_size), width, line_buff=line_buff)
 
 
 def tint_tokens(row: TokenRow, weights: Sequence[float], theme: Theme) -> list[object]:
