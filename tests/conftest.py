@@ -147,6 +147,26 @@ def made_once(tmp_path_factory: pytest.TempPathFactory, name: str, make: Callabl
     return folder
 
 
+def frame_hashes(video: Path) -> list[str]:
+    """Every decoded picture of ``video``: the sha256 of its pixels and how many frames it is shown
+    (an MP4 holds a held picture once, as one sample lasting as long as the hold:
+    attnvid.render.encoder); raises if the file is truncated or damaged."""
+    import av
+
+    with av.open(str(video)) as c:
+        v = c.streams.video[0]
+        rate = v.base_rate or v.guessed_rate
+        assert rate, f"{video}: no frame rate"
+        return [f"{hashlib.sha256(f.to_ndarray().tobytes()).hexdigest()} x{round(f.duration * f.time_base * rate)}"
+                for f in c.decode(v)]
+
+
+def shown_frames(video: Path) -> int:
+    """How many frames ``video`` shows at its nominal rate (a held picture counts for every frame
+    it is held), as a player plays it."""
+    return sum(int(h.rsplit(" x", 1)[1]) for h in frame_hashes(video))
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """A test that reads the rendered lecture is in the render tier, whatever its file says."""
     for item in items:

@@ -9,7 +9,6 @@ lessons render one scene (``--scene SimplifiedAttention``) at low quality.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import queue
 import re
@@ -24,9 +23,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import av
 import pytest
-from conftest import ATTNVID, ROOT
+from conftest import ATTNVID, ROOT, frame_hashes
 
 BIN = Path(sys.executable).parent
 SCENE = "SimplifiedAttention"
@@ -106,11 +104,6 @@ def lesson_files(folder: Path) -> list[str]:
 def batch_cmd(media: Path, *extra: str) -> list[str]:
     return [ATTNVID, "batch", *lesson_files(media.parent), "--scene", SCENE, "--quality", "low",
             "--media", str(media), *extra]
-
-
-def frame_hashes(video: Path) -> list[str]:
-    with av.open(str(video)) as c:
-        return [hashlib.sha256(f.to_ndarray().tobytes()).hexdigest() for f in c.decode(video=0)]
 
 
 def videos(media: Path) -> dict[str, list[str]]:

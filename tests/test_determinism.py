@@ -14,17 +14,14 @@ bottom edge), stacked one above the other.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
-import av
-import numpy as np
 import pytest
-from conftest import ATTNVID
+from conftest import ATTNVID, frame_hashes
 
 from attnvid.render.settings import X264_OPTIONS
 
@@ -104,39 +101,6 @@ def test_with_the_macroblock_tree_those_frames_depend_on_uninitialised_memory() 
         pytest.skip("this CPU has no AVX-512: x264 read no uninitialised memory on such CPUs")
     digests = {p: encode_in_fresh_process({"crf": "23", "threads": "1"}, p) for p in PERTURB}
     assert len(set(digests.values())) > 1, digests
-
-
-def test_segment_encoder_writes_the_bytes_manims_encoder_writes(tmp_path: Path) -> None:
-    """Converting a held frame once (attnvid.render.encoder) changes nothing in the file."""
-    from fractions import Fraction
-
-    from manim._config.video_encoder import VideoEncoderSpec
-    from manim.scene.video_segment_encoder import VideoSegmentEncoder
-
-    from attnvid.render.encoder import SegmentEncoder
-
-    rng = np.random.default_rng(1)
-    frames = []
-    for k in range(6):
-        f = np.zeros((480, 854, 4), np.uint8)
-        f[..., 3] = 255
-        f[100:200, 50 + 60 * k:150 + 60 * k, :3] = rng.integers(0, 255, 3, dtype=np.uint8)
-        f[300:310, :, :3] = rng.integers(0, 255, (10, 854, 3), dtype=np.uint8)
-        frames.append((f, 1 + 4 * (k % 2)))
-    spec = VideoEncoderSpec("mp4", "libx264", "yuv420p", 854, 480, Fraction(15), tuple(sorted(X264_OPTIONS.items())))
-    outputs = []
-    for cls in (VideoSegmentEncoder, SegmentEncoder):
-        enc = cls(target=tmp_path / f"{cls.__name__}.mp4", spec=spec)
-        for f, repeat in frames:
-            enc.write_frame(f.copy(), repeat=repeat)
-        enc.finish()
-        outputs.append((tmp_path / f"{cls.__name__}.mp4").read_bytes())
-    assert outputs[0] == outputs[1]
-
-
-def frame_hashes(video: Path) -> list[str]:
-    with av.open(str(video)) as c:
-        return [hashlib.sha256(f.to_ndarray().tobytes()).hexdigest() for f in c.decode(video=0)]
 
 
 @pytest.mark.render

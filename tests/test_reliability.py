@@ -8,7 +8,6 @@ are real too: small tmpfs mounts (this machine runs the tests as root).
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import random
@@ -21,9 +20,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import av
 import pytest
-from conftest import ATTNVID, made_once
+from conftest import ATTNVID, frame_hashes, made_once, shown_frames
 
 from attnvid.env import KILL_SEED_ENV
 
@@ -74,12 +72,6 @@ def wait_gone(sid: int, seconds: float) -> list[int]:
     return left
 
 
-def frame_hashes(video: Path) -> list[str]:
-    """sha256 of every decoded frame; raises if the file is truncated or damaged."""
-    with av.open(str(video)) as c:
-        return [hashlib.sha256(f.to_ndarray().tobytes()).hexdigest() for f in c.decode(video=0)]
-
-
 def final_files(media: Path) -> list[Path]:
     return sorted(p for p in media.rglob("*") if p.is_file() and ".work" not in p.parts and not p.name.startswith("."))
 
@@ -118,7 +110,7 @@ def check_videos(media: Path, quality: str = "low") -> dict[str, str]:
     """
     state = {}
     for video in sorted((media / "scenes" / quality).glob("*.mp4")):
-        n = len(frame_hashes(video))
+        n = shown_frames(video)
         assert n > 0, video
         sidecar = video.with_name(video.name + ".json")
         if sidecar.exists():

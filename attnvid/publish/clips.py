@@ -24,6 +24,7 @@ import io
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +50,7 @@ X264_OPTIONS = {"crf": "23", **ENCODER_OPTIONS["mp4"]}
 class Cut:
     """What :func:`cut_clip` wrote."""
 
-    frames: int  # video frames in the clip
+    frames: int  # video frames the clip shows, at its nominal rate (a held picture is one sample of several)
     duration_s: float
     reencoded: int = 0  # frames re-encoded at the head (0: stream copy only)
     whole: bool = False  # the whole clip was re-encoded (the parameter sets did not match)
@@ -68,7 +69,7 @@ class _Span:
     first: int  # pts of its first frame
     end: int  # pts just after its last frame
     head_end: int  # pts of the first key frame at or after ``first`` (``end`` when none)
-    frames: int
+    frames: int  # frames shown at the nominal rate (a held sample counts for every frame it lasts)
     frame: Fraction  # one frame, in seconds
 
     @property
@@ -80,21 +81,23 @@ def _span(src: InputContainer, start_s: float, end_s: float) -> _Span:
     """Where the section ``[start_s, end_s)`` lies among the frames of ``src`` (one pass over the packets, no decoding)."""
     v = src.streams.video[0]
     tb = _tb(v)
-    rate = v.average_rate or v.guessed_rate
+    # The nominal rate, not the average: a held picture is one sample lasting several frames
+    # (attnvid.render.encoder), so the average of a scene's samples is below its rate.
+    rate = v.base_rate or v.guessed_rate
     if not rate:
         raise RuntimeError("the video has no frame rate")
     frame = 1 / Fraction(rate)
     half = frame / 2
-    frames = sorted((p.pts, p.is_keyframe) for p in src.demux(v) if p.pts is not None)
-    inside = [(pts, key) for pts, key in frames if start_s - half <= pts * tb < end_s - half]
+    samples = sorted((p.pts, p.is_keyframe, p.duration or round(frame / tb)) for p in src.demux(v) if p.pts is not None)
+    inside = [(pts, key, lasts) for pts, key, lasts in samples if start_s - half <= pts * tb < end_s - half]
     if not inside:
         raise RuntimeError(f"no frame between {start_s:.3f} s and {end_s:.3f} s")
-    first = inside[0][0]
-    later = [pts for pts, _ in frames if pts > inside[-1][0]]
-    end = later[0] if later else inside[-1][0] + round(frame / tb)
-    head_end = next((pts for pts, key in inside if key), end)
+    first, last = inside[0][0], inside[-1]
+    later = [pts for pts, _, _ in samples if pts > last[0]]
+    end = later[0] if later else last[0] + last[2]
+    head_end = next((pts for pts, key, _ in inside if key), end)
     src.seek(0)
-    return _Span(first, end, head_end, len(inside), frame)
+    return _Span(first, end, head_end, round((end - first) * tb / frame), frame)
 
 
 def cut_clip(src_path: Path, start_s: float, end_s: float, out: Path) -> Cut:
@@ -113,9 +116,8 @@ def cut_clip(src_path: Path, start_s: float, end_s: float, out: Path) -> Cut:
         whole = extradata is not None
         with atomic_path(out) as tmp, av.open(str(tmp), "w", format="mp4", options={"movflags": "+faststart"}) as dst:
             _write(src, dst, span, head, extradata)
-    duration = float(span.frames * span.frame)
-    reencoded = span.frames if whole else len(head)
-    return Cut(span.frames, duration, reencoded, whole)
+        head_frames = round((span.head_end - span.first) * _tb(src.streams.video[0]) / span.frame)
+    return Cut(span.frames, float(span.frames * span.frame), span.frames if whole else head_frames, whole)
 
 
 def _frames(src: InputContainer, span: _Span, until: int) -> Iterator[VideoFrame]:
@@ -138,17 +140,33 @@ def _encode(src: InputContainer, span: _Span, until: int) -> tuple[list[Packet[A
     compared with the scene's.
     """
     v = src.streams.video[0]
+    tb = _tb(v)
     buffer = io.BytesIO()
     with av.open(buffer, "w", format="mp4") as scratch:
         enc = scratch.add_stream("libx264", rate=1 / span.frame, options=dict(X264_OPTIONS))
         enc.width, enc.height, enc.pix_fmt = v.codec_context.width, v.codec_context.height, "yuv420p"
-        for k, frame in enumerate(_frames(src, span, until)):
-            picture = frame.reformat(format="yuv420p")
-            picture.pts, picture.time_base = k, span.frame
-            for p in enc.encode(picture):
+        lasts: dict[int, int] = {}  # frames each picture is shown, by its place (in frames) on the clip
+
+        def mux(packets: Any) -> None:
+            for p in packets:
+                if p.pts is not None:
+                    p.duration = lasts.pop(int(p.pts))  # the last one's tells the muxer how long it lasts
                 scratch.mux(p)
-        for p in enc.encode(None):
-            scratch.mux(p)
+
+        def place(pts: int | None) -> int:
+            assert pts is not None  # _frames yields only frames with a timestamp
+            return round((pts - span.first) * tb / span.frame)
+
+        held: VideoFrame | None = None  # each picture waits for the next one, which says how long it lasts
+        for frame in chain(_frames(src, span, until), [None]):
+            if held is not None:
+                start = place(held.pts)
+                lasts[start] = max(1, place(until if frame is None else frame.pts) - start)
+                picture = held.reformat(format="yuv420p")
+                picture.pts, picture.time_base = start, span.frame
+                mux(enc.encode(picture))
+            held = frame
+        mux(enc.encode(None))
     src.seek(0)
     buffer.seek(0)
     with av.open(buffer, "r") as encoded:
