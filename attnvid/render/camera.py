@@ -26,11 +26,58 @@ from __future__ import annotations
 from typing import Any
 
 import cairo
+import numpy as np
 from manim.camera.camera import Camera
 
 #: Paths kept at most (one per mobject drawn recently); past it the cache starts afresh.
 #: A lecture scene draws a few thousand distinct mobjects; a path is a few kB.
 MAX_PATHS = 20_000
+#: numpy.isclose's relative tolerance, which Manim's subpath split and closing test use.
+RTOL = 1.0e-5
+
+
+def trace_path(ctx: cairo.Context[Any], vmobject: Any, points: Any) -> None:
+    """Manim's :meth:`~manim.camera.camera.Camera.set_cairo_context_path` for ``points`` (the
+    vmobject's, not empty), in one pass over plain Python floats.
+
+    Manim finds the subpaths with a dozen numpy operations on a few points (most of the time of
+    a redrawn glyph) and then reads each curve's coordinates as numpy scalars. Here the points
+    become a list of floats once, and one loop both finds where a subpath ends (an anchor not
+    close to the next curve's start, by the very comparison Manim vectorises:
+    ``|a - b| <= atol + rtol·|b|`` on x and y) and hands Cairo its curves: the same calls with
+    the same numbers, so the same path (``tests/test_camera.py`` compares the frames).
+    """
+    if not np.isfinite(points).all():  # Manim's transform_points_pre_display: nothing to draw
+        points = np.zeros((1, 3))
+    ctx.new_path()
+    nppcc = vmobject.n_points_per_cubic_curve
+    n = len(points)
+    if n < nppcc:
+        return
+    xy = points[:, :2].ravel().tolist()
+    atol = vmobject.tolerance_for_point_equality
+    move_to, curve_to, new_sub_path, close_path = ctx.move_to, ctx.curve_to, ctx.new_sub_path, ctx.close_path
+    close = vmobject.consider_points_equals_2d
+
+    def subpath(start: int, end: int) -> None:
+        if end - start < nppcc:
+            return
+        new_sub_path()
+        move_to(xy[2 * start], xy[2 * start + 1])
+        for i in range(start, end - nppcc + 1, nppcc):
+            b = 2 * i + 2
+            curve_to(xy[b], xy[b + 1], xy[b + 2], xy[b + 3], xy[b + 4], xy[b + 5])
+        if close((xy[2 * start], xy[2 * start + 1]), (xy[2 * end - 2], xy[2 * end - 1])):
+            close_path()
+
+    start = 0
+    for b in range(nppcc, n, nppcc):
+        ex, ey, sx, sy = xy[2 * b - 2], xy[2 * b - 1], xy[2 * b], xy[2 * b + 1]
+        if abs(ex - sx) <= atol + RTOL * abs(sx) and abs(ey - sy) <= atol + RTOL * abs(sy):
+            continue
+        subpath(start, b)
+        start = b
+    subpath(start, n)
 
 
 class PathCachingCamera(Camera):
@@ -56,7 +103,7 @@ class PathCachingCamera(Camera):
             ctx.new_path()
             ctx.append_path(hit[4])
             return self
-        super().set_cairo_context_path(ctx, vmobject)
+        trace_path(ctx, vmobject, points)
         if len(self._paths) >= MAX_PATHS:
             self._paths.clear()
         self._paths[id(vmobject)] = (vmobject, data, matrix, tolerance, ctx.copy_path())

@@ -21,7 +21,8 @@
 - :mod:`~scenes.components.sizing`: ``cell_height``, ``row_labels_width``, ``operators_width`` (a row of matrices);
 - :mod:`~scenes.components.pictures`: ``Picture``, ``picture`` (a matrix as named tiles);
 - :mod:`~scenes.components.copying`: a mobject's deep copy, Manim's own made faster (``Mobject.__deepcopy__`` from the moment ``scenes.components`` is imported);
-- :mod:`~scenes.components.subpaths`: where a path's curves meet, Manim's own answer without a NumPy call per curve (``VMobject.get_subpaths_from_points`` and ``consider_points_equals``, from the same moment).
+- :mod:`~scenes.components.subpaths`: where a path's curves meet, Manim's own answer without a NumPy call per curve (``VMobject.get_subpaths_from_points`` and ``consider_points_equals``, from the same moment);
+- :mod:`~scenes.components.family`: a mobject's family, Manim's own list without a generator per member (``Mobject.get_family``, from the same moment).
 
 Everything Manim already has (Text, Rectangle, Arrow, SurroundingRectangle, animations)
 is Manim's own. ``from scenes.components import X`` works for every name below.
@@ -42,6 +43,7 @@ from .comparisons import (
 from .copying import IMMUTABLE, deepcopy_mobject
 from .definitions import POSITIONAL_ENCODING, Definition
 from .equations import EQ_BUFF, MatrixBlock, arrange_equation, arrow, named_block, operator, row_transfer
+from .family import get_family
 from .grids import (
     COMPACT_SIZES,
     LABEL_LINE_STEP,
@@ -135,8 +137,8 @@ from .wording import EXP_ROW_NOTE, approx_note, listed, quoted, sum_head, which_
 __all__ = [
     # copying (importing it makes deepcopy_mobject Manim's Mobject.__deepcopy__)
     "IMMUTABLE", "deepcopy_mobject",
-    # subpaths (importing it makes them Manim's VMobject methods)
-    "points_equal", "subpaths_from_points",
+    # subpaths (importing it makes them Manim's VMobject methods), family (Mobject.get_family)
+    "points_equal", "subpaths_from_points", "get_family",
     # text
     "LightText", "label", "text_baseline", "centre_on_baseline", "cap_centre", "cap_height", "Provenance",
     "ORDINALS", "wrapped_text",
