@@ -44,6 +44,7 @@ from scenes.components import (
     column_labels,
     fit_token_cells,
     label,
+    label_extent,
     label_width,
     labelled_row_outline,
     readable_cell_width,
@@ -143,7 +144,7 @@ def worked_example(ctx: ContextTrace, pair: Pair, dims: list[str], theme: Theme,
     lsize = "body" if size == "body" else "label"
     # Translators: the title of the column of products of two vectors, dimension by dimension.
     heads = [ctx.tokens[i], ctx.tokens[j], pgettext("column of products", "product")]
-    head_w = [label(h, lsize).width for h in heads]
+    head_w = [label_extent(h, lsize)[0] for h in heads]
     # Wide enough for the heads of two neighbouring columns, and for a sign between them.
     gap = max(SIGN_GAP, max(head_w[0] + head_w[1], head_w[1] + head_w[2]) / 2 - cw + ITEM_BUFF)
     x_dec = decimals_needed(ctx.embeddings, dec)

@@ -51,6 +51,7 @@ from scenes.components import (
     exp_row_name,
     ink_corners,
     label,
+    label_extent,
     label_width,
     row_total,
     softmax_row_decimals,
@@ -180,7 +181,7 @@ def row_heights(words_h: float, side: bool, top: float, bottom: float, under_h: 
 def softmax_rows(ctx: ContextTrace, theme: Theme, dec: int, box: Box) -> SoftmaxRows:
     """The rows, centred with the sums beside them when the cells stay wide enough."""
     n, i = ctx.n, ctx.focus_index
-    name_w = max(label(t, "body").width for t in row_names(ctx, dec))
+    name_w = max(label_extent(t, "body")[0] for t in row_names(ctx, dec))
     e_dec = softmax_row_decimals(ctx.scaled[i], dec)[1]
     total = Num(ctx.softmax_total(i), e_dec, Source(0, "softmax_total", (), (i,)), size="body", color=theme["accent"],
                 approx=not adds_up(ctx.softmax_exps(i), ctx.softmax_total(i), e_dec))
@@ -207,7 +208,7 @@ def softmax_rows(ctx: ContextTrace, theme: Theme, dec: int, box: Box) -> Softmax
                   theme["query"])
     intro.move_to((0, AREA.top - LABEL_BUFF, 0))
     ys = row_heights(float(rows[0].col_labels.get_top()[1] - rows[0].cells.get_top()[1]), side,
-                     float(intro.get_bottom()[1]) - LABEL_BUFF, box.bottom, label("Hy", "body").height + UNDER_BUFF)
+                     float(intro.get_bottom()[1]) - LABEL_BUFF, box.bottom, label_extent("Hy", "body")[1] + UNDER_BUFF)
     # Centre rows + the sums beside them: leave half the spare room on each side.
     spare = (box.right - right_room) - (x0 + n * cw)
     left = x0 + spare / 2

@@ -46,8 +46,9 @@ from ..speech.voices import section_slug
 
 #: What the watch watches, besides the lesson's folder: the code a preview depends on.
 WATCHED_PACKAGES = ("scenes", "attncore", "attnvid")
-#: Seconds without a new event before previewing (an editor's save is several events).
-QUIET = 0.1
+#: Seconds without a new event before previewing: an editor's save is several events (a new
+#: file written, renamed over the old), all within a few milliseconds.
+QUIET = 0.03
 
 #: The page shown beside the picture: the picture, reloaded every half second.
 PAGE = """<!doctype html>
@@ -199,6 +200,7 @@ def watch(warm: WarmPreview, argv: list[str]) -> None:
     pending: set[Path] = set()
     last = [0.0]
     lock = threading.Lock()
+    edited = threading.Event()  # wakes the loop at an edit, rather than a poll
 
     class Handler(FileSystemEventHandler):
         def on_any_event(self, event: FileSystemEvent) -> None:
@@ -207,6 +209,7 @@ def watch(warm: WarmPreview, argv: list[str]) -> None:
                 with lock:
                     pending.update(paths)
                     last[0] = time.monotonic()
+                edited.set()
 
     observer = Observer()
     for package in WATCHED_PACKAGES:
@@ -219,12 +222,20 @@ def watch(warm: WarmPreview, argv: list[str]) -> None:
     try:
         _preview_once(warm)
         while True:
-            time.sleep(0.02)
+            edited.wait(0.5)  # a timeout, so that Ctrl-C is seen while nothing happens
             with lock:
-                if not pending or time.monotonic() - last[0] < QUIET:
-                    continue
-                changed = set(pending)
-                pending.clear()
+                quiet = time.monotonic() - last[0]
+                if not pending or quiet < QUIET:
+                    if not pending:
+                        edited.clear()
+                    changed = set()
+                else:
+                    changed = set(pending)
+                    pending.clear()
+                    edited.clear()
+            if not changed:
+                time.sleep(max(0.0, QUIET - quiet) if pending else 0.0)
+                continue
             _react(warm, changed, argv)
     except (KeyboardInterrupt, Interrupted):
         click.echo("stopped watching", err=True)

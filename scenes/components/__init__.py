@@ -128,6 +128,8 @@ from .text import (
     cap_height,
     centre_on_baseline,
     label,
+    label_extent,
+    plain_width,
     text_baseline,
     wrapped_text,
 )
@@ -140,7 +142,7 @@ __all__ = [
     # subpaths (importing it makes them Manim's VMobject methods), family (Mobject.get_family)
     "points_equal", "subpaths_from_points", "get_family",
     # text
-    "LightText", "label", "text_baseline", "centre_on_baseline", "cap_centre", "cap_height", "Provenance",
+    "LightText", "label", "label_extent", "plain_width", "text_baseline", "centre_on_baseline", "cap_centre", "cap_height", "Provenance",
     "ORDINALS", "wrapped_text",
     # numbers
     "APPROX", "EXTRA_DECIMALS", "EXP_ROW", "exp_row_name", "exp_row_marked", "softmax_row_decimals", "Source", "resolve", "Num", "ShapeLabel", "row_total", "number_cell_width",

@@ -28,7 +28,7 @@ from .grids import turn_angle
 from .numbers import Num, Source
 from .placement import boxes_touch, stagger_names
 from .sizing import readable_scale
-from .text import label, text_baseline
+from .text import label, label_extent, text_baseline
 
 __all__ = ["VectorBars", "WeightBars", "bar_names", "bar_words_depth", "grow_bars", "readable_numbers"]
 
@@ -104,7 +104,7 @@ def bar_word_angle(tokens: Sequence[str], col_w: float) -> float:
     """The angle of the words under a :class:`WeightBars` with columns ``col_w`` wide: 0 (upright)
     when neighbours keep :data:`WORD_GAP` side by side, else turned as a grid's column labels
     are (:func:`~scenes.components.grids.turn_angle`)."""
-    widths = [float(label(t, "small").width) for t in tokens]
+    widths = [label_extent(t, "small")[0] for t in tokens]
     if all((a + b) / 2 + WORD_GAP <= col_w for a, b in zip(widths, widths[1:], strict=False)):
         return 0.0
     return turn_angle(col_w, "small")
@@ -116,7 +116,7 @@ def bar_words_depth(tokens: Sequence[str], col_w: float) -> float:
     angle = bar_word_angle(tokens, col_w)
     if not angle:
         return 0.0
-    return SMALL_BUFF + max(float(label(t, "small").width * np.sin(angle) + label(t, "small").height * np.cos(angle))
+    return SMALL_BUFF + max(float(label_extent(t, "small")[0] * np.sin(angle) + label_extent(t, "small")[1] * np.cos(angle))
                             for t in tokens)
 
 

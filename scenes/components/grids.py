@@ -22,7 +22,7 @@ from ..layout import LABEL_BUFF, SMALL_BUFF
 from ..theme import SIZE, Theme
 from .numbers import Num, Source
 from .placement import stagger_levels, stagger_names
-from .text import centre_on_baseline, label, text_baseline
+from .text import centre_on_baseline, label, label_extent, text_baseline
 
 __all__ = [
     "CellGrid", "NumberGrid", "Tiles", "Grid", "TileFill", "column_labels", "column_labels_height",
@@ -237,7 +237,7 @@ def fit_cells(n_rows: int, n_cols: int, width: float, height: float, *, max_w: f
 
 def label_width(texts: Sequence[str], size: str = "body") -> float:
     """Width of the widest of ``texts`` as labels of ``size`` (0 for none)."""
-    return max((float(label(t, size).width) for t in texts), default=0.0)
+    return max((label_extent(t, size)[0] for t in texts), default=0.0)
 
 
 # -- column labels ---------------------------------------------------------------------------
@@ -246,7 +246,7 @@ def _column_levels(texts: Sequence[str], cell_w: float, size: str) -> int:
     keep a gap, each judged by its own width. One line when neighbours fit side by side: a long
     word next to short ones ("on deposit") no longer sends every label up a staircase, as
     counting every label as wide as the widest did (issue 24)."""
-    widths = [float(label(t, size).width) for t in texts]
+    widths = [label_extent(t, size)[0] for t in texts]
     return stagger_levels(widths, [k * cell_w for k in range(len(texts))], COLUMN_GAP, most=None)
 
 
@@ -257,7 +257,7 @@ COLUMN_GAP = 0.2
 
 def one_line_cell_width(texts: Sequence[str], size: str = "small") -> float:
     """The narrowest columns over which upright labels of ``texts`` keep side by side on one line."""
-    widths = [float(label(t, size).width) for t in texts]
+    widths = [label_extent(t, size)[0] for t in texts]
     # a hair more, or the columns exactly this wide would fail the placing's own comparison by a rounding
     return max(((a + b) / 2 for a, b in zip(widths, widths[1:], strict=False)), default=0.0) + COLUMN_GAP + 1e-6
 
@@ -295,7 +295,7 @@ def _lines(texts: Sequence[str], cell_w: float, size: str, style: str) -> tuple[
 
 def turn_need(size: str) -> float:
     """How far apart across their lines turned labels of ``size`` must be: a line and TURN_GAP."""
-    return float(label("Hy", size).height) + TURN_GAP
+    return label_extent("Hy", size)[1] + TURN_GAP
 
 
 def turn_angle(cell_w: float, size: str) -> float:
@@ -328,8 +328,8 @@ def column_labels_height(texts: Sequence[str], cell_w: float, size: str = "small
     (``"staggered"`` or ``"turned"``)."""
     k, angle = _lines(texts, cell_w, size, style)
     if not angle:
-        return SMALL_BUFF + label("Hy", size).height + (k - 1) * LABEL_LINE_STEP
-    cap = label("H", size).height
+        return SMALL_BUFF + label_extent("Hy", size)[1] + (k - 1) * LABEL_LINE_STEP
+    cap = label_extent("H", size)[1]
     return max(float(_turned(label(t, size), 0.0, 0.0, cap, angle).get_top()[1]) for t in texts)
 
 
@@ -370,7 +370,7 @@ def column_labels(grid: CellGrid, texts: Sequence[str], theme: Theme, colours: S
         return VGroup(*labs)
     k, angle = _shared_lines(texts, peers, grid.cell_w, size, style)
     top = float(grid.body().get_top()[1])
-    cap = label("H", size).height
+    cap = label_extent("H", size)[1]
     for j, lab in enumerate(labs):
         x = float(grid.cell(0, j).get_center()[0])
         if angle:

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from manim import Text
 
 from attncore import WORKED_EXTRA_DECIMALS, LessonTrace, exp_as_shown, fmt, worked_softmax_decimals
 from attncore.display import fmt_weight
@@ -173,7 +172,7 @@ def widest_number(values: Any, decimals: int, size: str, prefix: str = "") -> fl
     """The width at ``size`` of the longest of ``values`` as shown (as a weight too: ``fmt_weight``
     is ``fmt`` but for a positive value too small to show, ``<0.01``), ``prefix`` before it."""
     longest = max((fmt_weight(v, decimals) for v in np.asarray(values, dtype=float).ravel()), key=len)
-    return float(Text(prefix + longest, font=MONO, font_size=SIZE[size]).width)
+    return float(LightText(prefix + longest, font=MONO, font_size=SIZE[size]).width)  # laid out once per process
 
 
 def number_cell_width(values: Any, decimals: int, size: str) -> float:

@@ -8,6 +8,7 @@ reads again). Words sit on a common baseline, not on their ink centres: see
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import html
 import os
@@ -29,7 +30,7 @@ from .pango_svg import FastPangoSVG
 from .typeset import Formula, cap_height_of
 
 __all__ = [
-    "LightText", "LightMarkup", "inline_math", "typst_of", "label", "text_baseline", "centre_on_baseline", "cap_centre", "cap_height", "Provenance",
+    "LightText", "LightMarkup", "inline_math", "typst_of", "label", "label_extent", "plain_width", "text_baseline", "centre_on_baseline", "cap_centre", "cap_height", "Provenance",
     "ORDINALS",
 ]
 
@@ -215,6 +216,21 @@ def label(text: str, size: str = "label", color: str | None = None, *, mono: boo
     return LightText(text, font=font, font_size=SIZE[size], color=color, weight=weight)
 
 
+@functools.lru_cache(maxsize=16_384)
+def label_extent(text: str, size: str = "label", *, mono: bool = False, weight: str = "NORMAL") -> tuple[float, float]:
+    """The width and height of :func:`label` of ``text`` (in any colour), for measuring without a
+    mobject: laid out once per process (a layout measures a word many times, and even a text
+    laid out before costs a copy)."""
+    t = label(text, size, mono=mono, weight=weight)
+    return float(t.width), float(t.height)
+
+
+@functools.lru_cache(maxsize=16_384)
+def plain_width(text: str, font: str, font_size: float) -> float:
+    """The width of a plain :class:`LightText` of ``text`` (no markup), laid out once per process."""
+    return float(LightText(text, font=font, font_size=font_size).width)
+
+
 #: What reads as text on screen: Pango text, Pango markup, typeset formulas.
 Shown = Text | MarkupText | Formula
 
@@ -291,7 +307,7 @@ class Provenance(LightMarkup):
         self.provenance = provenance
 
         def fits(line: str) -> bool:
-            return bool(LightText(line, font=FONT, font_size=SIZE[size]).width <= max_width)
+            return plain_width(line, FONT, SIZE[size]) <= max_width
 
         # One sentence a line when each fits; else wrap greedily at word boundaries.
         sentences = [s.strip() for s in re.split(r"(?<=\.)\s+|(?<=。)\s*", provenance) if s.strip()]
@@ -320,7 +336,7 @@ def wrapped_text(text: str, size: str, colour: str, width: float) -> VGroup:
     for m in _WRAP_UNITS.finditer(text):
         space, word = m.groups()
         trial = (lines[-1] + (" " if space else "") + word) if lines else word
-        if lines and (label(trial, size).width <= width or word in _CLOSING):
+        if lines and (label_extent(trial, size)[0] <= width or word in _CLOSING):
             lines[-1] = trial
         else:
             lines.append(word)
