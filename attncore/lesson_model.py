@@ -148,7 +148,10 @@ class Lesson:
     theme: tuple[tuple[str, str], ...] = ()
     #: ``[theme] style``: "light" or "dark" ("" when the lesson does not say: dark, unless ``--theme`` says)
     style: str = ""
-    source: str = "built-in"
+    #: Where the lesson was read from ("built-in", or its file's path). Not in ``repr`` either: no
+    #: frame shows it, so the same lesson from a file, moved, or built in, renders the same scenes
+    #: (the repr is the lesson's part of every cache key, attnvid.render.cache).
+    source: str = field(default="built-in", repr=False)
     language: str = "en"  # of the narration voice (an espeak-ng language code)
     training: TrainingSpec = field(default_factory=TrainingSpec)
     #: ``[narration]``: (section slug, text with placeholders) replacing what a section says

@@ -66,6 +66,8 @@ def test_the_table_leaves_the_scenes_cache_keys_alone() -> None:
     plain = parse_lesson(tomllib.loads(DEFAULT), "two.toml")
     parted = parse_lesson(tomllib.loads(DEFAULT + TWO_PARTS), "two.toml")
     assert repr(plain) == repr(parted) and plain != parted
+    built_in = parse_lesson(tomllib.loads(DEFAULT), "built-in")
+    assert repr(built_in) == repr(plain) and built_in != plain, "nor does where the lesson was read from"
 
 
 #: (the table, what the one line says): names the application checks.
@@ -149,18 +151,30 @@ def video_s(path: Path) -> float:
 
 
 @pytest.mark.render
-def test_a_lecture_in_two_parts(tmp_path: Path) -> None:
+def test_a_lecture_in_two_parts(tmp_path: Path, lecture_dir: Path) -> None:
     """The lecture holds the lesson's three scenes; each part is a video of its scenes
     (their summed length, to a frame), with its chapters in the file, its chapters.vtt and
-    its captions; the manifest, the page and the deck list the parts."""
+    its captions; the manifest, the page and the deck list the parts.
+
+    The lesson is the default one with a [lecture] table, which changes no scene's cache key:
+    its scenes, as the run's lecture rendered them (same voice, same quality), are found
+    unchanged and not rendered again."""
+    import shutil
+
     import webvtt
     from pptx import Presentation
 
     from scenes.lecture import ReadingAttention, SimplifiedAttention, TwoContexts
 
     (tmp_path / "two.toml").write_text(DEFAULT + TWO_PARTS, encoding="utf-8")
+    rendered = tmp_path / "media" / "two" / "scenes" / "low"
+    rendered.mkdir(parents=True)
+    for scene in ("SimplifiedAttention", "ReadingAttention", "TwoContexts"):
+        for f in (lecture_dir.parents[1] / "scenes" / "low").glob(f"*_{scene}.*"):
+            shutil.copy2(f, rendered / f.name)
     r = run("lecture", "--quality", "low", "--voice", "espeak", "--lesson", "two.toml", cwd=tmp_path, timeout=1800)
     assert r.returncode == 0, r.stderr[-3000:]
+    assert r.stderr.count("unchanged, not rendered") == 3 and "rendered in" not in r.stderr, r.stderr[-2000:]
     folder = tmp_path / r.stdout.strip().splitlines()[-1]
     assert folder == tmp_path / "media" / "two" / "lecture" / "low", "the last line is still the lecture folder"
     m = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
