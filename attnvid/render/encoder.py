@@ -50,6 +50,28 @@ from manim.scene.video_segment_encoder import VideoSegmentEncoder
 CONVERSION_THREADS = 1
 
 
+class _Durations:
+    """The segment's container, giving each packet the duration of its picture before muxing it:
+    the MP4 muxer takes a sample's duration from the next sample's timestamp, and the last one's
+    from its packet, which x264 gives one frame. Manim's own ``write_frame``, ``finish`` and
+    ``abort`` mux and close through it unchanged."""
+
+    def __init__(self, container: Any, fps: Fraction) -> None:
+        self.container, self.fps = container, fps
+        #: The duration (in frames) of every picture given to x264 and not yet back as a packet,
+        #: by its timestamp (in frames).
+        self.lasts: dict[int, int] = {}
+
+    def mux(self, packet: Any) -> None:
+        if packet.pts is not None and packet.time_base is not None:
+            frame_ticks = 1 / (self.fps * packet.time_base)  # one frame in the packet's time base
+            packet.duration = int(self.lasts.pop(int(packet.pts / frame_ticks)) * frame_ticks)
+        self.container.mux(packet)
+
+    def close(self) -> None:
+        self.container.close()
+
+
 class SegmentEncoder(VideoSegmentEncoder):
     """Manim's segment encoder, converting each picture once; with ``hold_once``, also encoding
     a held picture once, as one sample lasting as long as it is held."""
@@ -57,13 +79,14 @@ class SegmentEncoder(VideoSegmentEncoder):
     def __init__(self, *, target: Path, spec: VideoEncoderSpec, hold_once: bool = False) -> None:
         super().__init__(target=target, spec=spec)
         self.hold_once = hold_once
-        #: The duration (in frames) of every picture given to x264 and not yet back as a packet.
-        self._lasts: dict[int, int] = {}
+        self._durations = _Durations(self._container, Fraction(spec.frame_rate))
+        self._container = self._durations  # type: ignore[assignment]  # muxes and closes as the container does
 
     def write_frame(self, pixels: Any, *, repeat: int = 1) -> None:
         self._validate_frame(pixels, repeat)
         spec = self.spec
         time_base = Fraction(spec.frame_rate.denominator, spec.frame_rate.numerator)
+        stream = cast(VideoStream, self._stream)
         try:
             frame = av.VideoFrame.from_numpy_buffer(pixels, format="rgba")
             if frame.format.name != spec.pixel_format:
@@ -72,42 +95,12 @@ class SegmentEncoder(VideoSegmentEncoder):
                 # PyAV rebases the frame's timestamp in place when encoding; set both each time.
                 frame.pts = self._next_pts
                 frame.time_base = time_base
-                self._lasts[self._next_pts] = lasts
+                self._durations.lasts[self._next_pts] = lasts
                 self._next_pts += lasts
-                self._mux(cast(VideoStream, self._stream).encode(frame))
+                for packet in stream.encode(frame):
+                    self._container.mux(packet)
         except BaseException as error:
             raise self._operation_error("encode", error) from error
-
-    def _mux(self, packets: Any) -> None:
-        """Mux x264's ``packets``, each lasting as long as its picture is shown: the MP4 muxer
-        takes a sample's duration from the next sample's timestamp, and the last one's from
-        its packet, which x264 leaves at one frame."""
-        fps = Fraction(self.spec.frame_rate)
-        for packet in packets:
-            if packet.pts is not None and packet.time_base is not None:
-                frame_ticks = 1 / (fps * packet.time_base)  # one frame in the packet's time base
-                packet.duration = int(self._lasts.pop(int(packet.pts / frame_ticks)) * frame_ticks)
-            self._container.mux(packet)
-
-    def finish(self) -> None:
-        """Flush x264 (its last packets get their durations too) and close the segment."""
-        if self._closed:
-            return
-        self._closed = True
-        first_error: Exception | None = None
-        try:
-            try:
-                self._mux(cast(VideoStream, self._stream).encode())
-            except Exception as error:
-                first_error = error
-        finally:
-            try:
-                self._container.close()
-            except Exception as error:
-                if first_error is None:
-                    first_error = error
-        if first_error is not None:
-            raise self._operation_error("finish", first_error) from first_error
 
 
 class FileWriter(SceneFileWriter):
