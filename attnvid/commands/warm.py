@@ -222,21 +222,17 @@ def watch(warm: WarmPreview, argv: list[str]) -> None:
     try:
         _preview_once(warm)
         while True:
-            edited.wait(0.5)  # a timeout, so that Ctrl-C is seen while nothing happens
+            edited.wait(0.5)  # until an edit; the timeout lets Ctrl-C be seen while nothing happens
             with lock:
-                quiet = time.monotonic() - last[0]
-                if not pending or quiet < QUIET:
-                    if not pending:
-                        edited.clear()
-                    changed = set()
-                else:
-                    changed = set(pending)
+                rest = QUIET - (time.monotonic() - last[0])  # how long the rest of a save may take
+                changed = set(pending) if rest <= 0 else set()
+                if rest <= 0 or not pending:
                     pending.clear()
                     edited.clear()
-            if not changed:
-                time.sleep(max(0.0, QUIET - quiet) if pending else 0.0)
-                continue
-            _react(warm, changed, argv)
+            if changed:
+                _react(warm, changed, argv)
+            elif pending:
+                time.sleep(rest)
     except (KeyboardInterrupt, Interrupted):
         click.echo("stopped watching", err=True)
     finally:
