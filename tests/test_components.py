@@ -152,3 +152,44 @@ def test_crowded_column_headers_turn_on_one_line_and_keep_apart() -> None:
     crossing = [shown[1], Shown(shown[2].mob, shown[1].left, shown[1].right, shown[1].bottom, shown[1].top,
                                 shown[1].corners + 0.05)]
     assert overlapping_texts(SimpleNamespace(mobjects=[]), texts=crossing) == [("white", "crane")]
+
+
+def test_the_header_check_sees_every_row_of_names_and_can_fail() -> None:
+    """scenes.inspect.staircase_headers fails on a row of names set on more than one line
+    wherever it comes from (issue 24): the names over columns from column_labels that are not
+    the grid's column labels (scene 7's over V and the terms, pairwise), stagger_names (scene
+    8's under its bars) and bar_names (scene 7's recipe) over crowded columns; not on the same
+    rows with room, nor on turned ones; and not on what an animation put in a row's place
+    (scene 7's words become the row labels of its weights: ReplacementTransform replaces a
+    mobject inside its group)."""
+    from types import SimpleNamespace
+
+    from manim import Scene, VGroup
+
+    from scenes.components import VectorBars, bar_names, column_labels, stagger_names
+    from scenes.components.numbers import Source
+    from scenes.inspect import staircase_headers
+
+    theme = Theme()
+    dims = ["animal", "tech", "grammar", "other"]
+
+    def shown(*rows: VGroup) -> list[str]:
+        return staircase_headers(SimpleNamespace(mobjects=[VGroup(*rows).copy()]))
+
+    narrow = Tiles(1, 4, lambda i, j: ("#808080", 1.0), theme, cell_w=0.8, cell_h=0.5)
+    wide = Tiles(1, 4, lambda i, j: ("#808080", 1.0), theme, cell_w=1.6, cell_h=0.5)
+    pairwise = column_labels(narrow, dims, theme, size="label", style="pairwise")
+    assert shown(narrow, pairwise) == ["animal tech grammar other"], "not the grid's labels, still checked"
+    assert shown(wide, column_labels(wide, dims, theme, size="label", style="pairwise")) == []
+    assert shown(column_labels(narrow, dims, theme, size="label", style="turned")) == [], "turned: one line"
+    xs = [0.8 * k for k in range(4)]
+    assert shown(stagger_names([label(d, "label") for d in dims], xs, 0.0, above=False)) == ["animal tech grammar other"]
+    bars = VectorBars([1.0, -1.0, 0.5, 2.0], dims, 1, lambda k: Source(0, "embeddings", (0, k)), theme, max_abs=2.0,
+                      bar_w=0.3, gap=0.1)
+    assert shown(bars, bar_names(bars, dims, theme)) == ["animal tech grammar other"]
+    # the names of a row replaced by others, as ReplacementTransform leaves them, are not the row's
+    scene = Scene()
+    scene.add(pairwise)
+    for lab in list(pairwise):
+        scene.replace(lab, label("cat", "label").move_to(lab))
+    assert shown(*scene.mobjects) == []
