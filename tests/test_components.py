@@ -157,17 +157,19 @@ def test_crowded_column_headers_turn_on_one_line_and_keep_apart() -> None:
 def test_the_header_check_sees_every_row_of_names_and_can_fail() -> None:
     """scenes.inspect.staircase_headers fails on a row of names set on more than one line
     wherever it comes from (issue 24): the names over columns from column_labels that are not
-    the grid's column labels (scene 7's over V and the terms, pairwise), stagger_names (scene
-    8's under its bars) and bar_names (scene 7's recipe) over crowded columns; not on the same
-    rows with room, nor on turned ones; and not on what an animation put in a row's place
-    (scene 7's words become the row labels of its weights: ReplacementTransform replaces a
-    mobject inside its group)."""
+    the grid's column labels (scene 7's over V and the terms, pairwise) and stagger_names
+    (scene 8's under its bars) over crowded columns; not on the same rows with room, nor on
+    turned ones (bar_names, scene 7's recipe, turns crowded names); and not on what an
+    animation put in a row's place (scene 7's words become the row labels of its weights:
+    ReplacementTransform replaces a mobject inside its group)."""
     from types import SimpleNamespace
 
     from manim import Scene, VGroup
 
     from scenes.components import VectorBars, bar_names, column_labels, stagger_names
+    from scenes.components.grids import TURN
     from scenes.components.numbers import Source
+    from scenes.components.placement import header_names
     from scenes.inspect import staircase_headers
 
     theme = Theme()
@@ -184,9 +186,13 @@ def test_the_header_check_sees_every_row_of_names_and_can_fail() -> None:
     assert shown(column_labels(narrow, dims, theme, size="label", style="turned")) == [], "turned: one line"
     xs = [0.8 * k for k in range(4)]
     assert shown(stagger_names([label(d, "label") for d in dims], xs, 0.0, above=False)) == ["animal tech grammar other"]
-    bars = VectorBars([1.0, -1.0, 0.5, 2.0], dims, 1, lambda k: Source(0, "embeddings", (0, k)), theme, max_abs=2.0,
-                      bar_w=0.3, gap=0.1)
-    assert shown(bars, bar_names(bars, dims, theme)) == ["animal tech grammar other"]
+    # bar_names marks its row too: upright where the names keep apart, turned (hanging) where they would touch
+    for gap, angle in ((1.2, 0.0), (0.1, TURN)):
+        bars = VectorBars([1.0, -1.0, 0.5, 2.0], dims, 1, lambda k: Source(0, "embeddings", (0, k)), theme,
+                          max_abs=2.0, bar_w=0.3, gap=gap)
+        names = bar_names(bars, dims, theme)
+        assert header_names(names) == list(names) and shown(bars, names) == []
+        assert all(getattr(nm, "turned", 0.0) >= angle for nm in names)
     # the names of a row replaced by others, as ReplacementTransform leaves them, are not the row's
     scene = Scene()
     scene.add(pairwise)

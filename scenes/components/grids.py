@@ -29,7 +29,7 @@ __all__ = [
     "ColumnStyle", "axis_titles", "text_size", "fit_cells", "label_width", "LABEL_LINE_STEP",
     "COMPACT_SIZES",
     "PREFERRED_STYLES",
-    "column_labels_on_one_line", "one_line_cell_width",
+    "column_labels_on_one_line", "one_line_cell_width", "upright_fit", "one_line_header",
 ]
 
 #: ``fill(i, j) -> (colour, opacity)`` of a tile.
@@ -260,6 +260,34 @@ def one_line_cell_width(texts: Sequence[str], size: str = "small") -> float:
     widths = [label_extent(t, size)[0] for t in texts]
     # a hair more, or the columns exactly this wide would fail the placing's own comparison by a rounding
     return max(((a + b) / 2 for a, b in zip(widths, widths[1:], strict=False)), default=0.0) + COLUMN_GAP + 1e-6
+
+
+def upright_fit(texts: Sequence[str], room: float, n_cols: int, least: float,
+                sizes: Sequence[str] = ("label", "small")) -> tuple[float, str] | None:
+    """Columns over which upright labels of ``texts`` keep one line: ``(width, size)`` at the first
+    of ``sizes`` (largest first) whose labels fit side by side over ``n_cols`` columns at least
+    ``least`` wide, widened to what they need (:func:`one_line_cell_width`) where that many such
+    columns still fit ``room``; None when none does (the caller turns them)."""
+    for size in sizes:
+        width = max(least, one_line_cell_width(texts, size))
+        if width * n_cols <= room:
+            return width, size
+    return None
+
+
+def one_line_header(texts: Sequence[str], cell_w: float, room: float, n_cols: int, size: str = "label",
+                    turned_size: str = "small") -> tuple[float, str, ColumnStyle]:
+    """``(cell width, size, style)`` of :func:`column_labels` that keep ``texts`` on one line over
+    ``n_cols`` columns ``cell_w`` wide (issue 24: a staircase of lines where they touched): as
+    they are (``"pairwise"`` at ``size``) where neighbours keep apart, else upright (``"staggered"``,
+    which is then one line) over columns widened to what they need where ``room`` allows, at
+    ``size`` or else ``"small"`` (:func:`upright_fit`), else turned at ``turned_size`` over the
+    columns as they are (the caller keeps :func:`column_labels_height` free above them)."""
+    widths = [label_extent(t, size)[0] for t in texts]
+    if stagger_levels(widths, [k * cell_w for k in range(len(texts))]) == 1:
+        return cell_w, size, "pairwise"
+    fit = upright_fit(texts, room, n_cols, cell_w, (size, "small"))
+    return (fit[0], fit[1], "staggered") if fit else (cell_w, turned_size, "turned")
 
 
 #: The angle of column labels that do not fit side by side: a heat map's usual 45 degrees, which
