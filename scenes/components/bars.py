@@ -24,7 +24,7 @@ from attncore import round_matrix
 
 from ..layout import SMALL_BUFF
 from ..theme import SIZE, Theme
-from .grids import one_line_cell_width, turn_angle
+from .grids import turn_angle
 from .numbers import Num, Source
 from .placement import boxes_touch, header_row, stagger_names
 from .sizing import readable_scale
@@ -114,10 +114,13 @@ def bar_word_angle(tokens: Sequence[str], col_w: float, size: str = "small") -> 
 
 
 def names_pitch(names: Sequence[str], pitch: float, room: float, size: str = "small") -> float:
-    """The pitch of bars whose names (:func:`bar_names`) should keep upright on one line: ``pitch``
-    where they do, else as wide as they need (:func:`~scenes.components.grids.one_line_cell_width`)
-    where ``room`` (the widest pitch the caller has room for) allows, else ``pitch`` (they turn)."""
-    wide = one_line_cell_width(names, size)
+    """The pitch of bars whose names (:func:`bar_names`, or the caller's) should keep upright on one
+    line: ``pitch`` where they do, else as wide as they need (neighbours :data:`WORD_GAP` apart)
+    where ``room`` (the widest pitch the caller has room for) allows, else ``pitch`` (they turn,
+    or the caller names the bars otherwise)."""
+    widths = [label_extent(t, size)[0] for t in names]
+    # a hair more, or bars exactly this far apart would fail the placing's own comparison by a rounding
+    wide = max(((a + b) / 2 for a, b in zip(widths, widths[1:], strict=False)), default=0.0) + WORD_GAP + 1e-6
     return wide if bar_word_angle(names, pitch, size) and wide <= room else pitch
 
 
