@@ -146,7 +146,7 @@ def focus_strip(ctx: ContextTrace, shown: np.ndarray, theme: Theme, dec: int) ->
     """The attention row of the focus word, as it was read in the matrix: words over it on one line."""
     n, fi = ctx.n, ctx.focus_index
     heat, ink = weight_colours(ctx, theme)
-    cell_w, size, style = one_line_header(ctx.tokens, min(MAX_CELL_W, STRIP_WIDTH / n), STRIP_WIDTH, n, turned_size="label")
+    cell_w, size, style = one_line_header([ctx.tokens], min(MAX_CELL_W, STRIP_WIDTH / n), STRIP_WIDTH, n, turned_size="label")
     strip = NumberGrid(
         ctx.attention[fi : fi + 1], dec, lambda _, j: weight_source(fi, j), theme,
         row_labels=[ctx.tokens[fi]], cell_w=cell_w, cell_h=STRIP_H,
@@ -189,10 +189,10 @@ def equation_cells(ctx: ContextTrace, dims: Sequence[str], dec: int, dec_x: int)
     # they need upright, side by side where the equation may take the band's margins for it, else the
     # terms in place (twice the room per column); else turned, the rows giving up the room they take
     margins = CONTENT.width - BAND.width
-    width, size, style = one_line_header(dims, width, room + margins, d if in_place else 2 * d)
+    width, size, style = one_line_header([dims], width, room + margins, d if in_place else 2 * d)
     if style == "turned" and not in_place:
         in_place, room = True, room + SIGN_ROOM + EQ_BUFF
-        width, size, style = one_line_header(dims, min(MAX_CELL_W, room / d), room + margins, d)
+        width, size, style = one_line_header([dims], min(MAX_CELL_W, room / d), room + margins, d)
     if style == "turned":  # turned names reach right of their columns: the equation keeps the margins
         left = MIXING_AREA.height - label_extent("Hy", "label")[1] - 2 * CLOSE_BUFF - SUM_GAP
         height = min(height, (left - column_labels_height(dims, width, size, "turned")) / (ctx.n + 1))

@@ -199,3 +199,25 @@ def test_the_header_check_sees_every_row_of_names_and_can_fail() -> None:
     for lab in list(pairwise):
         scene.replace(lab, label("cat", "label").move_to(lab))
     assert shown(*scene.mobjects) == []
+
+
+def test_clipped_headers_keep_one_line_and_cut_only_the_words_that_would_touch() -> None:
+    """column_labels(style="clipped"), the last resort of stacked blocks whose long words have no
+    room to turn (issue 24: they were staggered on more lines): one line, upright, every two
+    neighbours twice a word space apart; only the words of a pair that would touch lose their end
+    (to an ellipsis), a short word beside short ones keeps all of it."""
+    from types import SimpleNamespace
+
+    from scenes.components.grids import COLUMN_GAP, ELLIPSIS, column_labels
+    from scenes.inspect import staircase_headers
+
+    words = ["Kaffeehausschaft", "und", "die", "Überweisungsgebühr", "Bank"]
+    grid = Tiles(1, len(words), lambda i, j: ("#808080", 1.0), Theme(), cell_w=1.0, cell_h=0.5)
+    labels = column_labels(grid, words, Theme(), style="clipped")
+    texts = [lab.text for lab in labels]
+    assert texts[0].endswith(ELLIPSIS) and texts[3].endswith(ELLIPSIS) and "Kaffeehausschaft".startswith(texts[0][:-1])
+    assert texts[1:3] == ["und", "die"], "short words keep all of themselves"
+    assert staircase_headers(SimpleNamespace(mobjects=[labels])) == []
+    assert len({round(float(lab.get_y()), 2) for lab in labels if lab.text in ("und", "die")}) == 1
+    for a, b in zip(labels, labels[1:]):
+        assert float(b.get_left()[0]) - float(a.get_right()[0]) >= COLUMN_GAP - 1e-6

@@ -81,7 +81,7 @@ from .grids import (
     one_line_cell_width,
     one_line_header,
     text_size,
-    upright_fit,
+    turned_reach,
 )
 from .header import PIPELINE, Formula, PipelineMarker
 from .inbox import at_top, below, centre_in
@@ -170,7 +170,7 @@ __all__ = [
     "CellGrid", "NumberGrid", "Tiles", "Grid", "TileFill", "ColumnStyle", "column_labels", "column_labels_height",
     "axis_titles", "text_size", "fit_cells", "label_width", "LABEL_LINE_STEP", "COMPACT_SIZES", "PREFERRED_STYLES", "column_labels_on_one_line",
     "one_line_cell_width",
-    "upright_fit", "one_line_header",
+    "one_line_header", "turned_reach",
     # matrices
     "trace_grid", "matrix_grid", "role_fill", "heat_fill", "ink_on_heat", "heat_grid", "token_matrix", "token_header_room",
     "fit_token_cells", "strip",
