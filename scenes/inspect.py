@@ -38,7 +38,7 @@ from attncore import ContextTrace, LessonTrace
 from .base import Checkpoint, LessonScene
 from .components import APPROX, CellGrid, Formula, Num, ShapeLabel, resolve
 from .components.numbers import shown_digits
-from .components.placement import edge_through, ink_corners
+from .components.placement import edge_through, header_names, ink_corners
 from .components.sizing import round_digit_height
 from .layout import READABLE_DIGIT_H
 
@@ -231,19 +231,37 @@ def near_edge(cp: Checkpoint, texts: list[Shown] | None = None, px: float = EDGE
     return out
 
 
-def staircase_headers(cp: Checkpoint) -> list[str]:
-    """The column headers of grids on screen at ``cp`` set on more than one line (issue 24: words
-    climbing in a staircase over narrow columns read as rows of another table): two upright
-    labels of one header whose boxes share less than half the smaller's height."""
-    out = []
+def header_rows(cp: Checkpoint) -> list[list[Any]]:
+    """The rows of names over columns or under bars on screen at ``cp``, each once: every grid's
+    column labels and every group marked a header row (what ``column_labels``, ``stagger_names``
+    and ``bar_names`` return: scenes.components.placement.header_row), of two names or more."""
+    rows: list[list[Any]] = []
+    seen: set[int] = set()
     for top in cp.mobjects:
         for m in top.get_family():
-            if not isinstance(m, CellGrid) or len(m.col_labels) < 2:
+            group = m.col_labels if isinstance(m, CellGrid) else m
+            if id(group) in seen:
                 continue
-            boxes = [(float(lab.get_bottom()[1]), float(lab.get_top()[1])) for lab in m.col_labels
-                     if not getattr(lab, "turned", 0.0) and lab.get_fill_opacity() >= 0.05]
-            if any(min(t, u) - max(b, c) < min(t - b, u - c) / 2 for b, t in boxes for c, u in boxes):
-                out.append(" ".join(getattr(lab, "text", "?") for lab in m.col_labels))
+            seen.add(id(group))
+            names = header_names(group)
+            if names is None:  # a grid's column labels not from column_labels, or any other group
+                names = list(group) if group is not m else []
+            if len(names) >= 2:
+                rows.append(names)
+    return rows
+
+
+def staircase_headers(cp: Checkpoint) -> list[str]:
+    """The header rows on screen at ``cp`` (:func:`header_rows`) set on more than one line (issue
+    24: words climbing in a staircase over narrow columns read as rows of another table): two
+    upright labels of one row whose boxes share less than half the smaller's height (labels
+    turned on purpose, marked ``turned``, are on one line by their own axes)."""
+    out = []
+    for row in header_rows(cp):
+        boxes = [(float(lab.get_bottom()[1]), float(lab.get_top()[1])) for lab in row
+                 if not getattr(lab, "turned", 0.0) and lab.get_fill_opacity() >= 0.05]
+        if any(min(t, u) - max(b, c) < min(t - b, u - c) / 2 for b, t in boxes for c, u in boxes):
+            out.append(" ".join(getattr(lab, "text", "?") for lab in row))
     return out
 
 

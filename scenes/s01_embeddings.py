@@ -40,9 +40,11 @@ from scenes.components import (
     column_labels,
     column_labels_height,
     fitted_token_row,
+    label_width,
+    one_line_header,
     wrap_token_row,
 )
-from scenes.layout import CONTENT, DRIFT, FRAME_MARGIN, FRAME_X, Box
+from scenes.layout import CONTENT, DRIFT, FRAME_MARGIN, FRAME_X, LABEL_BUFF, Box
 from scenes.theme import LAG, TIME, Theme
 
 # -- the table of word vectors (scene units) -----------------------------------------------
@@ -117,14 +119,14 @@ def vocabulary(trace: LessonTrace, title: Mobject, theme: Theme, dec: int) -> Vo
     x_all = [trace.contexts[v.context].embeddings[v.row] for v in rows]
     colours = [theme.dim(d) for d in dims]
 
-    def build(head_room: float) -> tuple[NumberGrid, float, bool]:
+    def build(head_room: float, cell_w: float = CELL_W) -> tuple[NumberGrid, float, bool]:
         cell_h = min(CELL_H_MAX, (sentence.get_bottom()[1] - head_room - TABLE_BOTTOM) / (len(rows) + 1))
         replaces = cell_h < READABLE_ROW_H
         if replaces:  # the room of the sentence too
             cell_h = min(CELL_H_MAX, (sentence.get_top()[1] + TABLE_DROP - head_room - TABLE_BOTTOM) / (len(rows) + 1))
         table = NumberGrid(
             x_all, decimals_needed(x_all, dec), lambda r, k: Source(rows[r].context, "embeddings", (rows[r].row, k)),
-            theme, row_labels=[v.word for v in rows], col_labels=dims, col_colours=colours, cell_w=CELL_W,
+            theme, row_labels=[v.word for v in rows], col_labels=dims, col_colours=colours, cell_w=cell_w,
             cell_h=cell_h, size="cell" if cell_h >= READABLE_ROW_H else "small",
             label_size="label" if cell_h >= READABLE_ROW_H else "small",
         )
@@ -133,13 +135,15 @@ def vocabulary(trace: LessonTrace, title: Mobject, theme: Theme, dec: int) -> Vo
     table, cell_h, replaces = build(TABLE_HEAD_ROOM)
     labs = table.col_labels
     if any(boxes_touch(labs[k], labs[k + 1], 0.0) for k in range(len(labs) - 1)):
-        # Names too long for their cells even shrunk ("technique" beside "grammaire"): staggered
-        # on two lines, the rows lower by the room of the second line.
+        # Names too long for their cells even shrunk ("technique" beside "grammaire"): on one line
+        # (issue 24: staggered on two, they read as a staircase), over columns as wide as they need
+        # where the content box has the room, else turned, the rows lower by the room they take.
         size = "label" if cell_h >= READABLE_ROW_H else "small"
-        extra = column_labels_height(dims, CELL_W, size) - column_labels_height(dims[:1], CELL_W, size)
-        table, cell_h, replaces = build(TABLE_HEAD_ROOM + extra)
-        size = "label" if cell_h >= READABLE_ROW_H else "small"
-        table.set_column_labels(column_labels(table, dims, theme, colours, size=size))
+        room = CONTENT.width - 2 * (label_width([v.word for v in rows], size) + LABEL_BUFF)
+        cell_w, size, style = one_line_header([dims], CELL_W, room, len(dims), size, size, "staggered", smaller=())
+        extra = column_labels_height(dims, cell_w, size, style) - column_labels_height(dims[:1], cell_w, size)
+        table, cell_h, replaces = build(TABLE_HEAD_ROOM + extra, cell_w)
+        table.set_column_labels(column_labels(table, dims, theme, colours, size=size, style=style))
     if replaces:
         table.move_to(sentence.get_top()[1] * UP, aligned_edge=UP)
     else:

@@ -49,15 +49,21 @@ from attncore.i18n import N_, _, pgettext, quoted
 from scenes.base import LessonScene
 from scenes.components import (
     EQ_BUFF,
+    ColumnStyle,
     Num,
     NumberGrid,
     Source,
     VectorBars,
     bar_names,
     column_labels,
+    column_labels_height,
     fit_cells,
     grow_bars,
     label,
+    label_extent,
+    names_pitch,
+    one_line_header,
+    place_after,
     readable_numbers,
     wrapped_text,
 )
@@ -137,33 +143,35 @@ def weight_colours(ctx: ContextTrace, theme: Theme) -> tuple[list[ManimColor], l
 
 
 def focus_strip(ctx: ContextTrace, shown: np.ndarray, theme: Theme, dec: int) -> NumberGrid:
-    """The attention row of the focus word, as it was read in the matrix: words over it."""
+    """The attention row of the focus word, as it was read in the matrix: words over it on one line."""
     n, fi = ctx.n, ctx.focus_index
     heat, ink = weight_colours(ctx, theme)
+    cell_w, size, style = one_line_header([ctx.tokens], min(MAX_CELL_W, STRIP_WIDTH / n), STRIP_WIDTH, n, turned_size="label")
     strip = NumberGrid(
         ctx.attention[fi : fi + 1], dec, lambda _, j: weight_source(fi, j), theme,
-        row_labels=[ctx.tokens[fi]], cell_w=min(MAX_CELL_W, STRIP_WIDTH / n), cell_h=STRIP_H,
+        row_labels=[ctx.tokens[fi]], cell_w=cell_w, cell_h=STRIP_H,
         row_colours=[theme["query"]], fill=lambda _, j: heat[j],
     )
-    strip.set_column_labels(column_labels(strip, ctx.tokens, theme, [theme["key"]] * n, size="label", style="pairwise"))
+    strip.set_column_labels(column_labels(strip, ctx.tokens, theme, [theme["key"]] * n, size=size, style=style))
     for j in range(n):
         strip.entry(0, j).set_color(ink[j])
     return strip.move_to(DOWN * STRIP_DROP)
 
 
 # -- 1: the equation -------------------------------------------------------------------------
-
-
 @dataclass(frozen=True)
 class Cells:
-    """The cells of V, the terms and the output; ``in_place``: the terms replace V where it stands."""
+    """The cells of V, the terms and the output; ``in_place``: the terms replace V where it stands;
+    the dimension names over them at ``size`` in ``style`` (see column_labels)."""
 
     width: float
     height: float
     in_place: bool
+    size: str = "label"
+    style: ColumnStyle = "pairwise"
 
 
-def equation_cells(ctx: ContextTrace, dec: int, dec_x: int) -> Cells:
+def equation_cells(ctx: ContextTrace, dims: Sequence[str], dec: int, dec_x: int) -> Cells:
     """Sizes from the room: token labels | weights | × | V | = | terms. When the numbers
     would have to shrink below the readable size, the terms replace V in place instead."""
     d = ctx.d
@@ -177,7 +185,18 @@ def equation_cells(ctx: ContextTrace, dec: int, dec_x: int) -> Cells:
     if in_place:
         room += SIGN_ROOM + EQ_BUFF  # no "=" and no second matrix
     width, height = fit_cells(ctx.n + 2, d if in_place else 2 * d, room, EQUATION_H, max_w=MAX_CELL_W)
-    return Cells(width, height, in_place)
+    # the dimension names on one line (issue 24): as they are where they keep apart; else as wide as
+    # they need upright, side by side where the equation may take the band's margins for it, else the
+    # terms in place (twice the room per column); else turned, the rows giving up the room they take
+    margins = CONTENT.width - BAND.width
+    width, size, style = one_line_header([dims], width, room + margins, d if in_place else 2 * d)
+    if style == "turned" and not in_place:
+        in_place, room = True, room + SIGN_ROOM + EQ_BUFF
+        width, size, style = one_line_header([dims], min(MAX_CELL_W, room / d), room + margins, d)
+    if style == "turned":  # turned names reach right of their columns: the equation keeps the margins
+        left = MIXING_AREA.height - label_extent("Hy", "label")[1] - 2 * CLOSE_BUFF - SUM_GAP
+        height = min(height, (left - column_labels_height(dims, width, size, "turned")) / (ctx.n + 1))
+    return Cells(width, height, in_place, size, style)
 
 
 @dataclass(frozen=True)
@@ -228,22 +247,11 @@ def equation_grids(ctx: ContextTrace, shown: np.ndarray, cells: Cells, theme: Th
     return weights, values, terms, out
 
 
-def place_after(weights: NumberGrid, steps: Sequence[tuple[Text, NumberGrid]]) -> None:
-    """Each (sign, grid) right of the one before, EQ_BUFF either side of the sign; tops aligned."""
-    cursor = weights.body().get_right()[0]
-    for sign, grid in steps:
-        sign.move_to((cursor + EQ_BUFF + sign.width / 2, 0, 0))
-        cursor = sign.get_right()[0] + EQ_BUFF
-        grid.shift((cursor - grid.body().get_left()[0], weights.body().get_top()[1] - grid.body().get_top()[1], 0))
-        cursor = grid.body().get_right()[0]
-        sign.set_y(grid.body().get_y())
-
-
 def equation_layout(ctx: ContextTrace, dims: Sequence[str], theme: Theme, dec: int) -> Equation:
     """The whole equation: bodies left to right, tops aligned; the output row under the terms."""
     n = ctx.n
     dec_x = decimals_needed(ctx.embeddings, dec)
-    cells = equation_cells(ctx, dec, dec_x)
+    cells = equation_cells(ctx, dims, dec, dec_x)
     shown = round_matrix(ctx.attention, dec)[ctx.focus_index]
     weights, values, terms, out = equation_grids(ctx, shown, cells, theme, dec, dec_x)
     times = label("×", "formula", theme["muted"])
@@ -253,10 +261,9 @@ def equation_layout(ctx: ContextTrace, dims: Sequence[str], theme: Theme, dec: i
         terms.shift(values.body().get_center() - terms.body().get_center())
     out.shift(terms.cell(n - 1, 0).get_center() + DOWN * (cells.height + SUM_GAP) - out.cell(0, 0).get_center())
     dim_colours = [theme.dim(x) for x in dims]
-    v_names = column_labels(values, dims, theme, dim_colours, size="label", style="pairwise")
-    t_names = v_names if cells.in_place else column_labels(
-        terms, dims, theme, dim_colours, size="label", style="pairwise"
-    )
+    v_names = column_labels(values, dims, theme, dim_colours, size=cells.size, style=cells.style)
+    t_names = v_names if cells.in_place else column_labels(terms, dims, theme, dim_colours, size=cells.size,
+                                                           style=cells.style)
     head_y = max(v_names.get_top()[1], t_names.get_top()[1]) + CLOSE_BUFF
     # Translators: the title over the column of attention weights of one word.
     h_weight = label(pgettext("column title", "weight"), "label", theme["weight"])
@@ -276,8 +283,6 @@ def equation_layout(ctx: ContextTrace, dims: Sequence[str], theme: Theme, dec: i
 
 
 # -- 3: the sum --------------------------------------------------------------------------------
-
-
 @dataclass(frozen=True)
 class SumMarks:
     """The rule under the terms with its "+", and the name of the output row."""
@@ -285,7 +290,6 @@ class SumMarks:
     rule: Line
     plus: Text
     out_name: Text | VGroup
-
 
 
 def sum_marks(eq: Equation, focus: str, theme: Theme) -> SumMarks:
@@ -301,15 +305,11 @@ def sum_marks(eq: Equation, focus: str, theme: Theme) -> SumMarks:
         out_name = label(name, "small", theme["accent"])
         if out_name.width > room:
             out_name = wrapped_text(name, "small", theme["accent"], room)
-
     out_name.next_to(eq.out.body(), LEFT, buff=GROUP_BUFF)
-
     return SumMarks(rule, plus, out_name)
 
 
 # -- 4: the recipe -----------------------------------------------------------------------------
-
-
 @dataclass(frozen=True)
 class Term:
     """One row of the recipe: ``[+] w × “word”``, the word's vector as bars, their names."""
@@ -387,7 +387,8 @@ def recipe(inp: RecipeInput, theme: Theme, pitch: float, height: float, max_line
     rest = label("+ …", "formula", theme["muted"]) if ctx.n > len(inp.rows) else None
     left = VGroup(in_rows)
     if rest is not None:
-        rest.next_to(in_rows, DOWN, buff=ITEM_BUFF).align_to(terms[-1].lead, LEFT)
+        under = terms[-1].lead if getattr(terms[-1].names[0], "turned", 0.0) else in_rows  # beside turned names
+        rest.next_to(under, DOWN, buff=ITEM_BUFF).align_to(terms[-1].lead, LEFT)
         left.add(rest)
     out_bars = chart(ctx.output[fi], inp.dec, "output", fi)
     out_names = bar_names(out_bars, inp.dims, theme)
@@ -405,7 +406,8 @@ def fitted_recipe(inp: RecipeInput, theme: Theme) -> Recipe:
     """The tallest bars whose recipe fits MIXING_BARS_AREA, centred in it: one height scale."""
     lead_w = max(label(f"+ × {quoted(inp.ctx.tokens[j])}", "body").width for j in inp.rows) + WEIGHT_ROOM
     # the rest of the row: "=" with its gaps, the gap after each lead, the ends of the baselines
-    pitch = min(1, (BAND.width - lead_w - 2) / (2 * inp.ctx.d))
+    room = (BAND.width - lead_w - 2) / (2 * inp.ctx.d)
+    pitch = names_pitch(inp.dims, min(1, room), room)
     height, max_lines = MAX_BAR_H, None
     for _attempt in range(10):
         parts = recipe(inp, theme, pitch, height, max_lines)
@@ -423,8 +425,6 @@ def fitted_recipe(inp: RecipeInput, theme: Theme) -> Recipe:
 
 
 # -- the scene ---------------------------------------------------------------------------------
-
-
 class MixingValues(LessonScene):
     TITLE = N_("7 · Mixing the values")
     STAGE = 4

@@ -10,7 +10,8 @@ word's ``embeddings`` row (its input) and ``output`` row, as bars on one common 
 ``attention`` row tints the words of its sentence (colour only, no number).
 
 Layout adapts: bars as tall as the room allows; long sentences wrap; in dense lessons the words
-get smaller, only the numbers that fit on one line stay and one legend names the dimensions.
+get smaller and only the numbers that fit on one line stay; one legend names the dimensions
+when their names would not keep one line under the bars.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ from scenes.components import (
     VectorBars,
     arrow,
     boxes_touch,
+    centre_on_baseline,
     grow_bars,
     keep_inside,
     label,
@@ -120,8 +122,6 @@ SLOW = 1.3
 
 
 # --- layout: pure functions that build and place, returning typed records -----------------
-
-
 @dataclass(frozen=True)
 class Columns:
     """Where the panels go across the frame: one per context, side by side."""
@@ -168,8 +168,9 @@ def dimension_legend(dims: Sequence[str], theme: Theme) -> VGroup:
     legend = VGroup()
     for nm in dims:
         swatch = Square(SWATCH, stroke_width=0, fill_color=theme.dim(nm), fill_opacity=1)
-        legend.add(VGroup(swatch, label(nm, "small", theme.dim(nm))).arrange(RIGHT, buff=SMALL_BUFF))
-    legend.arrange(RIGHT, buff=GROUP_BUFF)
+        name = label(nm, "small", theme.dim(nm)).next_to(swatch, RIGHT, buff=SMALL_BUFF)
+        legend.add(VGroup(swatch, centre_on_baseline(name, (name.get_x(), 0.0, 0.0))))  # capitals beside the square
+    legend.arrange(RIGHT, buff=GROUP_BUFF, coor_mask=np.array([1, 0, 0]))  # the names on one baseline
     if legend.width > 2 * (FRAME_X - TINY_BUFF):
         legend.arrange_in_grid(cols=(len(dims) + 1) // 2, buff=(GROUP_BUFF, LINE_GAP))
     return legend.move_to((0, PANEL_AREA.bottom + legend.height / 2 + SLACK, 0))
@@ -186,11 +187,12 @@ class Names:
 
 
 def dimension_names(dims: Sequence[str], theme: Theme, m: int, pitch: float) -> Names:
-    """Names under the charts, or, when they would need more than two lines (many
-    dimensions in narrow panels), one shared colour legend under the panels."""
+    """Names under the charts, or, when they would not keep one line (long names, many dimensions
+    in narrow panels: issue 24, a second line read as a staircase), one shared colour legend under
+    the panels (the bars as far apart as before: wider, they would leave no room for the tags)."""
     texts = tuple(tuple(label(nm, "small", theme.dim(nm)) for nm in dims) for _k in range(m))
     levels = stagger_levels([t.width for t in texts[0]], [k * pitch for k in range(len(dims))])
-    if levels > 2:
+    if levels > 1:
         legend = dimension_legend(dims, theme)
         return Names(texts, legend, 0, PANEL_AREA.bottom + (legend.height + LABEL_BUFF))
     return Names(texts, VGroup(), levels * (texts[0][0].height + LINE_GAP) + SLACK, PANEL_AREA.bottom)
@@ -493,8 +495,6 @@ def sign_between(b: Board, c: int, sign: str, y: float, theme: Theme) -> Text:
 
 
 # --- the scene ----------------------------------------------------------------------------
-
-
 class TwoContexts(LessonScene):
     TITLE = N_("8 · Side by side")
     STAGE = 4

@@ -48,6 +48,8 @@ from attncore.later_claims import SHARE_WORDS
 from attncore.training import ATTENTION_CLAIM, SenseClaim, alternatives
 from scenes.base import LessonScene
 from scenes.components import (
+    CELL_H_MIN,
+    ColumnStyle,
     Grid,
     LossCurve,
     Num,
@@ -61,6 +63,7 @@ from scenes.components import (
     label,
     label_width,
     number_cell_width,
+    one_line_header,
     trace_grid,
     wrap_token_row,
     wrapped_text,
@@ -77,8 +80,6 @@ WHOLE = 1.0
 CELL_H_MAX, HISTORY_WORD_W, COMPARE_WORD_W, DOT_POP = 0.5, 1.0, 1.1, 1.5
 
 # -- reading the trace ----------------------------------------------------------------------
-
-
 def history(trace: LessonTrace) -> TrainingTrace | None:
     """The training record when there is a history to show (a loss curve), else None:
     seeded random weights, or trained weights asked for by a lesson that states no sense."""
@@ -129,17 +130,17 @@ def mark_sense(trace: LessonTrace, c: int, theme: Theme, words: VGroup, columns:
 
 @dataclass(frozen=True)
 class Cells:
-    """The cells of a group of grids: their size, and numbers (at ``size``) or colour tiles."""
+    """The cells of a group of grids: their size, numbers (at ``size``) or colour tiles, and the style
+    of the words over them (one line, issue 24: upright, or turned, or clipped: see compare_cells)."""
 
     width: float
     height: float
     numbers: bool
     size: str
+    words: ColumnStyle = "staggered"
 
 
 # -- 1: the task --------------------------------------------------------------------------
-
-
 @dataclass(frozen=True)
 class SenseRow:
     """A sentence, an arrow, the sense it states."""
@@ -226,8 +227,6 @@ def task_layout(trace: LessonTrace, theme: Theme, box: Box) -> TaskLayout:
 
 
 # -- 2: the loss ----------------------------------------------------------------------------
-
-
 @dataclass(frozen=True)
 class LossLayout:
     """The loss curve with its axis titles, the first and last step and the first and last loss."""
@@ -266,8 +265,6 @@ def loss_layout(trace: LessonTrace, t: TrainingTrace, theme: Theme, box: Box, de
 
 
 # -- 3: the row during training ---------------------------------------------------------------
-
-
 @dataclass(frozen=True)
 class HistoryLayout:
     """Per context, the focus word's row at every snapshot (one grid row per snapshot)."""
@@ -287,9 +284,10 @@ def history_cells(trace: LessonTrace, t: TrainingTrace, box: Box, steps_w: float
     fixed = steps_w + LABEL_BUFF + (m - 1) * MED_LARGE_BUFF + overhang
     fit = fit_numbers([(s, dec) for s in t.snapshots], cols, box.width, fixed, give_up=list(range(m)))
     cell_w = max(fit[0].width, min(widest_word(trace, HISTORY_WORD_W), (box.width - fixed) / sum(cols)))
-    words_h = max(column_labels_height(c.tokens, cell_w, "small") for c in trace.contexts)
+    cell_w, _size, style = one_line_header([c.tokens for c in trace.contexts], cell_w, box.width - fixed, sum(cols), "small", style="staggered")
+    words_h = max(column_labels_height(c.tokens, cell_w, "small", style) for c in trace.contexts)
     cell_h = min(CELL_H_MAX, (box.height - words_h - 2 * GROUP_BUFF) / k)
-    return Cells(cell_w, cell_h, fit.numbers, fit.size)
+    return Cells(cell_w, cell_h, fit.numbers, fit.size, style)
 
 
 def history_layout(trace: LessonTrace, t: TrainingTrace, theme: Theme, box: Box, dec: int) -> HistoryLayout:
@@ -302,11 +300,12 @@ def history_layout(trace: LessonTrace, t: TrainingTrace, theme: Theme, box: Box,
                         context=c, heat=True, numbers=cells.numbers, size=cells.size)
              for c in range(len(trace.contexts))]
     VGroup(*grids).arrange(RIGHT, buff=MED_LARGE_BUFF, aligned_edge=UP)
-    words = tuple(column_labels(g, ctx.tokens, theme, [theme["key"]] * ctx.n)
+    words = tuple(column_labels(g, ctx.tokens, theme, [theme["key"]] * ctx.n, style=cells.words, peers=[c.tokens for c in trace.contexts])
                   for g, ctx in zip(grids, trace.contexts))
     for i, s in enumerate(steps):  # right-aligned, as numbers in a column are
         s.next_to(grids[0].row(i), LEFT, buff=LABEL_BUFF)
-    top = max(w.get_top()[1] for w in words)
+    top = (min(w.get_bottom()[1] for w in words) + step_head.height if cells.words == "turned"  # where they start
+           else max(w.get_top()[1] for w in words))
     step_head.next_to(steps, UP, buff=LABEL_BUFF).align_to(steps, RIGHT).set_y(top - step_head.height / 2)
     heads = VGroup(step_head)
     marks = [mark_sense(trace, c, theme, w, g.column) for c, (g, w) in enumerate(zip(grids, words))]
@@ -317,8 +316,6 @@ def history_layout(trace: LessonTrace, t: TrainingTrace, theme: Theme, box: Box,
 
 
 # -- 4: trained against simplified ------------------------------------------------------------
-
-
 @dataclass(frozen=True)
 class CompareBlock:
     """One context: the focus row of the simplified step over the row of the weights used."""
@@ -349,11 +346,15 @@ def compare_cells(trace: LessonTrace, box: Box, fixed: float, dec: int) -> Cells
     cell_w = min(widest_word(trace, COMPARE_WORD_W), strip_cell_width(trace, box.width - fixed))
     rows = [c.attention[c.focus_index] for c in trace.contexts] + [c.projected.attention[c.focus_index]
                                                                    for c in trace.contexts]
+    m, n = len(trace.contexts), max(c.n for c in trace.contexts)
+    cell_w, _size, style = one_line_header([c.tokens for c in trace.contexts], cell_w, box.width - fixed, n, "small", style="staggered")
     size = next((s for s in ("cell", "small") if max(number_cell_width(r, dec, s) for r in rows) <= cell_w), "")
-    m = len(trace.contexts)
-    words_h = max(column_labels_height(c.tokens, cell_w, "small") for c in trace.contexts)
-    cell_h = min(CELL_H_MAX, (box.height - m * words_h - (m - 1) * GROUP_BUFF) / (2 * m))
-    return Cells(cell_w, cell_h, bool(size), size or "small")
+    for words in (style, "clipped"):  # turned words that would leave the rows too low: clipped ones
+        words_h = max(column_labels_height(c.tokens, cell_w, "small", words) for c in trace.contexts)
+        cell_h = min(CELL_H_MAX, (box.height - m * words_h - (m - 1) * GROUP_BUFF) / (2 * m))
+        if cell_h >= CELL_H_MIN:
+            break
+    return Cells(cell_w, cell_h, bool(size), size or "small", words)
 
 
 def compare_block(trace: LessonTrace, c: int, names: tuple[str, str], cells: Cells, theme: Theme,
@@ -363,7 +364,7 @@ def compare_block(trace: LessonTrace, c: int, names: tuple[str, str], cells: Cel
                         row=ctx.focus_index, numbers=cells.numbers, size=cells.size, row_labels=[name])
              for path, name in zip(("attention", "projected.attention"), names)]
     grids[1].shift(grids[0].cell(0, 0).get_bottom() - grids[1].cell(0, 0).get_top())  # cell under cell
-    words = column_labels(grids[0], ctx.tokens, theme, [theme["key"]] * ctx.n)
+    words = column_labels(grids[0], ctx.tokens, theme, [theme["key"]] * ctx.n, style=cells.words, peers=[c.tokens for c in trace.contexts])
     shares = VGroup()
     claim = claim_of(trace, c)
     if claim is not None and claim[1].sense_words:
@@ -423,8 +424,6 @@ def shortfall(t: TrainingTrace, least: str) -> str:
 
 
 # -- the scene ------------------------------------------------------------------------------
-
-
 class LearningTheWeights(LessonScene):
     TITLE = N_("9 · How the weights are learned")
     STAGE = 5

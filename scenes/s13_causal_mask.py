@@ -68,11 +68,13 @@ from scenes.components import (
     lift_entries,
     mask_edge,
     number_cell_width,
+    one_line_header,
     row_total,
     softmax_row_decimals,
     sum_head,
     text_size,
     token_matrix,
+    turned_reach,
     which_sentence,
 )
 from scenes.layout import GROUP_BUFF, ITEM_BUFF, LABEL_BUFF, LABEL_ROOM, SMALL_BUFF, Box
@@ -179,10 +181,16 @@ def focus_row_layout(ctx: ContextTrace, dec: int, theme: Theme, box: Box) -> Foc
     # readable size; otherwise under the grid, and the cells take the whole width.
     side = max(total.width, check.width) + GROUP_BUFF
     beside = number_cell_width(shown, max(x_dec, e_dec), "small") <= (box.width - names_w - side) / n
-    cw = min(ROW_CELL_W_MAX, (box.width - names_w - (side if beside else 0)) / n)
+    room = box.width - names_w - (side if beside else 0)
+    cw = min(ROW_CELL_W_MAX, room / n)
     size = number_size(shown, max(x_dec, e_dec), cw)
-    grid = compare_rows(rows, ctx.tokens, dec, theme, cell_w=cw, cell_h=ROW_H, size=size,
-                        label_size="body" if size == "body" else "label", column_colours=key_colours(ctx, theme))
+    lsize = "body" if size == "body" else "label"
+    # the words on one line (issue 24): columns as wide as they need where the room allows, else turned
+    cw, lsize, style = one_line_header([ctx.tokens], cw, room, n, lsize, lsize, "staggered", smaller=())
+    if style == "turned":  # the last word rises right of its column: the cells leave it the room
+        cw = min(cw, 2 * (room - turned_reach(ctx.tokens, cw, lsize)) / (2 * n - 1))
+    grid = compare_rows(rows, ctx.tokens, dec, theme, cell_w=cw, cell_h=ROW_H, size=size, label_size=lsize,
+                        column_colours=key_colours(ctx, theme), column_style=style)
     if beside:
         total.next_to(grid.cell(1, n - 1), RIGHT, buff=GROUP_BUFF)
         check.next_to(grid.cell(2, n - 1), RIGHT, buff=GROUP_BUFF)
@@ -299,7 +307,7 @@ def context_block(ctx: ContextTrace, c: int, dec: int, theme: Theme, cw: float, 
 
 def contexts_layout(ctxs: Sequence[ContextTrace], dec: int, theme: Theme, box: Box) -> tuple[ContextBlock, ...]:
     """One block per context, stacked, their cells aligned on the left; the largest sizes that fit,
-    the words over the columns turned where they would touch (staggered only if turned ones fit nowhere)."""
+    the words over the columns turned where they would touch (clipped where turned ones fit nowhere)."""
     side = max((label(cost_head(c), "small").width for c in ctxs if c.causal.mask_cost.sense_positions), default=0.0)
     names = label_width([_("no mask"), _("with the mask")], "body") + LABEL_BUFF
     cw = min(BLOCK_CELL_W_MAX, (box.width - names - side - GROUP_BUFF) / max(c.n for c in ctxs))

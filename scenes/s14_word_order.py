@@ -190,7 +190,7 @@ def stack_blocks(blocks: Sequence[PairBlock], box: Box) -> float:
 
 def pairs_layout(specs: Sequence[PairSpec], dims: Sequence[str], dec: int, theme: Theme, box: Box) -> tuple[PairBlock, ...]:
     """One block per context, stacked; the largest sizes (the sentences as names if they fit) that fit
-    ``box``, the dimension names turned where they would touch (staggered only if turned ones fit nowhere)."""
+    ``box``, the dimension names turned where they would touch (clipped if turned ones fit nowhere)."""
     blocks: tuple[PairBlock, ...] = ()
     for style in PREFERRED_STYLES:
         for short in (False, True):
@@ -204,7 +204,7 @@ def pairs_layout(specs: Sequence[PairSpec], dims: Sequence[str], dec: int, theme
                     return blocks
     if not blocks:  # nothing fits across: the smallest sizes, the numbers shrunk to their cells
         cw, _fits = pair_width(specs, dims, dec, box, COMPACT_SIZES[-1], True)
-        blocks = tuple(pair_block(s, dims, dec, theme, cw, COMPACT_SIZES[-1], True, "staggered", i == 0)
+        blocks = tuple(pair_block(s, dims, dec, theme, cw, COMPACT_SIZES[-1], True, "turned", i == 0)
                        for i, s in enumerate(specs))
     stack_blocks(blocks, box)
     return blocks

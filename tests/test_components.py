@@ -152,3 +152,72 @@ def test_crowded_column_headers_turn_on_one_line_and_keep_apart() -> None:
     crossing = [shown[1], Shown(shown[2].mob, shown[1].left, shown[1].right, shown[1].bottom, shown[1].top,
                                 shown[1].corners + 0.05)]
     assert overlapping_texts(SimpleNamespace(mobjects=[]), texts=crossing) == [("white", "crane")]
+
+
+def test_the_header_check_sees_every_row_of_names_and_can_fail() -> None:
+    """scenes.inspect.staircase_headers fails on a row of names set on more than one line
+    wherever it comes from (issue 24): the names over columns from column_labels that are not
+    the grid's column labels (scene 7's over V and the terms, pairwise) and stagger_names
+    (scene 8's under its bars) over crowded columns; not on the same rows with room, nor on
+    turned ones (bar_names, scene 7's recipe, turns crowded names); and not on what an
+    animation put in a row's place (scene 7's words become the row labels of its weights:
+    ReplacementTransform replaces a mobject inside its group)."""
+    from types import SimpleNamespace
+
+    from manim import Scene, VGroup
+
+    from scenes.components import VectorBars, bar_names, column_labels, stagger_names
+    from scenes.components.grids import TURN
+    from scenes.components.numbers import Source
+    from scenes.components.placement import header_names
+    from scenes.inspect import staircase_headers
+
+    theme = Theme()
+    dims = ["animal", "tech", "grammar", "other"]
+
+    def shown(*rows: VGroup) -> list[str]:
+        return staircase_headers(SimpleNamespace(mobjects=[VGroup(*rows).copy()]))
+
+    narrow = Tiles(1, 4, lambda i, j: ("#808080", 1.0), theme, cell_w=0.8, cell_h=0.5)
+    wide = Tiles(1, 4, lambda i, j: ("#808080", 1.0), theme, cell_w=1.6, cell_h=0.5)
+    pairwise = column_labels(narrow, dims, theme, size="label", style="pairwise")
+    assert shown(narrow, pairwise) == ["animal tech grammar other"], "not the grid's labels, still checked"
+    assert shown(wide, column_labels(wide, dims, theme, size="label", style="pairwise")) == []
+    assert shown(column_labels(narrow, dims, theme, size="label", style="turned")) == [], "turned: one line"
+    xs = [0.8 * k for k in range(4)]
+    assert shown(stagger_names([label(d, "label") for d in dims], xs, 0.0, above=False)) == ["animal tech grammar other"]
+    # bar_names marks its row too: upright where the names keep apart, turned (hanging) where they would touch
+    for gap, angle in ((1.2, 0.0), (0.1, TURN)):
+        bars = VectorBars([1.0, -1.0, 0.5, 2.0], dims, 1, lambda k: Source(0, "embeddings", (0, k)), theme,
+                          max_abs=2.0, bar_w=0.3, gap=gap)
+        names = bar_names(bars, dims, theme)
+        assert header_names(names) == list(names) and shown(bars, names) == []
+        assert all(getattr(nm, "turned", 0.0) >= angle for nm in names)
+    # the names of a row replaced by others, as ReplacementTransform leaves them, are not the row's
+    scene = Scene()
+    scene.add(pairwise)
+    for lab in list(pairwise):
+        scene.replace(lab, label("cat", "label").move_to(lab))
+    assert shown(*scene.mobjects) == []
+
+
+def test_clipped_headers_keep_one_line_and_cut_only_the_words_that_would_touch() -> None:
+    """column_labels(style="clipped"), the last resort of stacked blocks whose long words have no
+    room to turn (issue 24: they were staggered on more lines): one line, upright, every two
+    neighbours twice a word space apart; only the words of a pair that would touch lose their end
+    (to an ellipsis), a short word beside short ones keeps all of it."""
+    from types import SimpleNamespace
+
+    from scenes.components.grids import COLUMN_GAP, ELLIPSIS, column_labels
+    from scenes.inspect import staircase_headers
+
+    words = ["Kaffeehausschaft", "und", "die", "Überweisungsgebühr", "Bank"]
+    grid = Tiles(1, len(words), lambda i, j: ("#808080", 1.0), Theme(), cell_w=1.0, cell_h=0.5)
+    labels = column_labels(grid, words, Theme(), style="clipped")
+    texts = [lab.text for lab in labels]
+    assert texts[0].endswith(ELLIPSIS) and texts[3].endswith(ELLIPSIS) and "Kaffeehausschaft".startswith(texts[0][:-1])
+    assert texts[1:3] == ["und", "die"], "short words keep all of themselves"
+    assert staircase_headers(SimpleNamespace(mobjects=[labels])) == []
+    assert len({round(float(lab.get_y()), 2) for lab in labels if lab.text in ("und", "die")}) == 1
+    for a, b in zip(labels, labels[1:]):
+        assert float(b.get_left()[0]) - float(a.get_right()[0]) >= COLUMN_GAP - 1e-6

@@ -178,3 +178,22 @@ def test_generated_lessons_are_valid() -> None:
     assert len(lesson.contexts) == 3 and lesson.d == 8 and lesson.heads == 4
     assert all(len(c.tokens) == 8 for c in lesson.contexts)
     assert re.search(r"über|café", lesson_toml(1, 8, 2, 1))
+
+
+BUILT_IN = ("default", "bank", "souris", "maus", "raton", "pingguo")
+
+
+@pytest.mark.parametrize("name", [*BOUNDS, *LONG_BOUNDS, *BUILT_IN])
+def test_the_strip_that_opens_scene_7_keeps_its_words_on_one_line(lesson_files: dict[str, str], name: str) -> None:
+    """The focus word's attention row that opens scene 7 is on screen only within its first section
+    (its words become the rows' labels before the section ends, so check_scene never sees it): its
+    words keep one line and 24 px from the frame's edge too (issue 24)."""
+    from types import SimpleNamespace
+
+    from scenes.s07_mixing import MixingValues, focus_strip
+
+    scene = built_scene(MixingValues, lesson_files.get(name, "" if name == "default" else name))
+    ctx = scene.trace.contexts[0]
+    shown = SimpleNamespace(mobjects=[focus_strip(ctx, ctx.attention, scene.theme, scene.dec)])
+    assert not staircase_headers(shown), f"{name}: {staircase_headers(shown)}"
+    assert not near_edge(shown), f"{name}: {near_edge(shown)}"

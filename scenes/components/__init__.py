@@ -30,7 +30,16 @@ is Manim's own. ``from scenes.components import X`` works for every name below.
 
 from __future__ import annotations
 
-from .bars import VectorBars, WeightBars, bar_names, bar_words_depth, grow_bars, readable_numbers
+from .bars import (
+    VectorBars,
+    WeightBars,
+    bar_names,
+    bar_word_angle,
+    bar_words_depth,
+    grow_bars,
+    names_pitch,
+    readable_numbers,
+)
 from .charts import LossCurve
 from .comparisons import (
     ROW_OUTLINE_BUFF,
@@ -42,7 +51,16 @@ from .comparisons import (
 )
 from .copying import IMMUTABLE, deepcopy_mobject
 from .definitions import POSITIONAL_ENCODING, Definition
-from .equations import EQ_BUFF, MatrixBlock, arrange_equation, arrow, named_block, operator, row_transfer
+from .equations import (
+    EQ_BUFF,
+    MatrixBlock,
+    arrange_equation,
+    arrow,
+    named_block,
+    operator,
+    place_after,
+    row_transfer,
+)
 from .family import get_family
 from .grids import (
     COMPACT_SIZES,
@@ -61,7 +79,9 @@ from .grids import (
     fit_cells,
     label_width,
     one_line_cell_width,
+    one_line_header,
     text_size,
+    turned_reach,
 )
 from .header import PIPELINE, Formula, PipelineMarker
 from .inbox import at_top, below, centre_in
@@ -150,16 +170,17 @@ __all__ = [
     "CellGrid", "NumberGrid", "Tiles", "Grid", "TileFill", "ColumnStyle", "column_labels", "column_labels_height",
     "axis_titles", "text_size", "fit_cells", "label_width", "LABEL_LINE_STEP", "COMPACT_SIZES", "PREFERRED_STYLES", "column_labels_on_one_line",
     "one_line_cell_width",
+    "one_line_header", "turned_reach",
     # matrices
     "trace_grid", "matrix_grid", "role_fill", "heat_fill", "ink_on_heat", "heat_grid", "token_matrix", "token_header_room",
     "fit_token_cells", "strip",
     "HeatLegend", "CellFit", "fit_row", "RowFit", "fit_numbers",
     # bars
-    "VectorBars", "WeightBars", "bar_names", "bar_words_depth", "grow_bars", "readable_numbers",
+    "VectorBars", "WeightBars", "bar_names", "bar_word_angle", "names_pitch", "bar_words_depth", "grow_bars", "readable_numbers",
     # charts
     "LossCurve",
     # equations
-    "MatrixBlock", "named_block", "arrange_equation", "operator", "row_transfer", "arrow", "EQ_BUFF",
+    "MatrixBlock", "named_block", "arrange_equation", "place_after", "operator", "row_transfer", "arrow", "EQ_BUFF",
     # placement
     "stagger_levels", "stagger_names", "boxes_touch", "edge_through", "ink_corners", "keep_inside", "STAGGER_GAP",
     # tokens

@@ -26,11 +26,11 @@ from ..layout import SMALL_BUFF
 from ..theme import SIZE, Theme
 from .grids import turn_angle
 from .numbers import Num, Source
-from .placement import boxes_touch, stagger_names
+from .placement import boxes_touch, header_row, stagger_names
 from .sizing import readable_scale
 from .text import label, label_extent, text_baseline
 
-__all__ = ["VectorBars", "WeightBars", "bar_names", "bar_words_depth", "grow_bars", "readable_numbers"]
+__all__ = ["VectorBars", "WeightBars", "bar_names", "bar_word_angle", "names_pitch", "bar_words_depth", "grow_bars", "readable_numbers"]
 
 
 class VectorBars(VGroup):
@@ -98,16 +98,30 @@ OUTLINE_GAP = 0.05
 #: Upright words under the bars: centred this far under the baseline, at least WORD_GAP
 #: apart; else turned (scenes.components.grids.TURN), hanging from their columns.
 WORD_Y, WORD_GAP = -0.28, 0.1
+#: The names under a VectorBars keep this far under its lowest bar or number.
+NAME_DROP = 0.1
 
 
-def bar_word_angle(tokens: Sequence[str], col_w: float) -> float:
-    """The angle of the words under a :class:`WeightBars` with columns ``col_w`` wide: 0 (upright)
-    when neighbours keep :data:`WORD_GAP` side by side, else turned as a grid's column labels
-    are (:func:`~scenes.components.grids.turn_angle`)."""
-    widths = [label_extent(t, "small")[0] for t in tokens]
+def bar_word_angle(tokens: Sequence[str], col_w: float, size: str = "small") -> float:
+    """The angle of the words under a :class:`WeightBars` (or the names under a :class:`VectorBars`:
+    :func:`bar_names`) with columns ``col_w`` wide: 0 (upright) when neighbours keep
+    :data:`WORD_GAP` side by side, else turned as a grid's column labels are
+    (:func:`~scenes.components.grids.turn_angle`)."""
+    widths = [label_extent(t, size)[0] for t in tokens]
     if all((a + b) / 2 + WORD_GAP <= col_w for a, b in zip(widths, widths[1:], strict=False)):
         return 0.0
-    return turn_angle(col_w, "small")
+    return turn_angle(col_w, size)
+
+
+def names_pitch(names: Sequence[str], pitch: float, room: float, size: str = "small") -> float:
+    """The pitch of bars whose names (:func:`bar_names`, or the caller's) should keep upright on one
+    line: ``pitch`` where they do, else as wide as they need (neighbours :data:`WORD_GAP` apart)
+    where ``room`` (the widest pitch the caller has room for) allows, else ``pitch`` (they turn,
+    or the caller names the bars otherwise)."""
+    widths = [label_extent(t, size)[0] for t in names]
+    # a hair more, or bars exactly this far apart would fail the placing's own comparison by a rounding
+    wide = max(((a + b) / 2 for a, b in zip(widths, widths[1:], strict=False)), default=0.0) + WORD_GAP + 1e-6
+    return wide if bar_word_angle(names, pitch, size) and wide <= room else pitch
 
 
 def bar_words_depth(tokens: Sequence[str], col_w: float) -> float:
@@ -221,10 +235,17 @@ class WeightBars(VGroup):
 
 
 def bar_names(bars: VectorBars, names: Sequence[str], theme: Theme, size: str = "small") -> VGroup:
-    """Dimension names under a :class:`VectorBars`, staggered when crowded."""
+    """Dimension names under a :class:`VectorBars` (under its lowest bar or number), marked a header
+    row: upright on one line where neighbours keep apart, else turned and hanging from their bars
+    as the words of a :class:`WeightBars` do (:func:`bar_word_angle`; issue 24: staggered on two
+    lines they climbed a staircase)."""
     texts = [label(nm, size, theme.dim(nm)) for nm in names]
     low = min([float(bars.baseline.get_y())] + [float(m.get_bottom()[1]) for m in (*bars.bars, *bars.nums)])
-    return stagger_names(texts, [float(b.get_x()) for b in bars.bars], low - 0.1, above=False)
+    xs = [float(b.get_x()) for b in bars.bars]
+    angle = bar_word_angle(names, xs[1] - xs[0], size) if len(xs) > 1 else 0.0
+    if angle:
+        return header_row(VGroup(*(_hang(t, x, low - NAME_DROP + SMALL_BUFF, angle) for t, x in zip(texts, xs))))
+    return stagger_names(texts, xs, low - NAME_DROP, above=False)
 
 
 def grow_bars(bars: VectorBars) -> AnimationGroup:

@@ -12,7 +12,7 @@ from .grids import Grid
 from .numbers import ShapeLabel, Source
 from .text import centre_on_baseline, label
 
-__all__ = ["MatrixBlock", "named_block", "arrange_equation", "operator", "row_transfer", "arrow", "EQ_BUFF"]
+__all__ = ["MatrixBlock", "named_block", "arrange_equation", "place_after", "operator", "row_transfer", "arrow", "EQ_BUFF"]
 
 #: Gap between a matrix and an operator.
 EQ_BUFF = 0.22
@@ -79,6 +79,19 @@ def arrange_equation(items: Sequence[VMobject], *, buff: float = EQ_BUFF, name_g
     for b in blocks:
         b.place_labels(name_y, shape_y)
     return VGroup(*items)
+
+
+def place_after(first: Grid, steps: Sequence[tuple[VMobject, Grid]], buff: float = EQ_BUFF) -> None:
+    """Each (sign, grid) of ``steps`` right of the grid before (``first`` the first), ``buff``
+    either side of the sign, the grids' tops aligned and each sign halfway down the grid after it:
+    an equation of grids of different heights (scene 7's weights × V = terms)."""
+    cursor = first.body().get_right()[0]
+    for sign, grid in steps:
+        sign.move_to((cursor + buff + sign.width / 2, 0, 0))
+        cursor = sign.get_right()[0] + buff
+        grid.shift((cursor - grid.body().get_left()[0], first.body().get_top()[1] - grid.body().get_top()[1], 0))
+        cursor = grid.body().get_right()[0]
+        sign.set_y(grid.body().get_y())
 
 
 def operator(symbol: str, theme: Theme) -> VMobject:

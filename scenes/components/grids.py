@@ -21,7 +21,7 @@ from attncore.i18n import _
 from ..layout import LABEL_BUFF, SMALL_BUFF
 from ..theme import SIZE, Theme
 from .numbers import Num, Source
-from .placement import stagger_levels, stagger_names
+from .placement import header_row, stagger_levels, stagger_names
 from .text import centre_on_baseline, label, label_extent, text_baseline
 
 __all__ = [
@@ -29,16 +29,17 @@ __all__ = [
     "ColumnStyle", "axis_titles", "text_size", "fit_cells", "label_width", "LABEL_LINE_STEP",
     "COMPACT_SIZES",
     "PREFERRED_STYLES",
-    "column_labels_on_one_line", "one_line_cell_width",
+    "column_labels_on_one_line", "one_line_cell_width", "one_line_header", "turned_reach",
 ]
 
 #: ``fill(i, j) -> (colour, opacity)`` of a tile.
 TileFill = Callable[[int, int], tuple[Any, float]]
 #: How :func:`column_labels` fits words over their columns (see there).
-ColumnStyle = Literal["staggered", "turned", "pairwise", "shrunk"]
+ColumnStyle = Literal["staggered", "turned", "pairwise", "shrunk", "clipped"]
 #: The styles a layout that stacks by its grids' bounds tries, in order, for crowded headers:
-#: turned (one line) where it fits at some size, else staggered.
-PREFERRED_STYLES: tuple[ColumnStyle, ...] = ("turned", "staggered")
+#: turned (one line) where it fits at some size, else clipped (one line, long words shortened;
+#: issue 24: staggered on more lines they climbed a staircase).
+PREFERRED_STYLES: tuple[ColumnStyle, ...] = ("turned", "clipped")
 #: Vertical step between the lines of staggered column labels.
 LABEL_LINE_STEP = 0.34
 #: Sizes tried for small stacked tables (one per context), largest first:
@@ -262,6 +263,31 @@ def one_line_cell_width(texts: Sequence[str], size: str = "small") -> float:
     return max(((a + b) / 2 for a, b in zip(widths, widths[1:], strict=False)), default=0.0) + COLUMN_GAP + 1e-6
 
 
+def one_line_header(rows: Sequence[Sequence[str]], cell_w: float, room: float, n_cols: int, size: str = "label",
+                    turned_size: str = "small", style: ColumnStyle = "pairwise",
+                    smaller: Sequence[str] = ("small",)) -> tuple[float, str, ColumnStyle]:
+    """``(cell width, size, style)`` of :func:`column_labels` that keep every row of ``rows`` on one
+    line over columns ``cell_w`` wide (header rows of grids with such columns, ``n_cols`` of them
+    in all; issue 24: a staircase of lines where neighbours touched): as they are (``style`` at
+    ``size``) where neighbours keep apart; else upright (``"staggered"``, which is then one line)
+    over columns as wide as the most crowded row needs (:func:`one_line_cell_width`) where
+    ``room`` allows, at ``size`` or else a size of ``smaller``; else turned at ``turned_size`` over the
+    columns as they are (the caller keeps :func:`column_labels_height` free above them, and gives
+    each row the others as ``peers``)."""
+    def one_line(texts: Sequence[str]) -> bool:
+        if style == "pairwise":
+            return stagger_levels([label_extent(t, size)[0] for t in texts], [k * cell_w for k in range(len(texts))]) == 1
+        return _column_levels(texts, cell_w, size) == 1
+
+    if all(one_line(r) for r in rows):
+        return cell_w, size, style
+    for fit in dict.fromkeys((size, *smaller)):
+        width = max([cell_w] + [one_line_cell_width(r, fit) for r in rows])
+        if width * n_cols <= room:
+            return width, fit, "staggered"
+    return cell_w, turned_size, "turned"
+
+
 #: The angle of column labels that do not fit side by side: a heat map's usual 45 degrees, which
 #: keeps every word on one line and each word's start over its column (issue 24: the labels
 #: climbing in a staircase of lines read as rows of another table). Columns too narrow for words
@@ -287,6 +313,8 @@ def _lines(texts: Sequence[str], cell_w: float, size: str, style: str) -> tuple[
     angle) turned (``style="turned"`` when neighbours would touch): by 45 degrees, or more where
     the columns are narrower (turned words ``cell_w`` apart are ``cell_w`` × sin(angle) apart
     across their lines), staggered only when even upright words would touch."""
+    if style == "clipped":
+        return 1, 0.0
     k = _column_levels(texts, cell_w, size)
     if k == 1 or style != "turned" or cell_w < turn_need(size):
         return k, 0.0
@@ -333,6 +361,13 @@ def column_labels_height(texts: Sequence[str], cell_w: float, size: str = "small
     return max(float(_turned(label(t, size), 0.0, 0.0, cap, angle).get_top()[1]) for t in texts)
 
 
+def turned_reach(texts: Sequence[str], cell_w: float, size: str = "small") -> float:
+    """How far the last of ``texts``, turned over columns ``cell_w`` wide (``column_labels(style=
+    "turned")``), reaches right of its column's centre: past the grid, where the caller keeps room."""
+    cap = label_extent("H", size)[1]
+    return float(_turned(label(texts[-1], size), 0.0, 0.0, cap, turn_angle(cell_w, size)).get_right()[0])
+
+
 def column_labels(grid: CellGrid, texts: Sequence[str], theme: Theme, colours: Sequence[str] | None = None, *,
                   size: str = "small", style: ColumnStyle = "staggered", peers: Sequence[Sequence[str]] = ()) -> VGroup:
     """Labels above the columns of ``grid``, one per text (not added to the grid: see
@@ -353,11 +388,22 @@ def column_labels(grid: CellGrid, texts: Sequence[str], theme: Theme, colours: S
       aligned. Steps 6 and 7.
     - ``"shrunk"``: one line, a word wider than its cell shrunk to it (not below the
       ``small`` size). The embedding table of step 1.
+    - ``"clipped"``: one line, upright at ``size`` as ``"staggered"`` side by side, the two
+      words of a pair that would touch cut short to their columns less :data:`COLUMN_GAP`
+      with an ellipsis (:func:`clipped`): stacked blocks of long words with no room to turn.
 
     ``peers``: the other header rows shown with these over columns as wide (``"staggered"``,
     ``"turned"``): all take the same lines or angle, the one the most crowded row needs.
+
+    The group is marked a header row (:func:`~scenes.components.placement.header_row`): the
+    layout tests fail on its upright labels set on more than one line, whether or not it is
+    made the grid's :meth:`~CellGrid.set_column_labels`.
     """
     cols = colours or [theme["text"]] * len(texts)
+    if style == "clipped":  # both words of a pair that would touch cut short to their columns
+        w = [label_extent(t, size)[0] for t in texts]
+        tight = {k + i for k in range(len(w) - 1) if (w[k] + w[k + 1]) / 2 + COLUMN_GAP > grid.cell_w for i in (0, 1)}
+        texts = [clipped(t, grid.cell_w - COLUMN_GAP, size) if j in tight else t for j, t in enumerate(texts)]
     labs = [label(t, size, c) for t, c in zip(texts, cols)]
     if style == "pairwise":
         xs = [float(grid.cell(0, k).get_x()) for k in range(grid.n_cols)]
@@ -367,7 +413,7 @@ def column_labels(grid: CellGrid, texts: Sequence[str], theme: Theme, colours: S
             if lab.width > grid.cell_w * 0.98:
                 lab.scale(max(grid.cell_w * 0.98 / lab.width, SIZE["small"] / SIZE[size]))
             centre_on_baseline(lab, grid.cell(0, j).get_top() + UP * 0.25)
-        return VGroup(*labs)
+        return header_row(VGroup(*labs))
     k, angle = _shared_lines(texts, peers, grid.cell_w, size, style)
     top = float(grid.body().get_top()[1])
     cap = label_extent("H", size)[1]
@@ -377,7 +423,22 @@ def column_labels(grid: CellGrid, texts: Sequence[str], theme: Theme, colours: S
             _turned(lab, x, top, cap, angle)
         else:
             centre_on_baseline(lab, (x, top + SMALL_BUFF + cap / 2 + (j % k) * LABEL_LINE_STEP, 0.0), cap)
-    return VGroup(*labs)
+    return header_row(VGroup(*labs))
+
+
+#: Where a clipped column label was cut short: the word goes on.
+ELLIPSIS = "…"
+
+
+def clipped(text: str, width: float, size: str = "small") -> str:
+    """``text`` if it fits ``width`` at ``size``, else its longest start (a letter at least) that
+    fits with :data:`ELLIPSIS` after it."""
+    if label_extent(text, size)[0] <= width:
+        return text
+    k = len(text) - 1
+    while k > 1 and label_extent(text[:k] + ELLIPSIS, size)[0] > width:
+        k -= 1
+    return text[:k] + ELLIPSIS
 
 
 def axis_titles(grid: CellGrid, theme: Theme) -> VGroup:
