@@ -38,7 +38,7 @@ from attncore import ContextTrace, LessonTrace
 from .base import Checkpoint, LessonScene
 from .components import APPROX, CellGrid, Formula, Num, ShapeLabel, resolve
 from .components.numbers import shown_digits
-from .components.placement import edge_through, header_names, ink_corners
+from .components.placement import STAGGER_GAP, edge_through, header_names, ink_corners
 from .components.sizing import round_digit_height
 from .layout import READABLE_DIGIT_H
 
@@ -262,6 +262,29 @@ def staircase_headers(cp: Checkpoint) -> list[str]:
                  if not getattr(lab, "turned", 0.0) and lab.get_fill_opacity() >= 0.05]
         if any(min(t, u) - max(b, c) < min(t - b, u - c) / 2 for b, t in boxes for c, u in boxes):
             out.append(" ".join(getattr(lab, "text", "?") for lab in row))
+    return out
+
+
+#: The least room between two upright names side by side in a row of names: a little under the
+#: word space the layouts keep between names (STAGGER_GAP, 6 px at 480p). Closer, two names read
+#: as one word ("financegrammar", "técnicagramática": scene 1's embedding table, 4 and 2 px).
+NAME_GAP = 0.8 * STAGGER_GAP
+
+
+def cramped_headers(cp: Checkpoint) -> list[str]:
+    """Neighbouring names of a header row on screen at ``cp`` (:func:`header_rows`) that stand on
+    one line closer than :data:`NAME_GAP`, with the gap in pixels at 480p ("finance|grammar
+    (3.9 px)"). Turned names are left to the overlap check, which compares their turned boxes."""
+    unit = config.frame_width / 854
+    out = []
+    for row in header_rows(cp):
+        boxes = sorted((float(lab.get_left()[0]), float(lab.get_right()[0]), float(lab.get_bottom()[1]),
+                        float(lab.get_top()[1]), getattr(lab, "text", "?")) for lab in row
+                       if not getattr(lab, "turned", 0.0) and lab.get_fill_opacity() >= 0.05)
+        for (_, right, b, t, a), (left, _, c, u, z) in zip(boxes, boxes[1:], strict=False):
+            same_line = min(t, u) - max(b, c) >= min(t - b, u - c) / 2
+            if same_line and left - right < NAME_GAP:
+                out.append(f"{a}|{z} ({(left - right) / unit:.1f} px)")
     return out
 
 

@@ -32,6 +32,7 @@ from attncore import LessonTrace, decimals_needed
 from attncore.i18n import N_, _, list_of, quoted
 from scenes.base import LessonScene
 from scenes.components import (
+    STAGGER_GAP,
     NumberGrid,
     Source,
     TokenRow,
@@ -134,8 +135,9 @@ def vocabulary(trace: LessonTrace, title: Mobject, theme: Theme, dec: int) -> Vo
 
     table, cell_h, replaces = build(TABLE_HEAD_ROOM)
     labs = table.col_labels
-    if any(boxes_touch(labs[k], labs[k + 1], 0.0) for k in range(len(labs) - 1)):
-        # Names too long for their cells even shrunk ("technique" beside "grammaire"): on one line
+    if any(boxes_touch(labs[k], labs[k + 1], STAGGER_GAP) for k in range(len(labs) - 1)):
+        # Names too long for their cells even shrunk ("technique" beside "grammaire"), or that would
+        # keep less than a word space apart and read as one ("técnicagramática"): on one line
         # (issue 24: staggered on two, they read as a staircase), over columns as wide as they need
         # where the content box has the room, else turned, the rows lower by the room they take.
         size = "label" if cell_h >= READABLE_ROW_H else "small"

@@ -221,3 +221,30 @@ def test_clipped_headers_keep_one_line_and_cut_only_the_words_that_would_touch()
     assert len({round(float(lab.get_y()), 2) for lab in labels if lab.text in ("und", "die")}) == 1
     for a, b in zip(labels, labels[1:]):
         assert float(b.get_left()[0]) - float(a.get_right()[0]) >= COLUMN_GAP - 1e-6
+
+
+def test_the_header_check_finds_names_that_read_as_one() -> None:
+    """scenes.inspect.cramped_headers fails on two upright names of a row closer than a word
+    space (scene 1's "técnicagramática", 1.7 px apart at 480p, and "financegrammar", 3.9 px, were
+    on one line and passed the staircase check); not on the same names a word space apart, nor
+    on turned names, nor on names on two lines (the staircase check's)."""
+    from types import SimpleNamespace
+
+    from manim import RIGHT, UP, VGroup
+
+    from scenes.components.placement import STAGGER_GAP, header_row
+    from scenes.inspect import NAME_GAP, cramped_headers
+
+    def row(gap: float, turned: float = 0.0, rise: float = 0.0) -> list[str]:
+        a, b = label("técnica", "small"), label("gramática", "small")
+        b.next_to(a, RIGHT, buff=gap).shift(UP * rise)
+        if turned:
+            for m in (a, b):
+                m.turned = turned
+        return cramped_headers(SimpleNamespace(mobjects=[header_row(VGroup(a, b))]))
+
+    (found,) = row(0.03)
+    assert found.startswith("técnica|gramática (") and found.endswith(" px)")
+    assert row(NAME_GAP - 0.01) and not row(STAGGER_GAP) and not row(0.5)
+    assert not row(0.03, turned=0.7), "turned names: the overlap check compares their own boxes"
+    assert not row(0.03, rise=0.4), "on two lines: the staircase check's"

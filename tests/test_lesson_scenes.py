@@ -18,6 +18,7 @@ from attncore.lesson import LIMITS
 from scenes.components import Num
 from scenes.inspect import (
     EDGE_PX,
+    cramped_headers,
     equals_before_approx,
     expected_text,
     leaving_frame,
@@ -67,8 +68,8 @@ def lesson_toml(n_ctx: int, n_tok: int, d: int, heads: int, seed: int = 1, decim
 
 def check_scene(scene: Any, name: str) -> int:
     """Every section end of ``scene`` (built for lesson ``name``): nothing leaves the frame, no two
-    texts overlap, no number is too small at 480p, no header climbs a staircase of lines, no
-    outline runs through a text, no "= ≈", every
+    texts overlap, no number is too small at 480p, no header climbs a staircase of lines nor sets
+    two names so close that they read as one, no outline runs through a text, no "= ≈", every
     number is the trace's (how many: returned)."""
     checked = 0
     for cp in scene.checkpoints:
@@ -79,6 +80,7 @@ def check_scene(scene: Any, name: str) -> int:
         assert not overlapping_texts(cp, texts=texts), f"{where}: these texts overlap: {overlapping_texts(cp, texts=texts)}"
         assert not unreadable_numbers(cp, texts), f"{where}: too small at 480p: {unreadable_numbers(cp, texts)}"
         assert not staircase_headers(cp), f"{where}: column headers on more than one line: {staircase_headers(cp)}"
+        assert not cramped_headers(cp), f"{where}: names that read as one: {cramped_headers(cp)}"
         assert not equals_before_approx(cp, texts), f"{where}: '= ≈' before {equals_before_approx(cp, texts)}"
         assert not texts_on_borders(cp, texts), f"{where}: an outline runs through {texts_on_borders(cp, texts)}"
         for s in texts:
