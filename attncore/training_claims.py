@@ -140,7 +140,12 @@ def _verdict(trace: LessonTrace) -> list[Claim]:
     if amount not in _AMOUNTS:  # ATTENTION_CLAIM is 0.5: "at least half"; another share needs its sentences
         raise ValueError(f"no sentences for {amount!r}: add them to _AMOUNTS")
     said_amount, trained_one, trained_each, trained_one_sense, trained_each_sense = _AMOUNTS[amount]
-    if len(ctxs) > 2:
+    if not t.attention_trained:  # W_Q and W_K set by hand: the row is theirs, not training's
+        caption = _(_HAND_SET[amount][several]).format(focus=_focus_words(trace))
+    elif len(ctxs) > 2 or any(len(_senses(trace, c)) > 1 for c in ctxs):
+        # three groups, or groups of several words, joined by "and" read as one list of words in one
+        # sentence ("to “white” and “fish” and “steel” and “beams”", issue 24): the sense words,
+        # outlined on screen in each sentence, are named by what they are
         caption = _(trained_each_sense if several else trained_one_sense).format(focus=_focus_words(trace))
     else:
         words = groups[0] if len(groups) == 1 else _("{words} and {more}").format(words=groups[0], more=groups[1])
@@ -171,6 +176,22 @@ _AMOUNTS = {
         N_("Trained, each focus word gives most of its attention to {words}."),
         N_("Trained, {focus} gives most of its attention to the words of its sense."),
         N_("Trained, each focus word gives most of its attention to the words of its sense.")),
+}
+
+
+#: The caption when W_Q and W_K were set by hand (only W_V and W_O trained), for one focus word and
+#: for each: the row the sense words get is the hand-set projections', not training's.
+_HAND_SET = {
+    "almost all": (
+        N_("With W_Q and W_K set by hand, {focus} gives almost all of its attention to the words of its sense."),
+        N_("With W_Q and W_K set by hand, each focus word gives almost all of its attention to the words of its sense.")),
+    "at least half": (
+        N_("With W_Q and W_K set by hand, {focus} gives at least half of its attention to the words of its sense."),
+        N_("With W_Q and W_K set by hand, each focus word gives at least half of its attention to the words of its "
+           "sense.")),
+    "most of": (
+        N_("With W_Q and W_K set by hand, {focus} gives most of its attention to the words of its sense."),
+        N_("With W_Q and W_K set by hand, each focus word gives most of its attention to the words of its sense.")),
 }
 
 

@@ -7,13 +7,13 @@ The answer is read off the focus word's output (the dimension where it is larges
 the loss says how far that guess is from the right sense, and it falls as training
 changes W_Q, W_K, W_V and W_O. While it falls, the focus word's attention row moves
 toward the word that carries the sense, and ends sharper than in the simplified step.
-When the lesson's weights were not trained, the scene says so plainly (the provenance
-line) and shows only the simplified row and the row of the weights used.
+When the lesson's weights were not trained (or W_Q and W_K were set by hand), the scene says
+so plainly and shows the simplified row and the row of the weights used.
 
 Shows from the attncore trace: ``trace.training.task``, a few ``training.examples``;
 the curve of ``training.loss`` with its first and last values and ``snapshot_steps``;
-the focus row at every snapshot, ``training.snapshots[c]``; the
-focus row of the simplified ``attention`` and of ``projected.attention`` per context;
+the focus row at every snapshot, ``training.snapshots[c]``; the focus row of the simplified
+``attention`` and of ``projected.attention`` per context;
 the share of attention on the words that carry the sense, ``training.claims[i].simple``
 and ``.trained``; ``claims_hold`` and ``reason`` decide what is said;
 ``trace.weights.provenance`` as its own text element.
@@ -481,12 +481,14 @@ class LearningTheWeights(LessonScene):
 
     # -- 2 ------------------------------------------------------------------------------
     def _loss_words(self, t: TrainingTrace) -> str:
-        """How training starts, then the claim: the steps taken and how the loss went."""
+        """How training starts (W_Q, W_K set by hand: their attention from the first step), then the claim."""
         names = list_of(t.trained) or _("no matrix (all are set by hand)")
         # Translators: {matrices} names weight matrices ("W_Q, W_K and W_V").
-        return (_("Training starts close to the simplified attention, not on it: {matrices} begin as the identity "
-                  "plus a little noise.").format(matrices=names) + " "
-                + " ".join(c.text for c in self.claims("loss_falls")))
+        start = (_("Training starts close to the simplified attention, not on it: {matrices} begin as the identity "
+                   "plus a little noise.") if t.attention_trained else
+                 _("Training does not start from the simplified attention: W_Q and W_K are set by hand and stay so, "
+                   "and {matrices} begin as the identity plus a little noise."))
+        return start.format(matrices=names) + " " + " ".join(c.text for c in self.claims("loss_falls"))
 
     def the_loss(self) -> None:
         t = history(self.trace)
@@ -552,13 +554,13 @@ class LearningTheWeights(LessonScene):
     # -- 4 ------------------------------------------------------------------------------
     def _learned_name(self) -> str:
         """What the second row's weights are: trained, set by hand (W_Q, W_K, W_V given) or untrained."""
-        if history(self.trace) is not None:
+        t = history(self.trace)  # with W_Q and W_K set by hand (only W_V, W_O trained) the row is theirs
+        if t is not None and t.attention_trained:
             return pgettext("weights, as a row label", "trained")
-        given = all(self.lesson.projections.matrix(nm) is not None for nm in ("W_Q", "W_K", "W_V"))
+        given = t is not None or all(self.lesson.projections.matrix(nm) is not None for nm in ("W_Q", "W_K", "W_V"))
         return pgettext("weights, as a row label", "set by hand") if given else pgettext("weights, as a row label", "untrained")
 
-    def _clear(self) -> None:
-        """Fade out the content and the caption (the next caption comes in on its own)."""
+    def _clear(self) -> None:  # the content and the caption out (the next caption comes in on its own)
         self.clear_content()
         self.note = None
 
@@ -574,7 +576,8 @@ class LearningTheWeights(LessonScene):
             return (_("These weights were not trained, so the second row is arbitrary. "
                       "The next steps use them as they are."), caption)
         parts = [c.text for c in self.claims("change")]
-        what = _("After training, {changes}.").format(changes=pgettext("joins clauses", "; and ").join(parts)) if parts else ""
+        after = _("After training, {changes}.") if t.attention_trained else _("With W_Q and W_K set by hand, {changes}.")
+        what = after.format(changes=pgettext("joins clauses", "; and ").join(parts)) if parts else ""
         verdict = " ".join(c.text for c in self.claims("share") + self.claims("learned"))
         if t.claims_hold:
             return f"{what} {verdict}", self.claims("share", "caption")[0].text

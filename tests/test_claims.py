@@ -831,3 +831,45 @@ def test_heads_that_agree_are_said_to_agree_and_hand_set_weights_are_not_said_to
     differ = agree_trace(AGREE.replace("[1, 1, 1, 1]]", "[1, 1, 0, 0]]"))
     heads = [c.text for c in lesson_claims(differ) if c.scene == "MultiHead"]
     assert not any(" too " in t for t in heads) and heads[-1].startswith("Different heads"), heads
+    # scene 9: the row the sense words get is the hand-set projections', not training's
+    (caption,) = [c.text for c in claims if c.scene == "LearningTheWeights" and c.kind == "share" and c.where == "caption"]
+    assert caption == "With W_Q and W_K set by hand, “mouse” gives almost all of its attention to the words of its sense."
+    assert not [c.text for c in claims if c.scene == "LearningTheWeights" and c.text.startswith("Trained")]
+
+
+def test_hand_set_attention_is_not_said_to_come_from_training(tmp_path: Path) -> None:
+    """Scene 9 with W_Q and W_K set by hand (only W_V and W_O trained): training does not start near
+    the simplified attention (the first step's row is the hand-set projections'), the compared row
+    is labelled "set by hand", not "trained", and the verdict does not say "After training"."""
+    from scenes.inspect import visible_texts
+    from scenes.s09_training import LearningTheWeights
+
+    path = lesson_path("hand-set-heads-agree", tmp_path)
+    built: Any = built_scene(LearningTheWeights, path)
+    said = " ".join(n.text for n in built.narrations)
+    assert "Training does not start from the simplified attention: W_Q and W_K are set by hand" in said
+    assert "close to the simplified attention" not in said and "After training" not in said
+    assert "With W_Q and W_K set by hand, “mouse” gives 0.9 to “cat” and “dog”" in said
+    shown = {s.mob.text for cp in built.checkpoints for s in visible_texts(cp)}  # Manim's texts drop spaces
+    assert "setbyhand" in shown and "trained" not in shown, sorted(shown)
+
+
+#: Three quoted words or groups in a chain of "and" ("to “white” and “fish” and “steel” and
+#: “beams”"): words of different sentences read as one list (issue 24).
+AND_CHAIN = re.compile(r"”(?: and “[^”]*”){2,}")
+
+
+@pytest.mark.parametrize("name", [*LESSONS, "crane"])
+def test_no_caption_chains_the_words_of_several_sentences(name: str) -> None:
+    """A caption names the words of each sentence apart or by what they are ("the words of its
+    sense"), never as one chain of "and"s across sentences; shown failing on the chain scene 9 made
+    for two sentences of two sense words each (the near-tie and crane lessons)."""
+    trace = crane_trace() if name == "crane" else LESSONS[name]()
+    chained = [c.text for c in lesson_claims(trace) if AND_CHAIN.search(c.text)]
+    assert not chained, chained
+
+
+def crane_trace() -> LessonTrace:
+    from test_multi_head import CRANE
+
+    return trace_lesson(parse_lesson(tomllib.loads(CRANE), "crane.toml"))
