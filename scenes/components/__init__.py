@@ -22,7 +22,8 @@
 - :mod:`~scenes.components.pictures`: ``Picture``, ``picture`` (a matrix as named tiles);
 - :mod:`~scenes.components.copying`: a mobject's deep copy, Manim's own made faster (``Mobject.__deepcopy__`` from the moment ``scenes.components`` is imported);
 - :mod:`~scenes.components.subpaths`: where a path's curves meet, Manim's own answer without a NumPy call per curve (``VMobject.get_subpaths_from_points`` and ``consider_points_equals``, from the same moment);
-- :mod:`~scenes.components.family`: a mobject's family, Manim's own list without a generator per member (``Mobject.get_family``, from the same moment).
+- :mod:`~scenes.components.family`: a mobject's family, Manim's own list without a generator per member (``Mobject.get_family``, from the same moment);
+- :mod:`~scenes.components.bounds`: a mobject's bounding box, Manim's own points gathered by NumPy (``VMobject.get_points_defining_boundary`` and ``Mobject.reduce_across_dimension``, from the same moment).
 
 Everything Manim already has (Text, Rectangle, Arrow, SurroundingRectangle, animations)
 is Manim's own. ``from scenes.components import X`` works for every name below.
@@ -40,6 +41,7 @@ from .bars import (
     names_pitch,
     readable_numbers,
 )
+from .bounds import get_points_defining_boundary, reduce_across_dimension
 from .charts import LossCurve
 from .comparisons import (
     ROW_OUTLINE_BUFF,
@@ -161,6 +163,8 @@ __all__ = [
     "IMMUTABLE", "deepcopy_mobject",
     # subpaths (importing it makes them Manim's VMobject methods), family (Mobject.get_family)
     "points_equal", "subpaths_from_points", "get_family",
+    # bounds (importing it makes them Manim's methods)
+    "get_points_defining_boundary", "reduce_across_dimension",
     # text
     "LightText", "label", "label_extent", "plain_width", "text_baseline", "centre_on_baseline", "cap_centre", "cap_height", "Provenance",
     "ORDINALS", "wrapped_text",
