@@ -22,8 +22,10 @@ from manim import (
     Indicate,
     MarkupText,
     Mobject,
+    ReplacementTransform,
     SurroundingRectangle,
     Text,
+    Transform,
     TransformFromCopy,
     Write,
     config,
@@ -77,6 +79,18 @@ def _begin(anim: Animation) -> None:
             _begin(a)
     elif isinstance(anim, (*TO_ITSELF, _MethodAnimation)):
         anim.interpolate = _no_interpolation  # type: ignore[method-assign]
+    elif isinstance(anim, Transform) and type(anim) in (Transform, ReplacementTransform):
+        # Transform.begin without its start: at alpha 1 Manim's interpolation weighs the start by
+        # 0 and copies the target's colours and widths, so the mobject ends as the aligned target
+        # whatever the start is. Its copy of the mobject and its interpolation to 0 were a third of
+        # the transform's cost, on a state nobody looks at.
+        t: Any = anim  # Manim types these Mobject or OpenGLMobject: the Cairo renderer's are Mobjects
+        t.target_mobject = t.create_target()
+        t.target_copy = t.target_mobject.copy()
+        t.mobject.align_data(t.target_copy)
+        t.starting_mobject = t.target_copy
+        if t.suspend_mobject_updating:
+            t.mobject.suspend_updating()
     else:
         anim.begin()
 

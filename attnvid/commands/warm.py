@@ -20,6 +20,7 @@ times sooner; ``attnvid preview`` without ``--watch`` draws the video's own fram
 
 from __future__ import annotations
 
+import gc
 import importlib
 import os
 import shutil
@@ -161,6 +162,17 @@ def _preview_once(warm: WarmPreview) -> None:
     click.echo(f"{warm.name}: {time.perf_counter() - started:.2f} s", err=True)
 
 
+def _settle() -> None:
+    """Between edits: collect what the last preview left, then freeze what lives on (Manim, the
+    fonts, the parsed texts and formulas) out of the cyclic collector's way. A full collection
+    during a preview scanned all of it (about 0.1 s of a 0.8 s LearnedProjections preview, in one
+    preview out of two); done here, while the author looks at the picture, it delays no preview.
+    Unfrozen first, so that nothing frozen once stays uncollected when it dies."""
+    gc.unfreeze()
+    gc.collect()
+    gc.freeze()
+
+
 def _restart(warm: WarmPreview, argv: list[str]) -> None:
     click.echo("shared code changed: starting the preview anew", err=True)
     shutil.rmtree(warm.work, ignore_errors=True)
@@ -221,6 +233,7 @@ def watch(warm: WarmPreview, argv: list[str]) -> None:
     click.echo("watching scenes/, attncore/, attnvid/ and the lesson; Ctrl-C stops", err=True)
     try:
         _preview_once(warm)
+        _settle()
         while True:
             edited.wait(0.5)  # until an edit; the timeout lets Ctrl-C be seen while nothing happens
             with lock:
@@ -231,6 +244,7 @@ def watch(warm: WarmPreview, argv: list[str]) -> None:
                     edited.clear()
             if changed:
                 _react(warm, changed, argv)
+                _settle()
             elif pending:
                 time.sleep(rest)
     except (KeyboardInterrupt, Interrupted):
