@@ -84,7 +84,11 @@ def _row_moves(trace: LessonTrace) -> list[Claim]:
                                                                         last=fmt(vals[-1], dec))))
     whos = [_quoted([trace.contexts[c].tokens[j] for j in _senses(trace, c)]) for c in ctxs]
     focus = _focus_words(trace)
-    if all(u == "rises" for u in ups):
+    if all(u == "rises" for u in ups) and any(len(_senses(trace, c)) > 1 for c in ctxs):
+        # groups of several words joined by "and at" read as one list (issue 24): said by what they are
+        text = (_("Step by step, {focus} looks more and more at the words of its sense.") if steady
+                else _("By the last step, {focus} looks at the words of its sense more than at first.")).format(focus=focus)
+    elif all(u == "rises" for u in ups):
         # Translators: {words} lists the groups of words, e.g. "“cat” and at “mouse”" (see the next message)
         text = (_("Step by step, {focus} looks more and more at {words}.") if steady
                 else _("By the last step, {focus} looks at {words} more than at first.")).format(

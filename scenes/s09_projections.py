@@ -8,9 +8,8 @@ and sees that new projections give a new attention pattern.
 
 Shows from the attncore trace, context 0: ``embeddings`` (X), ``projected.W_Q``,
 ``projected.W_K``, ``projected.W_V`` and the products ``projected.Q``, ``projected.K``,
-``projected.V`` with their shapes; ``projected.attention`` next to
-the simplified ``attention``; ``trace.weights.provenance`` as its own text element.
-
+``projected.V`` with their shapes; ``projected.attention`` next to the simplified
+``attention``; ``trace.weights.provenance`` as its own text element.
 """
 
 from __future__ import annotations
@@ -457,6 +456,9 @@ class LearnedProjections(LessonScene):
             if not t.claims_hold:
                 return _("Ours were trained to tell which sense {word} has, but the training fell short.").format(
                     word=quoted(focus))
+            if not t.attention_trained:  # Translators: {matrices} names trained weight matrices ("W_V and W_O")
+                return _("W_Q and W_K are set by hand; {matrices} were trained on this lesson's own question: which "
+                         "sense {word} has in each sentence.").format(matrices=list_of(t.trained), word=quoted(focus))
             return _("Ours were trained on this lesson's own question: which sense {word} has in each sentence.").format(
                 word=quoted(focus))
         spec = self.lesson.projections
@@ -569,8 +571,9 @@ class LearnedProjections(LessonScene):
             return " " + _("{learned} this: {words} is the word that tells the sense of {focus}.").format(
                 learned=learned, words=words, focus=quoted(ctx.focus))
         # Translators: {learned} says which matrices learned (e.g. "W_Q and W_K learned"); {share} is a sentence on the weights.
-        return " " + _("{learned} to make {focus} look at the word that tells its sense: {share}.").format(
-            learned=learned, focus=quoted(ctx.focus), share=self.claims("share")[0].text)
+        made = (_("{learned} to make {focus} look at the word that tells its sense: {share}.") if len(cols) == 1 else
+                _("{learned} to make {focus} look at the words that tell its sense: {share}."))
+        return " " + made.format(learned=learned, focus=quoted(ctx.focus), share=self.claims("share")[0].text)
 
     def new_pattern(self) -> None:
         ctx = self.ctx(0)

@@ -852,11 +852,17 @@ def test_hand_set_attention_is_not_said_to_come_from_training(tmp_path: Path) ->
     assert "With W_Q and W_K set by hand, “mouse” gives 0.9 to “cat” and “dog”" in said
     shown = {s.mob.text for cp in built.checkpoints for s in visible_texts(cp)}  # Manim's texts drop spaces
     assert "setbyhand" in shown and "trained" not in shown, sorted(shown)
+    from scenes.s09_projections import LearnedProjections
+
+    said = " ".join(n.text for n in built_scene(LearnedProjections, path).narrations)
+    assert "W_Q and W_K are set by hand; W_V and W_O were trained on this lesson's own question" in said
+    assert "Ours were trained" not in said
 
 
 #: Three quoted words or groups in a chain of "and" ("to “white” and “fish” and “steel” and
-#: “beams”"): words of different sentences read as one list (issue 24).
-AND_CHAIN = re.compile(r"”(?: and “[^”]*”){2,}")
+#: “beams”", "at “white” and “fish” and at “steel” and “beams”"): words of different sentences
+#: read as one list (issue 24).
+AND_CHAIN = re.compile(r"”(?: and (?:at )?“[^”]*”){2,}")
 
 
 @pytest.mark.parametrize("name", [*LESSONS, "crane"])
