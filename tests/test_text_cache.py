@@ -69,3 +69,30 @@ def test_a_folder_that_cannot_be_written_only_costs_the_speed_up(tmp_path: Path,
     monkeypatch.setenv(TEXT_CACHE_ENV, str(blocker / "parsed"))  # a folder under a file: never created
     monkeypatch.setattr(LightText, "_made", {})
     assert LightText("mouse", font_size=30).text == "mouse"
+
+
+def test_spares_made_between_previews_are_the_copies_a_build_would_make(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The warm watch copies ahead, between edits, the texts its last preview took
+    (scenes.components.text.prepare_spares): as many as it took, each the state ``made.copy()``
+    gives, each a copy of its own (not one object twice), and a build takes them before copying."""
+    from manim import RIGHT
+
+    from scenes.components.text import LightText, prepare_spares
+
+    monkeypatch.setattr(LightText, "_made", {})
+    monkeypatch.setattr(LightText, "_spares", {})
+    monkeypatch.setattr(LightText, "_taken", {})
+    monkeypatch.setattr(LightText, "SPARES", True)
+    first = LightText("spare me", font_size=30)  # made: nothing taken yet
+    twice = [LightText("spare me", font_size=30) for _ in range(2)]
+    (key,) = LightText._taken
+    assert LightText._taken[key] == 2
+    prepare_spares()
+    spares = list(LightText._spares[key])
+    assert len(spares) == 2 and spares[0] is not spares[1] and not LightText._taken
+    copied = [LightText("spare me", font_size=30) for _ in range(3)]  # two spares, then a copy
+    assert not LightText._spares[key] and LightText._taken[key] == 3
+    for text in [*twice, *copied]:
+        assert family_state(text) == family_state(first)
+    copied[0].shift(RIGHT)  # each its own points
+    assert family_state(copied[1]) == family_state(first) != family_state(copied[0])

@@ -163,13 +163,17 @@ def _preview_once(warm: WarmPreview) -> None:
 
 
 def _settle() -> None:
-    """Between edits: collect what the last preview left, then freeze what lives on (Manim, the
-    fonts, the parsed texts and formulas) out of the cyclic collector's way. A full collection
+    """Between edits: collect what the last preview left, copy ahead the texts it took
+    (scenes.components.text.prepare_spares), then freeze what lives on (Manim, the fonts, the
+    parsed texts and formulas, the spare copies) out of the cyclic collector's way. A full collection
     during a preview scanned all of it (about 0.1 s of a 0.8 s LearnedProjections preview, in one
     preview out of two); done here, while the author looks at the picture, it delays no preview.
     Unfrozen first, so that nothing frozen once stays uncollected when it dies."""
+    from scenes.components.text import prepare_spares
+
     gc.unfreeze()
     gc.collect()
+    prepare_spares()
     gc.freeze()
 
 
@@ -231,6 +235,9 @@ def watch(warm: WarmPreview, argv: list[str]) -> None:
         observer.schedule(Handler(), str(warm.lesson_path.resolve().parent), recursive=False)
     observer.start()
     click.echo("watching scenes/, attncore/, attnvid/ and the lesson; Ctrl-C stops", err=True)
+    from scenes.components.text import LightText
+
+    LightText.SPARES = True  # count the texts each preview takes, for _settle to copy ahead
     try:
         _preview_once(warm)
         _settle()
