@@ -75,3 +75,19 @@ def test_the_comparison_sees_a_moved_text() -> None:
         renderer, narrations, bottom_captions, checkpoints = scene.renderer, scene.narrations, scene.bottom_captions, moved
 
     assert differences(scene, Other()) != []
+
+
+def test_the_builds_config_comes_back_as_tempconfig_leaves_it() -> None:
+    """scenes.inspect.temporary_config (Manim's tempconfig without re-setting an unchanged
+    renderer) leaves every config value as it found it, a changed renderer too."""
+    from manim import config
+
+    from scenes.inspect import temporary_config
+
+    before = dict(config._d)
+    with temporary_config({"quality": "high_quality", "media_dir": "/tmp/elsewhere", "disable_caching": True}):
+        assert config.pixel_height == 1080 and config.media_dir == "/tmp/elsewhere"
+    assert dict(config._d) == before
+    with temporary_config({"renderer": "opengl"}):
+        assert config.renderer.value == "opengl"
+    assert dict(config._d) == before and config.renderer.value == "cairo"

@@ -36,6 +36,7 @@ import click
 from attncore import LessonError
 
 from ..catalog import resolve_scene, resolve_section
+from ..env import TEXT_CACHE_ENV
 from ..errors import UserError
 from ..lessons import get_lesson, lesson_spec, lesson_style, output_root
 from ..outputs import claim_output, write_atomic
@@ -235,9 +236,10 @@ def watch(warm: WarmPreview, argv: list[str]) -> None:
         observer.schedule(Handler(), str(warm.lesson_path.resolve().parent), recursive=False)
     observer.start()
     click.echo("watching scenes/, attncore/, attnvid/ and the lesson; Ctrl-C stops", err=True)
-    from scenes.components.text import LightText
+    from scenes.components import text
 
-    LightText.SPARES = True  # count the texts each preview takes, for _settle to copy ahead
+    text.LightText.SPARES = True  # count the texts each preview takes, for _settle to copy ahead
+    text.KEEP_ON_DISK = bool(os.environ.get(TEXT_CACHE_ENV))  # our text folder goes when we start anew
     try:
         _preview_once(warm)
         _settle()

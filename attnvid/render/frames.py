@@ -32,13 +32,11 @@ def section_frames(scene: str | type, quality: str, spec: str, work: str,
     """
     os.environ[LESSON_ENV] = spec
     os.environ[THEME_ENV] = style
-    from manim import tempconfig
-
-    from scenes.inspect import build
+    from scenes.inspect import build, temporary_config
 
     from ..catalog import resolve_scene
 
-    with tempconfig({"media_dir": work}):
+    with temporary_config({"media_dir": work}):
         built = build(resolve_scene(scene) if isinstance(scene, str) else scene, frames=only if only is not None else True, mobjects=False,
                       quality=QUALITIES[quality], exact=exact)
     out = []

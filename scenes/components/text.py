@@ -81,13 +81,20 @@ def restore_parsed(mob: Text | MarkupText, key: str, own: set[str]) -> bool:
 _SVG_LEFTOVERS = ("path_obj", "id_to_vgroup_dict")
 
 
+#: Whether a freshly parsed text is written for other processes (:func:`store_parsed`). The warm
+#: watch turns it off unless ``$ATTNVID_TEXT_CACHE`` names a folder: its own text folder is removed
+#: when it starts anew, so the files would serve nobody, and writing one cost a tenth of a new text.
+KEEP_ON_DISK = True
+
+
 def keep_parsed(mob: Text | MarkupText, key: str, own: set[str]) -> None:
     """Drop what Manim keeps of the SVG of the freshly parsed ``mob`` (:data:`_SVG_LEFTOVERS`,
     see :class:`LightText`) and keep its state for :func:`restore_parsed`."""
     for m in mob.get_family():
         for name in _SVG_LEFTOVERS:
             m.__dict__.pop(name, None)
-    store_parsed(key, {k: v for k, v in mob.__dict__.items() if k not in own})
+    if KEEP_ON_DISK:
+        store_parsed(key, {k: v for k, v in mob.__dict__.items() if k not in own})
 
 
 def store_parsed(key: str, state: dict[str, Any]) -> None:
