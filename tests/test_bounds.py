@@ -73,6 +73,7 @@ def test_the_edge_cases_are_manims() -> None:
     assert square.reduce_across_dimension(sum, 0) == bounds.MANIMS_REDUCE(square, sum, 0)
 
 
+@pytest.mark.slow  # 1 s a scene: Manim's own bounds of every mobject are the slow part
 @pytest.mark.parametrize("cls", LECTURE, ids=[c.__name__ for c in LECTURE])
 def test_every_box_on_screen_is_manims(cls: type) -> None:
     """Every mobject on screen at every section end of the default lesson, and every member."""
