@@ -10,7 +10,6 @@ import sys
 import tomllib
 
 import pytest
-
 from conftest import ROOT
 
 

@@ -27,6 +27,7 @@ from ..theme import SIZE, Theme
 from .grids import turn_angle
 from .numbers import Num, Source
 from .placement import boxes_touch, header_row, stagger_names
+from .shapes import made
 from .sizing import readable_scale
 from .text import label, label_extent, text_baseline
 
@@ -66,7 +67,7 @@ class VectorBars(VGroup):
         x0 = self.baseline.get_left()[0] + 0.1
         for k, (v, name) in enumerate(zip(values, dims)):
             h = max(abs(v) * scale, 0.02)
-            bar = Rectangle(width=bar_w, height=h, stroke_width=0, fill_color=theme.dim(name), fill_opacity=0.95)
+            bar = made(Rectangle, width=bar_w, height=h, stroke_width=0, fill_color=theme.dim(name), fill_opacity=0.95)
             x = x0 + bar_w / 2 + k * (bar_w + gap)
             bar.move_to((x, h / 2 if v >= 0 else -h / 2, 0.0))
             num = Num(v, decimals, source(k), size="small", color=theme["text"])
@@ -178,8 +179,8 @@ class WeightBars(VGroup):
         self.peak = int(max(range(n), key=lambda k: shown[k]))
         for k, w in enumerate(shown):
             h = max(float(w) * height, 0.02)
-            bar = Rectangle(width=col_w * BAR_FILL, height=h, stroke_width=0, fill_color=theme["weight"],
-                            fill_opacity=0.95)
+            bar = made(Rectangle, width=col_w * BAR_FILL, height=h, stroke_width=0, fill_color=theme["weight"],
+                       fill_opacity=0.95)
             self.bars.add(bar.move_to(((k + 0.5) * col_w, h / 2, 0.0)))
             num = Num(weights[k], decimals, source(k), size="cell", color=theme["text"])
             # At most NUM_FILL of its column, but never unreadable: a wider number steps up a

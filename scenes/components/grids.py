@@ -22,6 +22,7 @@ from ..layout import LABEL_BUFF, SMALL_BUFF
 from ..theme import SIZE, Theme
 from .numbers import Num, Source
 from .placement import header_row, stagger_levels, stagger_names
+from .shapes import made
 from .text import centre_on_baseline, label, label_extent, text_baseline
 
 __all__ = [
@@ -154,8 +155,8 @@ class NumberGrid(CellGrid):
     ) -> None:
         vals = np.asarray(values, dtype=float)
         n_rows, n_cols = vals.shape
-        super().__init__(n_rows, n_cols, cell_w, cell_h, lambda i, j: Rectangle(
-            width=cell_w, height=cell_h, stroke_color=theme["grid"], stroke_width=1.5,
+        super().__init__(n_rows, n_cols, cell_w, cell_h, lambda i, j: made(
+            Rectangle, width=cell_w, height=cell_h, stroke_color=theme["grid"], stroke_width=1.5,
             fill_color=fill(i, j) if fill else theme["panel"], fill_opacity=1.0,
         ))
         row_dec = [decimals] * n_rows if isinstance(decimals, int) else list(decimals)
@@ -210,8 +211,8 @@ class Tiles(CellGrid):
     ) -> None:
         def tile(i: int, j: int) -> Rectangle:
             colour, opacity = fill(i, j)
-            return Rectangle(width=cell_w, height=cell_h, stroke_color=theme["grid"], stroke_width=stroke_width,
-                             fill_color=colour, fill_opacity=opacity)
+            return made(Rectangle, width=cell_w, height=cell_h, stroke_color=theme["grid"], stroke_width=stroke_width,
+                        fill_color=colour, fill_opacity=opacity)
 
         super().__init__(n_rows, n_cols, cell_w, cell_h, tile)
         self.add(self.cells)

@@ -22,6 +22,7 @@ from ..layout import TINY_BUFF
 from ..theme import MONO, SIZE, Theme
 from .grids import CellGrid, NumberGrid
 from .numbers import Source
+from .shapes import made
 from .text import LightText
 
 __all__ = ["MaskedCell", "MaskOver", "lift_entries", "mask_edge"]
@@ -89,8 +90,8 @@ class MaskOver(VGroup):
         self.covers, self.marks = VGroup(), VGroup()
         for i, j in self.hidden:
             cell = grid.cell(i, j)
-            cover = Rectangle(width=cell.width, height=cell.height, stroke_color=theme["grid"], stroke_width=1.5,
-                              fill_color=theme["background"], fill_opacity=1.0).move_to(cell)
+            cover = made(Rectangle, width=cell.width, height=cell.height, stroke_color=theme["grid"], stroke_width=1.5,
+                         fill_color=theme["background"], fill_opacity=1.0).move_to(cell)
             mark = MaskedCell(vals[i, j], decimals, source(i, j), size=size, color=theme["negative"])
             if mark.width > cell.width - 2 * TINY_BUFF:
                 mark.scale_to_fit_width(cell.width - 2 * TINY_BUFF)

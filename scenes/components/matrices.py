@@ -33,6 +33,7 @@ from .grids import (
     text_size,
 )
 from .numbers import Num, Source, number_cell_width, resolve
+from .shapes import made
 from .text import label
 
 __all__ = [
@@ -168,8 +169,8 @@ class HeatLegend(VGroup):
         steps = 24
         bar = VGroup(
             *(
-                Rectangle(width=0.25, height=height / steps, stroke_width=0, fill_color=theme.heat(k / (steps - 1)),
-                          fill_opacity=1)
+                made(Rectangle, width=0.25, height=height / steps, stroke_width=0,
+                     fill_color=theme.heat(k / (steps - 1)), fill_opacity=1)
                 for k in range(steps)
             )
         ).arrange(UP, buff=0)

@@ -8,6 +8,7 @@ from manim import DOWN, RIGHT, RoundedRectangle, VGroup, VMobject
 
 from ..layout import ITEM_BUFF
 from ..theme import SIZE, Theme
+from .shapes import made
 from .text import centre_on_baseline, label
 
 __all__ = ["TokenRow", "wrap_token_row", "fitted_token_row", "tint_tokens"]
@@ -30,8 +31,8 @@ class TokenRow(VGroup):
         self.boxes = VGroup()
         for k, tok in enumerate(tokens):
             t = label(tok, size, theme["text"])
-            box = RoundedRectangle(
-                corner_radius=0.08, width=max(t.width + 0.3, 0.8), height=SIZE[size] / 48 + 0.18,
+            box = made(
+                RoundedRectangle, corner_radius=0.08, width=max(t.width + 0.3, 0.8), height=SIZE[size] / 48 + 0.18,
                 stroke_color=theme["accent"] if k == focus else theme["grid"], stroke_width=3 if k == focus else 1.5,
                 fill_color=theme["panel"], fill_opacity=1,
             )
