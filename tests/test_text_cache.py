@@ -83,15 +83,16 @@ def test_spares_made_between_previews_are_the_copies_a_build_would_make(monkeypa
     monkeypatch.setattr(LightText, "_spares", {})
     monkeypatch.setattr(LightText, "_taken", {})
     monkeypatch.setattr(LightText, "SPARES", True)
-    first = LightText("spare me", font_size=30)  # made: nothing taken yet
-    twice = [LightText("spare me", font_size=30) for _ in range(2)]
+    first = LightText("spare me", font_size=30)  # made (parsed), and counted: the next build takes it too
     (key,) = LightText._taken
-    assert LightText._taken[key] == 2
+    assert LightText._taken[key] == 1
+    twice = [LightText("spare me", font_size=30) for _ in range(2)]
+    assert LightText._taken[key] == 3
     prepare_spares()
     spares = list(LightText._spares[key])
-    assert len(spares) == 2 and spares[0] is not spares[1] and not LightText._taken
-    copied = [LightText("spare me", font_size=30) for _ in range(3)]  # two spares, then a copy
-    assert not LightText._spares[key] and LightText._taken[key] == 3
+    assert len(spares) == 3 and len({id(s) for s in spares}) == 3 and not LightText._taken
+    copied = [LightText("spare me", font_size=30) for _ in range(4)]  # three spares, then a copy
+    assert not LightText._spares[key] and LightText._taken[key] == 4
     for text in [*twice, *copied]:
         assert family_state(text) == family_state(first)
     copied[0].shift(RIGHT)  # each its own points

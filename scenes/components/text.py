@@ -154,11 +154,13 @@ class LightText(FastPangoSVG, Text):
             keep_parsed(self, key, own)
         if len(LightText._made) < self.MADE_MAX:
             LightText._made[key] = self.copy()
+            if LightText.SPARES:  # the next build takes it from _made: one more to copy ahead
+                LightText._taken[key] = LightText._taken.get(key, 0) + 1
 
 
 def prepare_spares() -> None:
-    """Copy ahead, for the next build, every made text the last one took, as many times as it took
-    it (the warm watch calls this between edits, while the author looks at the picture: a preview
+    """Copy ahead, for the next build, every made text the last one took or made, as many times
+    (the warm watch calls this between edits, while the author looks at the picture: a preview
     of LearnedProjections copied 237 texts, a tenth of its wait). A spare is what
     ``made.copy()`` would give then: the made text never changes."""
     LightText.SPARES = True
