@@ -6,31 +6,19 @@ from typing import Any
 
 import numpy as np
 import pytest
-from manim import RED, ManimColor, Mobject, Rectangle, RoundedRectangle, interpolate_color
+import test_pango_svg
+from manim import RED, ManimColor, Rectangle, RoundedRectangle, interpolate_color
 
 from scenes.components import shapes
 from scenes.components.shapes import made
 from scenes.theme import Theme
 
-#: A copy's mark, which Manim's ``copy`` leaves and only its hashing reads.
+#: A copy's mark, which Manim's ``copy`` leaves and only its hashing reads; a shape made anew has none.
 _COPY_MARK = {"original_id"}
 
 
 def assert_same(a: Any, b: Any, where: str) -> None:
-    """``a`` and ``b`` hold equal attributes, arrays and mobjects among them compared whole."""
-    da, db = vars(a), vars(b)
-    assert set(da) - _COPY_MARK == set(db) - _COPY_MARK, (where, set(da) ^ set(db))
-    for key in set(da) - _COPY_MARK - {"submobjects"}:
-        x, y = da[key], db[key]
-        if isinstance(x, np.ndarray):
-            assert x.dtype == y.dtype and x.shape == y.shape and np.array_equal(x, y), (where, key)
-        elif isinstance(x, Mobject):
-            assert_same(x, y, f"{where}.{key}")
-        elif key != "updaters":
-            assert x == y, (where, key, x, y)
-    assert len(a.submobjects) == len(b.submobjects), where
-    for i, (x, y) in enumerate(zip(a.submobjects, b.submobjects, strict=True)):
-        assert_same(x, y, f"{where}[{i}]")
+    test_pango_svg.assert_same(a, b, where, ignore=_COPY_MARK)
 
 
 THEMES = (Theme(style="dark"), Theme(style="light"))
