@@ -135,7 +135,7 @@ def projections_claims(trace: LessonTrace) -> list[Claim]:
                  {"before": float(old[j]), "now": float(new[j])},
                  _who(ctx, j, N_("{focus} now gives {now} to itself, against {before} before"),
                       N_("{focus} now gives {now} to {word}, against {before} before"),
-                      focus=_q(ctx.focus), now=fmt(new[j], dec), before=fmt(old[j], dec))),
+                      focus=_q(ctx.focus), now=fmt(new[j], dec), before=said(old[j], dec))),
            Claim("LearnedProjections", sec, "largest",
                  {"context": 0, "stage": "projected_attention", "row": f, "column": j, "others": False,
                   "variant": "tiles"}, {"weight": float(new[j])},

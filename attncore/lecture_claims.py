@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .claims import LITTLE, MOST_TIED, SMALL, STRONG_SHARE, Claim, holds, stage_row
-from .display import decimals_needed, fmt, plain
+from .display import decimals_needed, fmt, plain, said
 from .i18n import N_, _, language, list_of, pgettext
 from .later_claims import LATER_BUILDERS, _q, _quoted, _tied_words, _who
 from .lexicon import pick, spec
@@ -369,7 +369,7 @@ def mixing_claims(trace: LessonTrace) -> list[Claim]:
         b = _argmax(w, others)
         out.append(Claim("MixingValues", sec, "largest", {**row, "column": b, "others": True}, {"weight": float(w[b])},
                          _("{own} times its own vector, plus {weight} times {word}").format(
-                             own=fmt(w[fi], dec), weight=fmt(w[b], dec), word=_q(ctx.tokens[b]))))
+                             own=fmt(w[fi], dec), weight=said(w[b], dec), word=_q(ctx.tokens[b]))))
         rest = [j for j in others if j != b]
         if rest and all(w[j] < SMALL for j in rest):
             words = {"a little of the rest": spec("largest", **row, columns=rest)}

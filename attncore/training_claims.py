@@ -114,7 +114,7 @@ def _verdict(trace: LessonTrace) -> list[Claim]:
         f = ctx.focus_index
         was, now = (share_of(trace_row(trace, c, s, f), cols, dec) for s in ("attention", "projected_attention"))
         fields = {"focus": _q(ctx.focus), "now": fmt(now, dec), "words": _quoted([ctx.tokens[j] for j in cols]),
-                  "was": fmt(was, dec)}
+                  "was": said(was, dec)}
         if n == 0:
             text = _("{focus} gives {now} to {words}, against {was} in the simplified step").format(**fields)
         elif several:

@@ -436,6 +436,17 @@ def test_every_claim_holds(name: str) -> None:
             raise AssertionError(f"{name}: {cl.scene} / {cl.section}: {cl.kind} {cl.text!r} is false: {exc}") from None
 
 
+@pytest.mark.parametrize("name", list(LESSONS))
+def test_no_claim_says_zero_where_its_numbers_are_not(name: str) -> None:
+    """Issue 24: a positive quantity is never said as 0.00 (or 0.0), which reads as "none": a
+    sentence that holds a number written as zero must rest on a value that is exactly zero."""
+    for cl in lesson_claims(LESSONS[name]()):
+        zeros = [m for m in re.findall(r"[−-]?\d+\.\d+", cl.text) if Decimal(m.replace("−", "-")) == 0]
+        if zeros:
+            assert any(float(v) == 0 for v in cl.values.values()), \
+                f"{name}: {cl.scene} / {cl.section}: {cl.text!r} says {zeros[0]} of {dict(cl.values)}"
+
+
 def test_claims_name_real_sections() -> None:
     from scenes.lecture import LECTURE
 
