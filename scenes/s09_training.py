@@ -448,9 +448,14 @@ class LearningTheWeights(LessonScene):
                  for c in labelled if sense_positions(self.trace, c)]
         word = focus_words(self.trace)
         # Translators: joins alternatives ("animal next to “cat”, or tech next to “keyboard”").
-        said = (_("which sense does {word} have here: {choices}?").format(
-                    word=word, choices=pgettext("joins alternatives", ", or ").join(pairs))
-                if pairs else _("which sense does {word} have here?").format(word=word))
+        choices = pgettext("joins alternatives", ", or ").join(pairs)
+        if len({c.focus for c in self.trace.contexts}) == 1:
+            said = (_("which sense does {word} have here: {choices}?").format(word=word, choices=choices)
+                    if pairs else _("which sense does {word} have here?").format(word=word))
+        else:  # several focus words ("“café” and “the”"): the verb agrees with them
+            # Translators: {words} are several quoted words ("“café” and “the”"); {choices} as above.
+            said = (_("which sense do {words} have here: {choices}?").format(words=word, choices=choices)
+                    if pairs else _("which sense do {words} have here?").format(words=word))
         if t is None:
             # Translators: {question} is a question ending in "?"; {provenance} how the weights were obtained.
             return _("How are weights like these learned? From a question such as {question} "
@@ -569,10 +574,8 @@ class LearningTheWeights(LessonScene):
         t = self.trace.training
         if t is None or history(self.trace) is None:
             caption = _("Not trained: this row is arbitrary.")
-            if t is not None and t.reason:
-                # Translators: {reason} says why nothing was trained (a sentence without its final stop).
-                return (_("These weights were not trained, so the second row is arbitrary. {reason}. "
-                          "The next steps use them as they are.").format(reason=t.reason), caption)
+            # why (no sentence states a sense to learn) was said with the weights' provenance in the
+            # first section, in the viewer's language; attncore's reason is the English of `values`
             return (_("These weights were not trained, so the second row is arbitrary. "
                       "The next steps use them as they are."), caption)
         parts = [c.text for c in self.claims("change")]

@@ -81,6 +81,7 @@ def lessons(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         "largest": with_projections(with_leans(lesson_toml(3, 8, 8, 4)), 'weights = "trained"'),
         "smallest": with_projections(with_leans(lesson_toml(1, 2, 2, 1, seed=3)), 'weights = "trained"'),
         "no-sense": with_projections(lesson_toml(2, 8, 2, 2), 'weights = "trained"'),
+        "no-sense-fr": 'language = "fr"\n' + with_projections(lesson_toml(2, 8, 2, 2), 'weights = "trained"'),
     }
     paths = {}
     for name, text in texts.items():
@@ -223,8 +224,28 @@ def test_untrained_weights_are_said_plainly(lessons: dict[str, str], name: str) 
     shown = [m.mob for cp in s.checkpoints[:1] for m in visible_texts(cp)]
     assert any(type(m).__name__ == "Provenance" and m.provenance == s.trace.weights.provenance for m in shown)
     assert "arbitrary" in s.narrations[-1].text
-    if name == "no-sense":
-        assert s.trace.training is not None and s.trace.training.reason in s.narrations[-1].text
+    if name == "no-sense":  # why: said with the provenance, in the first section
+        assert "no sentence of the lesson states the sense" in first
+        assert s.trace.training is not None and s.trace.training.reason not in s.narrations[-1].text
+
+
+def test_the_task_agrees_with_its_focus_words_in_every_language(lessons: dict[str, str]) -> None:
+    """Several focus words take a plural verb ("which sense do “a” and “b” have"), and an untrained
+    lesson in French says nothing in English (attncore's reason is the English of `values`)."""
+    for name, lang_words in (("no-sense", ("which sense do ", "which sense does ")),
+                             ("no-sense-fr", ("quel sens ont ", "quel sens a "))):
+        s = scene(lessons, name)
+        several = len({c.focus for c in s.trace.contexts}) > 1
+        plural, singular = lang_words
+        first = s.narrations[0].text
+        assert (plural in first) == several and (singular in first) != several, first
+        t = s.trace.training
+        assert t is not None and t.reason
+        words = " ".join(n.text for n in s.narrations)
+        assert t.reason not in words, words
+        if name == "no-sense-fr":
+            assert "trained" not in words and "sentence" not in words, words
+    assert len({c.focus for c in scene(lessons, "no-sense").trace.contexts}) > 1, "the lesson has two focus words"
 
 
 # -- one real render ---------------------------------------------------------------------------------
