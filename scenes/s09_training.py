@@ -449,13 +449,11 @@ class LearningTheWeights(LessonScene):
         word = focus_words(self.trace)
         # Translators: joins alternatives ("animal next to “cat”, or tech next to “keyboard”").
         choices = pgettext("joins alternatives", ", or ").join(pairs)
-        if len({c.focus for c in self.trace.contexts}) == 1:
-            said = (_("which sense does {word} have here: {choices}?").format(word=word, choices=choices)
-                    if pairs else _("which sense does {word} have here?").format(word=word))
-        else:  # several focus words ("“café” and “the”"): the verb agrees with them
-            # Translators: {words} are several quoted words ("“café” and “the”"); {choices} as above.
-            said = (_("which sense do {words} have here: {choices}?").format(words=word, choices=choices)
-                    if pairs else _("which sense do {words} have here?").format(words=word))
+        ask = ((_("which sense does {word} have here: {choices}?"), _("which sense does {word} have here?"))
+               if len({c.focus for c in self.trace.contexts}) == 1 else  # several: the verb agrees with them
+               # Translators: {words} are several quoted words ("“café” and “the”"); {choices} as above.
+               (_("which sense do {words} have here: {choices}?"), _("which sense do {words} have here?")))
+        said = ask[not pairs].format(word=word, words=word, choices=choices)
         if t is None:
             # Translators: {question} is a question ending in "?"; {provenance} how the weights were obtained.
             return _("How are weights like these learned? From a question such as {question} "
@@ -574,8 +572,7 @@ class LearningTheWeights(LessonScene):
         t = self.trace.training
         if t is None or history(self.trace) is None:
             caption = _("Not trained: this row is arbitrary.")
-            # why (no sentence states a sense to learn) was said with the weights' provenance in the
-            # first section, in the viewer's language; attncore's reason is the English of `values`
+            # why was said with the provenance (section 1, translated); attncore's reason is `values`' English
             return (_("These weights were not trained, so the second row is arbitrary. "
                       "The next steps use them as they are."), caption)
         parts = [c.text for c in self.claims("change")]
