@@ -84,7 +84,7 @@ def _row_moves(trace: LessonTrace) -> list[Claim]:
                                                                         last=fmt(vals[-1], dec))))
     whos = [_quoted([trace.contexts[c].tokens[j] for j in _senses(trace, c)]) for c in ctxs]
     focus = _focus_words(trace)
-    if all(u == "rises" for u in ups) and any(len(_senses(trace, c)) > 1 for c in ctxs):
+    if all(u == "rises" for u in ups) and _several_words(trace, ctxs):
         # groups of several words joined by "and at" read as one list (issue 24): said by what they are
         text = (_("Step by step, {focus} looks more and more at the words of its sense.") if steady
                 else _("By the last step, {focus} looks at the words of its sense more than at first.")).format(focus=focus)
@@ -100,6 +100,11 @@ def _row_moves(trace: LessonTrace) -> list[Claim]:
     args = {"contexts": ctxs, "columns": [_senses(trace, c) for c in ctxs], "from": path[0], "to": path[-1],
             "through": path, "parts": "shown", "change": ups, "steady": steady and all(u == "rises" for u in ups)}
     return [*out, Claim("LearningTheWeights", sec, "change", args, {}, text, "caption")]
+
+
+def _several_words(trace: LessonTrace, ctxs: list[int]) -> bool:
+    """Whether the sense of some context of ``ctxs`` is told by more than one word."""
+    return any(len(_senses(trace, c)) > 1 for c in ctxs)
 
 
 def _verdict(trace: LessonTrace) -> list[Claim]:
@@ -146,7 +151,7 @@ def _verdict(trace: LessonTrace) -> list[Claim]:
     said_amount, trained_one, trained_each, trained_one_sense, trained_each_sense = _AMOUNTS[amount]
     if not t.attention_trained:  # W_Q and W_K set by hand: the row is theirs, not training's
         caption = _(_HAND_SET[amount][several]).format(focus=_focus_words(trace))
-    elif len(ctxs) > 2 or any(len(_senses(trace, c)) > 1 for c in ctxs):
+    elif len(ctxs) > 2 or _several_words(trace, ctxs):
         # three groups, or groups of several words, joined by "and" read as one list of words in one
         # sentence ("to “white” and “fish” and “steel” and “beams”", issue 24): the sense words,
         # outlined on screen in each sentence, are named by what they are

@@ -255,11 +255,16 @@ def leaving_frame(cp: Checkpoint, texts: list[Shown] | None = None) -> list[str]
 EDGE_PX = 24
 
 
+def px_480p() -> float:
+    """Frame units in one pixel of the 480p frame (854 px across)."""
+    return float(config.frame_width / 854)
+
+
 def near_edge(cp: Checkpoint, texts: list[Shown] | None = None, px: float = EDGE_PX) -> list[tuple[str, float]]:
     """The texts on screen at ``cp`` that come within ``px`` pixels (at 480p) of an edge of
     the frame, with how near they come (pixels)."""
     left, right, bottom, top = frame_box()
-    unit = config.frame_width / 854
+    unit = px_480p()
     out = []
     for s in visible_texts(cp) if texts is None else texts:
         gap = min(s.left - left, right - s.right, s.bottom - bottom, top - s.top) / unit
@@ -312,7 +317,7 @@ def cramped_headers(cp: Checkpoint) -> list[str]:
     """Neighbouring names of a header row on screen at ``cp`` (:func:`header_rows`) that stand on
     one line closer than :data:`NAME_GAP`, with the gap in pixels at 480p ("finance|grammar
     (3.9 px)"). Turned names are left to the overlap check, which compares their turned boxes."""
-    unit = config.frame_width / 854
+    unit = px_480p()
     out = []
     for row in header_rows(cp):
         boxes = sorted((float(lab.get_left()[0]), float(lab.get_right()[0]), float(lab.get_bottom()[1]),

@@ -142,10 +142,10 @@ class LightText(FastPangoSVG, Text):
         key = repr((type(self).__name__, args, sorted(kwargs.items())))
         made = LightText._made.get(key)
         own = set(self.__dict__)  # what a subclass set before calling this: kept
+        if LightText.SPARES:  # the next build asks for it again: one more to copy ahead (prepare_spares)
+            LightText._taken[key] = LightText._taken.get(key, 0) + 1
         if made is not None:
             spares = LightText._spares.get(key)
-            if LightText.SPARES:
-                LightText._taken[key] = LightText._taken.get(key, 0) + 1
             source = spares.pop() if spares else made.copy()  # a spare is such a copy, made earlier
             self.__dict__.update({k: v for k, v in source.__dict__.items() if k not in own})
             return
@@ -154,8 +154,6 @@ class LightText(FastPangoSVG, Text):
             keep_parsed(self, key, own)
         if len(LightText._made) < self.MADE_MAX:
             LightText._made[key] = self.copy()
-            if LightText.SPARES:  # the next build takes it from _made: one more to copy ahead
-                LightText._taken[key] = LightText._taken.get(key, 0) + 1
 
 
 def prepare_spares() -> None:
