@@ -70,7 +70,7 @@ The claims (checked on the rounded weights, recorded in :class:`TrainingTrace`)
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -406,12 +406,16 @@ def alternatives(items: Sequence[str]) -> str:
     return pgettext("alternatives", " or ").join(items)
 
 
+def asked_words(focus: Iterable[str]) -> str:
+    """Focus words as the task asks of them: quoted once each, as alternatives ("“café” or “the”")."""
+    return alternatives([quoted(f) for f in dict.fromkeys(focus)])  # the lecture's quotation marks
+
+
 def _task(lesson: Lesson) -> str:
     labelled = labelled_sentences(lesson)
-    focus = list(dict.fromkeys(quoted(c.focus) for c in labelled))  # the lecture's quotation marks
     senses = list(dict.fromkeys(str(c.leans) for c in labelled))
     question = _("Which sense does {words} have in each sentence ({senses})?").format(
-        words=alternatives(focus), senses=alternatives(senses))
+        words=asked_words(c.focus for c in labelled), senses=alternatives(senses))
     return question + " " + _("The answer is the dimension in which its output is largest.")
 
 

@@ -45,7 +45,7 @@ from manim import (
 from attncore import LessonTrace, TrainingTrace, adds_up
 from attncore.i18n import N_, _, list_of, pgettext, quoted
 from attncore.later_claims import SHARE_WORDS
-from attncore.training import ATTENTION_CLAIM, SenseClaim, alternatives
+from attncore.training import ATTENTION_CLAIM, SenseClaim, alternatives, asked_words
 from scenes.base import LessonScene
 from scenes.components import (
     CELL_H_MIN,
@@ -167,7 +167,7 @@ def question_text(trace: LessonTrace) -> tuple[str, str]:
     if t is not None:
         question, _sep, rule = re.split(r"(?<=[?？])(\s*)", t.task, maxsplit=1)
         return question, rule
-    return _("Which sense does {word} have in each sentence?").format(word=focus_words(trace)), ""
+    return _("Which sense does {word} have in each sentence?").format(word=asked_words(c.focus for c in trace.contexts)), ""
 
 
 def sense_rows(trace: LessonTrace, theme: Theme, width: float) -> tuple[SenseRow, ...]:
@@ -446,14 +446,11 @@ class LearningTheWeights(LessonScene):
                      sense=self.ctx(c).context.leans,
                      words=quoted_words([self.ctx(c).tokens[j] for j in sense_positions(self.trace, c)]))
                  for c in labelled if sense_positions(self.trace, c)]
-        word = focus_words(self.trace)
+        word = asked_words(c.focus for c in self.trace.contexts)  # several: "“café” or “the”", as the task asks
         # Translators: joins alternatives ("animal next to “cat”, or tech next to “keyboard”").
-        choices = pgettext("joins alternatives", ", or ").join(pairs)
-        ask = ((_("which sense does {word} have here: {choices}?"), _("which sense does {word} have here?"))
-               if len({c.focus for c in self.trace.contexts}) == 1 else  # several: the verb agrees with them
-               # Translators: {words} are several quoted words ("“café” and “the”"); {choices} as above.
-               (_("which sense do {words} have here: {choices}?"), _("which sense do {words} have here?")))
-        said = ask[not pairs].format(word=word, words=word, choices=choices)
+        said = (_("which sense does {word} have here: {choices}?").format(
+                    word=word, choices=pgettext("joins alternatives", ", or ").join(pairs))
+                if pairs else _("which sense does {word} have here?").format(word=word))
         if t is None:
             # Translators: {question} is a question ending in "?"; {provenance} how the weights were obtained.
             return _("How are weights like these learned? From a question such as {question} "
