@@ -57,6 +57,20 @@ __all__ = [
 ]
 
 
+def _not_utf8(p: Path, exc: UnicodeDecodeError) -> str:
+    """Where the first byte that is not UTF-8 is (line and column, counted in the text before it),
+    and what it probably is: a file saved as Latin-1 or Windows-1252 ("é" as one byte 0xE9)."""
+    raw = exc.object if isinstance(exc.object, bytes) else b""
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return f"{p}: is UTF-16 text (it starts with a UTF-16 byte order mark), not UTF-8; save the lesson as UTF-8"
+    before = raw[: exc.start].decode("utf-8", "replace")
+    line = before.count("\n") + 1
+    column = len(before) - (before.rfind("\n") + 1) + 1
+    byte = raw[exc.start] if exc.start < len(raw) else 0
+    return (f"{p}: line {line}, column {column}: byte 0x{byte:02X} is not UTF-8 text (a file saved as Latin-1 or "
+            "Windows-1252?); save the lesson as UTF-8")
+
+
 def load_lesson(path: str | Path) -> Lesson:
     """Read and validate a lesson file; every failure is a one-line :class:`LessonError`."""
     p = Path(path)
@@ -68,8 +82,8 @@ def load_lesson(path: str | Path) -> Lesson:
         raise LessonError(f"{p}: is a folder, not a file; give the path of a .toml lesson file") from None
     except PermissionError:
         raise LessonError(f"{p}: cannot be read (permission denied); make it readable") from None
-    except UnicodeDecodeError:
-        raise LessonError(f"{p}: is not UTF-8 text; save the lesson as UTF-8") from None
+    except UnicodeDecodeError as exc:
+        raise LessonError(_not_utf8(p, exc)) from None
     except OSError as exc:
         raise LessonError(f"{p}: cannot be read ({exc.strerror}); check the file") from None
     try:

@@ -76,8 +76,10 @@ def _int_in(src: str, where: str, value: Any, lo: int, hi: int) -> int:
 def _check_keys(src: str, where: str, table: dict[str, Any], allowed: set[str]) -> None:
     unknown = sorted(set(table) - allowed)
     if unknown:
+        near = difflib.get_close_matches(unknown[0], sorted(allowed), n=1, cutoff=0.6)
+        hint = f"did you mean {near[0]!r}? " if near else ""
         raise error_at(
-            src, where, f"unknown key {unknown[0]!r}", f"use only {', '.join(sorted(allowed))}"
+            src, where, f"unknown key {unknown[0]!r}", f"{hint}use only {', '.join(sorted(allowed))}"
         )
 
 
@@ -162,6 +164,18 @@ def _top_level(src: str, data: dict[str, Any]) -> _TopLevel:
     return _TopLevel(title=title.strip(), dimensions=tuple(dims_raw), decimals=decimals, language=language)
 
 
+def _decimal_comma_hint(vec: list[Any], d: int) -> str:
+    """A hint when a vector has more values than dimensions and holds two whole numbers side by
+    side: a decimal comma (``[3,5, 0, 0, 0.5]`` for 3.5, as Italian, French or German write it)
+    makes two numbers of one in TOML."""
+    whole = [isinstance(x, int) and not isinstance(x, bool) for x in vec]
+    at = next((k for k in range(len(vec) - 1) if whole[k] and whole[k + 1] and vec[k + 1] >= 0), None)
+    if len(vec) <= d or at is None:
+        return ""
+    a, b = vec[at], vec[at + 1]
+    return f"; if {a},{b} is meant as {a}.{b}, write a decimal point: in TOML a comma separates two numbers"
+
+
 def _vocabulary(src: str, vocab_raw: Any, dims: tuple[str, ...]) -> tuple[tuple[str, tuple[float, ...]], ...]:
     """``[vocabulary]``: one vector of ``len(dims)`` finite numbers per word."""
     d = len(dims)
@@ -173,7 +187,8 @@ def _vocabulary(src: str, vocab_raw: Any, dims: tuple[str, ...]) -> tuple[tuple[
         if not isinstance(vec, list):
             raise error_at(src, where, "must be a list of numbers", f"write {d} numbers, one per dimension")
         if len(vec) != d:
-            raise error_at(src, where, f"has {len(vec)} values but there are {d} dimensions", f"give exactly {d} numbers ({', '.join(dims)})")
+            raise error_at(src, where, f"has {len(vec)} values but there are {d} dimensions",
+                           f"give exactly {d} numbers ({', '.join(dims)}){_decimal_comma_hint(vec, d)}")
         most = LIMITS["word_chars"][1]
         if word_chars(word) > most:
             raise error_at(src, where, f"is {word_chars(word)} characters long, longer than the {most} that fit the "

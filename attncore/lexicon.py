@@ -91,7 +91,8 @@ LEXICON: dict[str, Word] = {w.phrase: w for w in (
     Word(N_("weak elsewhere"), "elsewhere", -np.inf, 1 / 3, hi_closed=True, example="weak elsewhere"),
     Word(N_("about as large"), "length", 0.8, 1.25, hi_closed=True, example="about as large as the word vectors"),
     Word(N_("smaller than"), "length", -np.inf, 0.8, example="smaller than the word vectors"),
-    Word(N_("larger than"), "length", 1.25, lo_open=True, example="larger than the word vectors"),
+    # hi_closed: word vectors all zero (a lesson may type them) make the ratio infinite: larger still
+    Word(N_("larger than"), "length", 1.25, lo_open=True, hi_closed=True, example="larger than the word vectors"),
     Word(N_("different patterns"), "heads", 0.1, example="different heads, different patterns"),
     Word(N_("differ a little"), "heads", 0.05, 0.1, example="the heads differ a little"),
     Word(N_("the same pattern"), "heads", -np.inf, 0.05, example="every head finds the same pattern"),

@@ -200,11 +200,14 @@ def largest(cl: Claim, t: LessonTrace) -> None:
     among = [j for j in range(len(row)) if not (a["others"] and j == a["row"])]
     assert a["column"] in among and row[a["column"]] >= max(row[j] for j in among) - 1e-12
     tokens = t.lesson.contexts[a["context"]].tokens
-    named = set(re.findall(r"“([^”]*)”", cl.text)) - {tokens[a["row"]]}  # the words the text names, but the row's
+    # the words the text names, but the row's (unless the column is another place of the row's own word:
+    # "the cat saw the cat", the second "cat" ranked by the first, is named)
+    own = {tokens[a["row"]]} if tokens[a["column"]] != tokens[a["row"]] or a["column"] == a["row"] else set()
+    named = set(re.findall(r"“([^”]*)”", cl.text)) - own
     # the column's word, and on a tie the words whose weight is exactly the same (all of them)
     tied = {tokens[j] for j in among if abs(row[j] - row[a["column"]]) <= 1e-12}
     assert named <= tied and ("itself" not in cl.text or a["column"] == a["row"])
-    assert len(named) <= 1 or named == tied - {tokens[a["row"]]}, "a tie names every tied word"
+    assert len(named) <= 1 or named == tied - own, "a tie names every tied word"
     assert named or "itself" in cl.text or cl.where == "caption", "a narration names the word it ranks"
     said = numbers_in(cl.text)
     unit = Decimal(1).scaleb(-t.decimals)

@@ -49,7 +49,9 @@ def expectation(path: Path) -> str:
     first = path.read_bytes().split(b"\n", 1)[0].decode("utf-8", "replace")
     if first.startswith("# expect: "):
         return first[len("# expect: "):]
-    return {"not_utf8.toml": "is not UTF-8 text; save the lesson as UTF-8"}[path.name]
+    return {"not_utf8.toml": "is UTF-16 text (it starts with a UTF-16 byte order mark), not UTF-8; save the lesson as UTF-8",
+            "not_utf8_latin1.toml": "line 2, column 10: byte 0xE8 is not UTF-8 text (a file saved as Latin-1 or "
+                                    "Windows-1252?); save the lesson as UTF-8"}[path.name]
 
 
 def test_the_corpus_covers_every_failure() -> None:
@@ -59,6 +61,8 @@ def test_the_corpus_covers_every_failure() -> None:
                  "wrong_vector_length", "not_a_number", "nan_value", "inf_value", "empty_sentence",
                  "duplicate_dimension", "focus_not_in_sentence", "heads_not_dividing",
                  "too_many_tokens", "too_many_dimensions", "too_many_contexts", "too_many_heads", "not_utf8",
+                 # a line for the first byte that is not UTF-8, "did you mean" for keys, a decimal comma (issue 47)
+                 "not_utf8_latin1", "key_misspelt", "decimal_comma",
                  # [projections] weights and the [training] table (issue #13)
                  "weights_unknown_kind", "training_not_a_table", "training_unknown_key", "training_steps_out_of_range",
                  "training_bad_seed", "training_learning_rate_out_of_range", "training_examples_not_a_list",
