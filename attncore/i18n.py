@@ -216,6 +216,24 @@ def breakable_words(text: str) -> list[str]:
     return [w for w in _BREAK.split(text) if w]
 
 
+#: A full stop a template adds after text that already ends a sentence: "?." "!." "…." "..",
+#: and the same in CJK ("？。"); a "..." ellipsis is left alone.
+_DOUBLED_STOP = re.compile(r"(?<=[?!…？！。])[.。]|(?<=[^.][.])[.](?![.])")
+
+
+def tidy_punctuation(text: str) -> str:
+    """``text`` without the full stop a template adds after a sentence that already ends, the one
+    place narration and captions pass through (a title "Pesca: frutto o sport?" followed by
+    "{title}. A lecture on …").
+
+    >>> tidy_punctuation("Pesca: frutto o sport?. A lecture. Wait... Done..")
+    'Pesca: frutto o sport? A lecture. Wait... Done.'
+    >>> tidy_punctuation("苹果：水果还是手机？。")
+    '苹果：水果还是手机？'
+    """
+    return _DOUBLED_STOP.sub("", text)
+
+
 def quoted(word: str) -> str:
     """``word`` in the quotation marks of the current language (“cat”, « chat », „Katze“)."""
     # Translators: the quotation marks around a word of the lesson; keep {word}.

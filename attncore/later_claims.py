@@ -226,7 +226,10 @@ def _heads_too(said: list[Claim], trace: LessonTrace) -> list[Claim]:
     first, dec, h = said[0], trace.decimals, len(said)
     out = [first]
     for k, c in enumerate(said[1:], start=1):
+        # a head that looks at one word past HEAD_FINDS without a phrase that fits its share (the
+        # elif branch of _learned_heads) records the word's weight, not a share: never "too"
         alike = (c.kind == first.kind == "share" and c.args["columns"] == first.args["columns"]
+                 and "share" in c.values and "share" in first.values
                  and fmt(c.values["share"], dec) == fmt(first.values["share"], dec))
         out.append(replace(c, args={x: v for x, v in c.args.items() if x != "words"},
                            # Translators: follows "the first head learned to find “cat” (0.9); "

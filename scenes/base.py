@@ -31,7 +31,7 @@ from manim import (
 
 from attncore import ContextTrace, LessonTrace, find_lesson, trace_lesson
 from attncore.claims import Claim
-from attncore.i18n import _, breakable_words, set_language
+from attncore.i18n import _, breakable_words, set_language, tidy_punctuation
 from attncore.lecture_claims import section_claims
 from attncore.narration import narration_override
 from attnvid.env import LANGUAGE_ENV, LESSON_ENV, THEME_ENV, VOICE_ENV
@@ -191,8 +191,8 @@ class LessonScene(Scene):
         if any(n.section == self._section for n in self.narrations):
             raise RuntimeError(f"section {self._section!r} is narrated twice")
         # white space made single, a no-break space kept (French « », before : ; ? !)
-        text = " ".join(breakable_words(narration_override(self.lesson, self.trace, type(self).__name__, self._section)
-                                        or text))
+        text = " ".join(breakable_words(tidy_punctuation(
+            narration_override(self.lesson, self.trace, type(self).__name__, self._section) or text)))
         workdir = Path(config.media_dir) / "voice"
         wav = None if self.renderer.skip_animations and not self.voice_in_dry_run else self.voice.speak(
             text, type(self).__name__, self._section, workdir
@@ -281,6 +281,7 @@ class LessonScene(Scene):
 
     def caption(self, text: str, *, color: str | None = None) -> Text:
         """A one-line explanation at the bottom of the frame."""
+        text = tidy_punctuation(text)
         self.bottom_captions.append((self._section, text))
         t = label(text, "body", color or self.theme["text"])
         if t.width > config.frame_width - 2 * CAPTION_MARGIN:

@@ -148,7 +148,16 @@ def every_path(path: Path, work: Path, *, scenes: bool, check_scene: Callable[[A
         assert "Traceback" not in err, err
         if args[0] == "values":
             json.loads(out)
-    for cl in lesson_claims(trace):
+    from attncore.i18n import use
+
+    # the evaluators read the English text (test_claims); the punctuation is checked in the lesson's language too
+    with use("en"):
+        english = lesson_claims(trace)
+    with use(trace.lesson.language):
+        own = lesson_claims(trace)
+    for cl in own:
+        assert not _DOUBLED.search(cl.text), cl.text
+    for cl in english:
         if evaluate is not None:
             try:
                 evaluate[cl.kind](cl, trace)

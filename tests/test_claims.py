@@ -409,7 +409,7 @@ def size_ratio(cl: Claim, t: LessonTrace) -> None:
     x = [vector(t, w) for w in t.lesson.contexts[c].tokens]
     pe = ref.sinusoidal_encoding(len(x), len(x[0]))
     mean = [math.fsum(math.sqrt(math.fsum(v * v for v in r)) for r in m) / len(x) for m in (pe, x)]  # mean lengths
-    ratio = mean[0] / mean[1]
+    ratio = mean[0] / mean[1] if mean[1] else math.inf  # all-zero word vectors: any position is larger
     want = "about as large" if 0.8 <= ratio <= 1.25 else "smaller than" if ratio < 0.8 else "larger than"
     assert cl.args["compare"] == want and want in cl.text, (ratio, cl.text)
 

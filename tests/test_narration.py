@@ -53,6 +53,48 @@ def test_timed_cues_fill_the_speech_in_order() -> None:
     assert all(a.end == pytest.approx(b.start, abs=0.002) for a, b in zip(cues, cues[1:]))
 
 
+#: Issue 47: quoted sentences as the title card says them, in four languages.
+QUOTING = [
+    "Pesca: frutto o sport? A lecture on self-attention, step by step. We follow “pesca” through two "
+    "sentences: “la pesca è un frutto dolce e succoso” and “la pesca in mare è uno sport rilassante”.",
+    "Ein Wort, zwei Kontexte. Eine Vorlesung über Selbstaufmerksamkeit, Schritt für Schritt. Wir folgen "
+    "„Maus“ durch zwei Sätze: „die Katze und die Maus sind Freunde“ und „der Bildschirm und die Maus sind sehr nützlich“.",
+    "Un mot, deux contextes. Nous suivons «\u00a0souris\u00a0» à travers deux phrases\u00a0: «\u00a0le chat et "
+    "la souris sont amis\u00a0» et «\u00a0le clavier et la souris sont très utiles\u00a0».",
+    "He said “is the mouse an animal? or a device?” and then we looked at the numbers again, slowly.",
+]
+
+
+@pytest.mark.parametrize("text", QUOTING)
+def test_cues_end_at_sentence_or_clause_ends_and_not_inside_a_short_quote(text: str) -> None:
+    from attnvid.speech.captions import _inside_quote
+    from attncore.i18n import breakable_words
+
+    cues = split_cues(text)
+    for c in cues:
+        check_cue_text(c)
+    for c in cues[:-1]:
+        words = breakable_words(c)
+        # a quotation that fits in one cue (two lines) is never cut
+        quote_open = _inside_quote(words)[-1]
+        assert not quote_open or len(c.replace("\n", " ")) > MAX_CHARS, f"cut inside a quotation: {c!r}"
+    speech = 0.4 * len(text.split())
+    for cue in timed_cues(text, 0.0, speech):
+        assert cue.end - cue.start >= 1.5 - 1e-3, f"{cue.text!r} is shown {cue.end - cue.start:.2f} s"
+
+
+def test_a_question_in_a_quotation_does_not_end_the_sentence() -> None:
+    cues = split_cues("He said “is it an animal? or a device?” and we looked.")
+    assert len(cues) == 1 and cues[0].replace("\n", " ") == "He said “is it an animal? or a device?” and we looked."
+
+
+def test_a_cue_is_shown_at_least_one_and_a_half_seconds_where_the_speech_allows() -> None:
+    from attnvid.speech.captions import _durations
+
+    assert [round(d, 2) for d in _durations([80.0, 10.0, 10.0], 6.0, 1.5)] == [3.0, 1.5, 1.5]
+    assert sum(_durations([80.0, 10.0, 10.0], 3.0, 1.5)) == pytest.approx(3.0)  # too short for all: shared
+
+
 @pytest.mark.parametrize("cls", SCENES)
 def test_every_section_is_narrated(cls: type) -> None:
     scene = built_scene(cls)

@@ -65,16 +65,56 @@ def _wrap(words: list[str]) -> list[str]:
     return lines
 
 
+#: Quotation marks that open and close a quote (English, French, German, Spanish, straight).
+_OPEN_QUOTE, _CLOSE_QUOTE = set("“«„‘‹"), set("”»“’›")
+#: Where a clause ends: a cue may end after one of these.
+_CLAUSE_END = (",", ";", ":", "—", "–", "،", "؛")
+
+
+def _inside_quote(words: list[str]) -> list[bool]:
+    """For each word, whether a cut after it would fall inside a quotation (“…”, « … », „…“)."""
+    depth, out = 0, []
+    for w in words:
+        for ch in w:
+            # „ opens German quotes closed by “, which opens English ones: a “ closes only when open
+            if ch in _OPEN_QUOTE and not (ch == "“" and depth > 0):
+                depth += 1
+            elif ch in _CLOSE_QUOTE and depth > 0:
+                depth -= 1
+        out.append(depth > 0)
+    return out
+
+
 def _cue_length(words: list[str]) -> int:
-    """How many of ``words`` the next cue takes: as many as fit in two lines, ending
-    after a comma or dash within the last third when there is one."""
+    """How many of ``words`` the next cue takes.
+
+    At most what fits in two lines. When the words do not all fit, the cut goes where a reader
+    pauses: after a clause end (comma, semicolon, colon, dash) outside a quotation, searched back
+    to half of the cue; else at any word outside a quotation in that range; and when what would
+    be left is short (a lone tail that would flash by), the words are shared between two cues of
+    about equal length instead of a full cue and a scrap.
+    """
     n = len(words)
     while n > 1 and len(_wrap(words[:n])) > MAX_LINES:
         n -= 1
-    if n < len(words):
-        for k in range(n, max(1, (2 * n) // 3) - 1, -1):
-            if words[k - 1].endswith((",", "—", "–")):
+    if n == len(words):
+        return n
+    quoted = _inside_quote(words)
+    low = max(1, n // 2)
+    for k in range(n, low - 1, -1):
+        if words[k - 1].endswith(_CLAUSE_END) and not quoted[k - 1]:
+            return k
+    rest = words[n:]
+    if len(_wrap(rest)) <= MAX_LINES and len(" ".join(rest)) < MAX_CHARS * MAX_LINES // 3:
+        # the rest fits one cue but is a scrap: two cues of about half the words each
+        half = (len(words) + 1) // 2
+        for k in [half + i for j in range(len(words)) for i in (j, -j)]:
+            if low <= k <= n and not quoted[k - 1]:
                 return k
+        return min(n, half)
+    for k in range(n, low - 1, -1):
+        if not quoted[k - 1]:
+            return k
     return n
 
 
@@ -128,6 +168,21 @@ def _cjk_lines(cue: str) -> list[str]:
     return [line.strip() for line in lines if line.strip()]
 
 
+def _sentences(text: str) -> list[str]:
+    """``text`` cut after each sentence end (. ! ? …, a closing quotation mark after it too) that
+    is not inside a quotation and is followed by a word that does not start in lower case: a
+    quoted sentence stays with the sentence that quotes it ("he asked “why?” and left")."""
+    words = text.split(" ")
+    quoted = _inside_quote(words)
+    out: list[list[str]] = [[]]
+    for k, (w, q) in enumerate(zip(words, quoted, strict=True)):
+        out[-1].append(w)
+        after = words[k + 1] if k + 1 < len(words) else ""
+        if not q and re.search(r"[.!?…؟][”»\"’)]*$", w) and not after[:1].islower():
+            out.append([])
+    return [" ".join(s) for s in out if s]
+
+
 def split_cues(text: str) -> list[str]:
     """Cut ``text`` into caption cues of at most two lines of at most 42 characters (Chinese:
     :func:`_cjk_cues`).
@@ -137,7 +192,7 @@ def split_cues(text: str) -> list[str]:
     """
     if is_cjk(text):
         return _cjk_cues(text)
-    sentences = re.split(r"(?<=[.!?])[ \t\r\n]+", " ".join(breakable_words(text)))
+    sentences = _sentences(" ".join(breakable_words(text)))
     cues: list[str] = []
     for sentence in sentences:
         words = breakable_words(sentence)
@@ -148,17 +203,46 @@ def split_cues(text: str) -> list[str]:
     return cues
 
 
+#: The shortest a cue is shown, where the speech leaves time for it (a cue that flashes by for
+#: a second cannot be read; BBC subtitle guidelines ask for at least 1.5 s, speech allowing).
+MIN_CUE_SECONDS = 1.5
+
+
 def timed_cues(text: str, start: float, speech: float) -> list[Cue]:
-    """Cues of ``text`` spread over ``[start, start + speech]`` by their length."""
+    """Cues of ``text`` spread over ``[start, start + speech]`` by their length, each shown at
+    least :data:`MIN_CUE_SECONDS` where the speech is long enough for all of them."""
     parts = split_cues(text)
-    weights = [len(p) + 8 for p in parts]  # a constant per cue: short cues still get time
-    total = float(sum(weights))
+    weights = [float(len(p) + 8) for p in parts]  # a constant per cue: short cues still get time
+    durations = _durations(weights, speech, MIN_CUE_SECONDS)
     out, t = [], start
-    for p, w in zip(parts, weights, strict=True):
-        d = speech * w / total
+    for p, d in zip(parts, durations, strict=True):
         out.append(Cue(round(t, 3), round(t + d, 3), p))
         t += d
     return out
+
+
+def _durations(weights: list[float], total: float, least: float) -> list[float]:
+    """``total`` shared in proportion to ``weights``, no share below ``least`` (when ``total``
+    allows it): the short ones raised to ``least``, the rest shared by the others.
+
+    >>> [round(d, 2) for d in _durations([50, 10], 5.0, 1.5)]
+    [3.5, 1.5]
+    >>> [round(d, 2) for d in _durations([50, 10], 2.0, 1.5)]
+    [1.67, 0.33]
+    """
+    if not weights:
+        return []
+    if total < least * len(weights):
+        return [total * w / sum(weights) for w in weights]
+    fixed: set[int] = set()
+    while True:
+        free = total - least * len(fixed)
+        rest = sum(w for k, w in enumerate(weights) if k not in fixed)
+        out = [least if k in fixed else free * w / rest for k, w in enumerate(weights)]
+        short = {k for k, d in enumerate(out) if d < least - 1e-9} - fixed
+        if not short:
+            return out
+        fixed |= short
 
 
 def _timestamp(t: float, sep: str) -> str:

@@ -108,4 +108,13 @@ def labelled_row_outline(grid: CellGrid, i: int, colour: str, buff: float, strok
     half = float(grid.row(i).height) / 2 + min(buff, room)
     if box.height > 2 * half:
         box.stretch_to_fit_height(2 * half).set_y(float(grid.row(i).get_y()))
+    if i == 0 and len(grid.col_labels):
+        # the first row: the outline stays clear of the column labels above it too (a focus
+        # word first in its sentence; the outline ran through the labels' lower edge)
+        ceiling = min(float(lab.get_bottom()[1]) for lab in grid.col_labels) - ROW_OUTLINE_BUFF
+        top, bottom = float(box.get_top()[1]), float(box.get_bottom()[1])
+        row_top = float(grid.row(0).get_top()[1])
+        if top > ceiling:
+            new_top = max(ceiling, row_top)
+            box.stretch_to_fit_height(new_top - bottom).move_to([box.get_x(), (new_top + bottom) / 2, 0])
     return box
