@@ -14,12 +14,16 @@ import html
 import os
 import pickle
 import re
+import unicodedata
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any, cast
 
+import manimpango
 import numpy as np
 from manim import DOWN, LEFT, SMALL_BUFF, MarkupText, Text, VGroup, config
+from manim.constants import START_X, START_Y
+from manim.mobject.text.text_mobject import TEXT2SVG_ADJUSTMENT_FACTOR
 
 from attncore.lecture_claims import ORDINALS  # ordinal words: plain text holds no digit
 from attnvid.env import TEXT_CACHE_ENV
@@ -30,15 +34,29 @@ from .pango_svg import FastPangoSVG
 from .typeset import Formula, cap_height_of
 
 __all__ = [
-    "LightText", "LightMarkup", "inline_math", "typst_of", "label", "label_extent", "plain_width", "text_baseline", "centre_on_baseline", "cap_centre", "cap_height", "Provenance",
+    "LightText", "LightMarkup", "right_to_left", "inline_math", "typst_of", "label", "label_extent", "plain_width", "text_baseline", "centre_on_baseline", "cap_centre", "cap_height", "Provenance",
     "ORDINALS",
 ]
 
 
 
 #: What a parsed text depends on besides its arguments: Manim's parser, Pango and its fonts'
-#: binding (a change of any of them parses again).
-_PARSER = repr((version("manim"), version("manimpango"), version("svgelements")))
+#: binding (a change of any of them parses again), and how a line is laid out (no set width:
+#: :meth:`LightText._text2svg`).
+_PARSER = repr((version("manim"), version("manimpango"), version("svgelements"), "width -1"))
+
+
+def right_to_left(text: str) -> bool:
+    """Whether ``text`` reads right to left as a paragraph: its first character of a strong
+    direction is Hebrew or Arabic (Unicode's rule P2, which Pango's automatic direction follows).
+    Digits and punctuation have none: "2 فأر" reads right to left, "GPT فأر" left to right."""
+    for c in text:
+        kind = unicodedata.bidirectional(c)
+        if kind in ("R", "AL"):
+            return True
+        if kind == "L":
+            return False
+    return False
 
 
 def _parsed_path(key: str) -> Path:
@@ -154,6 +172,30 @@ class LightText(FastPangoSVG, Text):
             keep_parsed(self, key, own)
         if len(LightText._made) < self.MADE_MAX:
             LightText._made[key] = self.copy()
+
+    def _text2hash(self, color: Any) -> str:
+        # A right-to-left text's SVG made before the fix below was empty or cut: not reused.
+        return super()._text2hash(color) + ("-rtl" if right_to_left(self.text) else "")
+
+    def _text2svg(self, color: Any) -> str:
+        """Manim's ``Text._text2svg`` with a layout of no set width (Pango's ``-1``).
+
+        Manim lays a text out in a box as wide as the frame, and Pango aligns a right-to-left
+        paragraph (an Arabic or Hebrew word) at the right of that box, i.e. outside the SVG's
+        surface, where cairo drops its glyphs: an Arabic word came out empty (no glyph, so no
+        height, and a ``ZeroDivisionError`` in ``font_size``), a Hebrew one partly cut. With no
+        width a line starts where it is put, in either direction; Pango's bidi shaping is the
+        same (a left-to-right text comes out as before).
+        """
+        file_name = Path(config.get_dir("text_dir")) / (self._text2hash(color) + ".svg")
+        if not file_name.exists():
+            file_name.parent.mkdir(parents=True, exist_ok=True)
+            manimpango.text2svg(
+                self._text2settings(color), self._font_size / TEXT2SVG_ADJUSTMENT_FACTOR,
+                self.line_spacing / TEXT2SVG_ADJUSTMENT_FACTOR, self.disable_ligatures, str(file_name.resolve()),
+                START_X, START_Y, config["pixel_width"], config["pixel_height"], self.text, pango_width=-1,
+            )
+        return str(file_name.resolve())
 
 
 def prepare_spares() -> None:
@@ -280,10 +322,14 @@ def text_baseline(t: Shown) -> float:
     Manim centres a Text on its ink, so "and" and "mouse" centred in equal boxes sit at
     different heights; aligning baselines instead makes a row of words read as a line,
     and a formula beside a title sit on the title's line. A text of descenders only
-    ("Q", "gy") falls back to a fifth of its height above its bottom.
+    ("Q", "gy") falls back to a fifth of its height above its bottom. A text holding
+    Arabic or Hebrew letters has its baseline from Pango (its ``baseline_share``).
     """
     if isinstance(t, Formula):  # a typeset formula knows its own
         return t.baseline()
+    share = getattr(t, "baseline_share", None)
+    if share is not None:  # right-to-left letters: glyphs in the order seen (FastPangoSVG)
+        return float(t.get_bottom()[1]) + share * t.height
     glyphs = [g for g in t.family_members_with_points() if g is not t]
     chars = [c for c in t.text if not c.isspace()]
     for g, c in zip(glyphs, chars):
