@@ -21,10 +21,12 @@ from typing import Any, cast
 
 import manimpango
 import numpy as np
+from babel import Locale
 from manim import DOWN, LEFT, SMALL_BUFF, MarkupText, Text, VGroup, config
 from manim.constants import START_X, START_Y
 from manim.mobject.text.text_mobject import TEXT2SVG_ADJUSTMENT_FACTOR
 
+from attncore.i18n import language
 from attncore.lecture_claims import ORDINALS  # ordinal words: plain text holds no digit
 from attnvid.env import TEXT_CACHE_ENV
 from attnvid.speech.voices import SUBSCRIPTED
@@ -34,7 +36,7 @@ from .pango_svg import FastPangoSVG
 from .typeset import Formula, cap_height_of
 
 __all__ = [
-    "LightText", "LightMarkup", "right_to_left", "inline_math", "typst_of", "label", "label_extent", "plain_width", "text_baseline", "centre_on_baseline", "cap_centre", "cap_height", "Provenance",
+    "LightText", "LightMarkup", "right_to_left", "directed", "inline_math", "typst_of", "label", "label_extent", "plain_width", "text_baseline", "centre_on_baseline", "cap_centre", "cap_height", "Provenance",
     "ORDINALS",
 ]
 
@@ -57,6 +59,33 @@ def right_to_left(text: str) -> bool:
         if kind == "L":
             return False
     return False
+
+
+#: Unicode's invisible marks of a strong direction, put first to set a paragraph's direction.
+LRM, RLM = "\u200e", "\u200f"
+
+
+@functools.cache
+def _language_right_to_left(code: str) -> bool:
+    return bool(Locale.parse(code).text_direction == "rtl")
+
+
+def directed(text: str) -> str:
+    """``text`` with the direction of the lecture's language set first (an invisible mark) when
+    it holds letters of both directions, else as it is.
+
+    A sentence of the lecture in English quoting an Arabic word (“الفأرة” has one vector…) reads
+    left to right, though its first letter is Arabic; a lesson's own Arabic title or word reads
+    right to left by itself (:func:`right_to_left`), and so does a number inside it.
+    """
+    kinds = {unicodedata.bidirectional(c) for c in text}
+    if "L" not in kinds or not kinds & {"R", "AL"}:
+        return text
+    return (RLM if _language_right_to_left(language()) else LRM) + text
+
+
+def _undirected(text: str) -> str:
+    return text.replace(LRM, "").replace(RLM, "")
 
 
 def _parsed_path(key: str) -> Path:
@@ -157,6 +186,8 @@ class LightText(FastPangoSVG, Text):
     SPARES = False
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if args and isinstance(args[0], str):  # the paragraph's direction: see directed()
+            args = (directed(args[0]), *args[1:])
         key = repr((type(self).__name__, args, sorted(kwargs.items())))
         made = LightText._made.get(key)
         own = set(self.__dict__)  # what a subclass set before calling this: kept
@@ -169,6 +200,7 @@ class LightText(FastPangoSVG, Text):
             return
         if not restore_parsed(self, key, own):
             super().__init__(*args, **kwargs)
+            self.text = _undirected(self.text)  # what it shows, as tests and baselines read it
             keep_parsed(self, key, own)
         if len(LightText._made) < self.MADE_MAX:
             LightText._made[key] = self.copy()
@@ -217,13 +249,14 @@ class LightMarkup(FastPangoSVG, MarkupText):
     shows (tags removed, no spaces), as a ``Text``'s is, so tests and baselines read it alike."""
 
     def __init__(self, markup: str, **kwargs: Any) -> None:
+        markup = directed(markup)
         key = repr((type(self).__name__, markup, sorted(kwargs.items())))
         own = set(self.__dict__)  # what a subclass set before calling this: kept
         if restore_parsed(self, key, own):
             return
         super().__init__(markup, **kwargs)
         self.markup = markup
-        self.text = html.unescape(re.sub(r"<[^>]*>", "", markup)).replace(" ", "").replace("\n", "")
+        self.text = _undirected(html.unescape(re.sub(r"<[^>]*>", "", markup)).replace(" ", "").replace("\n", ""))
         keep_parsed(self, key, own)
 
 
