@@ -211,3 +211,19 @@ def test_right_to_left_lessons_are_drawn_and_read_in_order(lesson: str, scene: s
         shown = [m for top in built.checkpoints[-1].mobjects for m in top.get_family()
                  if getattr(m, "text", None) in names and m.height > 0]
         assert {m.text for m in shown} == names
+
+
+def test_a_caption_line_quoting_an_arabic_word_reads_left_to_right() -> None:
+    """The narration's caption cues (SRT, WebVTT, the page's track): a player gives a line the
+    direction of its first letter, so each line mixing directions starts with the mark of the
+    lecture's language (English: left to right); a line of one direction is left as it is."""
+    from attnvid.speech.captions import compose_vtt
+
+    built = framed("arabic", "Embeddings")
+    cues = built.caption_cues()
+    lines = [line for c in cues for line in c.text.split("\n")]
+    mixed = [line for line in lines if re.search(r"[A-Za-z]", line) and re.search(r"[\u0600-\u06ff]", line)]
+    assert mixed and all(line.startswith(LRM) for line in mixed), mixed
+    assert all(not line.startswith(LRM) for line in lines if line not in mixed)
+    assert [line.lstrip(LRM) for line in lines] == [line for c in cues for line in c.text.replace(LRM, "").split("\n")]
+    assert LRM + "“" in compose_vtt(cues)

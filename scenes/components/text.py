@@ -14,18 +14,18 @@ import html
 import os
 import pickle
 import re
-import unicodedata
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any, cast
 
 import manimpango
 import numpy as np
-from babel import Locale
 from manim import DOWN, LEFT, SMALL_BUFF, MarkupText, Text, VGroup, config
 from manim.constants import START_X, START_Y
 from manim.mobject.text.text_mobject import TEXT2SVG_ADJUSTMENT_FACTOR
 
+from attncore import bidi
+from attncore.bidi import LRM, RLM, right_to_left, undirected
 from attncore.i18n import language
 from attncore.lecture_claims import ORDINALS  # ordinal words: plain text holds no digit
 from attnvid.env import TEXT_CACHE_ENV
@@ -36,7 +36,7 @@ from .pango_svg import FastPangoSVG
 from .typeset import Formula, cap_height_of
 
 __all__ = [
-    "LightText", "LightMarkup", "right_to_left", "directed", "inline_math", "typst_of", "label", "label_extent", "plain_width", "text_baseline", "centre_on_baseline", "cap_centre", "cap_height", "Provenance",
+    "LightText", "LightMarkup", "right_to_left", "directed", "LRM", "RLM", "inline_math", "typst_of", "label", "label_extent", "plain_width", "text_baseline", "centre_on_baseline", "cap_centre", "cap_height", "Provenance",
     "ORDINALS",
 ]
 
@@ -48,44 +48,11 @@ __all__ = [
 _PARSER = repr((version("manim"), version("manimpango"), version("svgelements"), "width -1"))
 
 
-def right_to_left(text: str) -> bool:
-    """Whether ``text`` reads right to left as a paragraph: its first character of a strong
-    direction is Hebrew or Arabic (Unicode's rule P2, which Pango's automatic direction follows).
-    Digits and punctuation have none: "2 فأر" reads right to left, "GPT فأر" left to right."""
-    for c in text:
-        kind = unicodedata.bidirectional(c)
-        if kind in ("R", "AL"):
-            return True
-        if kind == "L":
-            return False
-    return False
-
-
-#: Unicode's invisible marks of a strong direction, put first to set a paragraph's direction.
-LRM, RLM = "\u200e", "\u200f"
-
-
-@functools.cache
-def _language_right_to_left(code: str) -> bool:
-    return bool(Locale.parse(code).text_direction == "rtl")
-
-
 def directed(text: str) -> str:
-    """``text`` with the direction of the lecture's language set first (an invisible mark) when
-    it holds letters of both directions, else as it is.
-
-    A sentence of the lecture in English quoting an Arabic word (“الفأرة” has one vector…) reads
-    left to right, though its first letter is Arabic; a lesson's own Arabic title or word reads
-    right to left by itself (:func:`right_to_left`), and so does a number inside it.
-    """
-    kinds = {unicodedata.bidirectional(c) for c in text}
-    if "L" not in kinds or not kinds & {"R", "AL"}:
-        return text
-    return (RLM if _language_right_to_left(language()) else LRM) + text
-
-
-def _undirected(text: str) -> str:
-    return text.replace(LRM, "").replace(RLM, "")
+    """``text`` with the direction of the lecture's language marked first when it holds letters of
+    both directions (:func:`attncore.bidi.directed`): a sentence of the lecture in English quoting
+    an Arabic word reads left to right, a lesson's own Arabic title or word right to left."""
+    return bidi.directed(text, language())
 
 
 def _parsed_path(key: str) -> Path:
@@ -200,7 +167,7 @@ class LightText(FastPangoSVG, Text):
             return
         if not restore_parsed(self, key, own):
             super().__init__(*args, **kwargs)
-            self.text = _undirected(self.text)  # what it shows, as tests and baselines read it
+            self.text = undirected(self.text)  # what it shows, as tests and baselines read it
             keep_parsed(self, key, own)
         if len(LightText._made) < self.MADE_MAX:
             LightText._made[key] = self.copy()
@@ -256,7 +223,7 @@ class LightMarkup(FastPangoSVG, MarkupText):
             return
         super().__init__(markup, **kwargs)
         self.markup = markup
-        self.text = _undirected(html.unescape(re.sub(r"<[^>]*>", "", markup)).replace(" ", "").replace("\n", ""))
+        self.text = undirected(html.unescape(re.sub(r"<[^>]*>", "", markup)).replace(" ", "").replace("\n", ""))
         keep_parsed(self, key, own)
 
 
