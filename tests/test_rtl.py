@@ -227,3 +227,15 @@ def test_a_caption_line_quoting_an_arabic_word_reads_left_to_right() -> None:
     assert all(not line.startswith(LRM) for line in lines if line not in mixed)
     assert [line.lstrip(LRM) for line in lines] == [line for c in cues for line in c.text.replace(LRM, "").split("\n")]
     assert LRM + "“" in compose_vtt(cues)
+
+
+def test_a_wrapped_right_to_left_title_starts_at_the_right() -> None:
+    """A title too long for one line: its first words on the first line, lines flush right."""
+    from scenes.components.text import wrapped_text
+
+    title = "الفأرة في الجملة الأولى حيوان وفي الجملة الثانية جهاز بجانب لوحة المفاتيح"
+    lines = wrapped_text(title, "title", "#ffffff", 5.0)
+    assert len(lines) > 1
+    assert " ".join(t.original_text for t in lines).split() == title.split()
+    rights = [t.get_right()[0] for t in lines]
+    assert max(rights) - min(rights) < 1e-6 and len({round(t.get_left()[0], 3) for t in lines}) > 1

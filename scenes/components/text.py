@@ -20,7 +20,7 @@ from typing import Any, cast
 
 import manimpango
 import numpy as np
-from manim import DOWN, LEFT, SMALL_BUFF, MarkupText, Text, VGroup, config
+from manim import DOWN, LEFT, RIGHT, SMALL_BUFF, MarkupText, Text, VGroup, config
 from manim.constants import START_X, START_Y
 from manim.mobject.text.text_mobject import TEXT2SVG_ADJUSTMENT_FACTOR
 
@@ -406,8 +406,9 @@ class Provenance(LightMarkup):
 
 
 def wrapped_text(text: str, size: str, colour: str, width: float) -> VGroup:
-    """``text`` on as few lines of ``size`` as fit ``width``, broken between words, left aligned
-    (Chinese, written without spaces, between characters, never before closing punctuation)."""
+    """``text`` on as few lines of ``size`` as fit ``width``, broken between words, aligned where
+    it starts: left, or right for a text that reads right to left (Arabic, Hebrew); Chinese,
+    written without spaces, broken between characters, never before closing punctuation."""
     lines: list[str] = []
     for m in _WRAP_UNITS.finditer(text):
         space, word = m.groups()
@@ -416,4 +417,5 @@ def wrapped_text(text: str, size: str, colour: str, width: float) -> VGroup:
             lines[-1] = trial
         else:
             lines.append(word)
-    return VGroup(*(label(line, size, colour) for line in lines)).arrange(DOWN, buff=SMALL_BUFF, aligned_edge=LEFT)
+    start = RIGHT if right_to_left(directed(text)) else LEFT
+    return VGroup(*(label(line, size, colour) for line in lines)).arrange(DOWN, buff=SMALL_BUFF, aligned_edge=start)
