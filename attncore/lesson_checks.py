@@ -12,12 +12,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .glyphs import describe, undrawable
 from .display import decimals_needed, fmt, round_matrix
+from .glyphs import describe, undrawable
 from .lesson_model import EXP_LIMIT, LEAN_MARGIN, SCORE_LIMIT, Lesson, error_at, toml_key
 from .steps import attention
 
-__all__ = ["check_decimals", "check_exponentials", "check_leans", "lesson_warnings"]
+__all__ = ["check_decimals", "check_exponentials", "check_fonts", "check_leans", "lesson_warnings"]
 
 
 def _focus_step(lesson: Lesson, k: int) -> tuple[np.ndarray, np.ndarray]:

@@ -329,7 +329,7 @@ def text_baseline(t: Shown) -> float:
         return t.baseline()
     share = getattr(t, "baseline_share", None)
     if share is not None:  # right-to-left letters: glyphs in the order seen (FastPangoSVG)
-        return float(t.get_bottom()[1]) + share * t.height
+        return float(t.get_bottom()[1]) + float(share) * float(t.height)
     glyphs = [g for g in t.family_members_with_points() if g is not t]
     chars = [c for c in t.text if not c.isspace()]
     for g, c in zip(glyphs, chars):
