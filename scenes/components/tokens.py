@@ -23,7 +23,8 @@ class TokenRow(VGroup):
 
     Attributes: ``boxes`` and ``words`` (one each per token, in the sentence's order); the
     row's items are ``VGroup(box, word)``. The row reads as its sentence does (``reading``: a
-    direction): an Arabic or Hebrew sentence from right to left, its first word at the right.
+    direction): an Arabic or Hebrew sentence from right to left, its first word at the right
+    (``start``: the edge of its first word).
     """
 
     def __init__(self, tokens: Sequence[str], theme: Theme, focus: int | None = None, size: str = "body") -> None:
@@ -41,7 +42,9 @@ class TokenRow(VGroup):
             self.boxes.add(box)
             self.words.add(t)
             self.add(VGroup(box, t))
-        self.reading = LEFT if right_to_left(" ".join(tokens)) else RIGHT
+        rtl = right_to_left(" ".join(tokens))
+        self.reading = LEFT if rtl else RIGHT
+        self.start = RIGHT if rtl else LEFT  # the edge its first word is at: rows stacked align there
         self.arrange(self.reading, buff=ITEM_BUFF)
 
 
