@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import built_scene
 from manim import RoundedRectangle, VGroup
 from PIL import Image, ImageOps
 from test_lesson_scenes import check_scene
@@ -239,3 +240,17 @@ def test_a_wrapped_right_to_left_title_starts_at_the_right() -> None:
     assert " ".join(t.original_text for t in lines).split() == title.split()
     rights = [t.get_right()[0] for t in lines]
     assert max(rights) - min(rights) < 1e-6 and len({round(t.get_left()[0], 3) for t in lines}) > 1
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("cls", LECTURE, ids=[c.__name__ for c in LECTURE])
+@pytest.mark.parametrize("lesson", list(OCR))
+def test_every_scene_of_a_right_to_left_lesson_builds_and_lays_out(lesson: str, cls: type) -> None:
+    """Every scene of the lecture for the Arabic and the Hebrew lesson: built, every section's
+    layout checked (test_lesson_scenes), every number the trace's, every token row right to left."""
+    built = built_scene(cls, str(LESSONS / f"{lesson}.toml"))
+    assert check_scene(built, lesson) > 0 or cls.__name__ == "TitleCard"
+    for cp in built.checkpoints:
+        for row in shown_rows(cp):
+            xs = [w.get_x() for w in row.words]
+            assert all(a > b for a, b in zip(xs, xs[1:])), f"{cls.__name__} / {cp.section}: {xs}"
