@@ -254,3 +254,19 @@ def test_every_scene_of_a_right_to_left_lesson_builds_and_lays_out(lesson: str, 
         for row in shown_rows(cp):
             xs = [w.get_x() for w in row.words]
             assert all(a > b for a, b in zip(xs, xs[1:])), f"{cls.__name__} / {cp.section}: {xs}"
+
+
+def test_what_no_installed_font_draws(monkeypatch: pytest.MonkeyPatch) -> None:
+    """fontconfig's answer, asked once: Arabic, Hebrew, Chinese and Latin are drawn here,
+    Devanagari and 💻 are not (the fonts .ci/setup installs); without fc-list nothing is refused."""
+    from attncore import glyphs
+
+    assert [glyphs.undrawable(w) for w in ("القط", "עכבר", "老鼠", "café", "mouse", "a\u200db")] == [None] * 6
+    assert glyphs.undrawable("चूहा") == "च" and glyphs.undrawable("tech 💻") == "💻"
+    assert glyphs.describe("च") == "'च' (U+091A DEVANAGARI LETTER CA)"
+    glyphs.font_ranges.cache_clear()
+    monkeypatch.setenv("PATH", "/nonexistent")
+    try:
+        assert glyphs.font_ranges() is None and glyphs.undrawable("चूहा") is None
+    finally:
+        glyphs.font_ranges.cache_clear()
