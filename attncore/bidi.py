@@ -14,7 +14,7 @@ import unicodedata
 
 from babel import Locale, UnknownLocaleError
 
-__all__ = ["LRM", "RLM", "right_to_left", "language_right_to_left", "directed", "undirected"]
+__all__ = ["LRM", "RLM", "right_to_left", "language_right_to_left", "directed", "own", "undirected"]
 
 #: Unicode's invisible marks of a strong direction (left to right, right to left).
 LRM, RLM = "\u200e", "\u200f"
@@ -53,10 +53,27 @@ def directed(text: str, language: str) -> str:
     >>> directed("“فأر” is a word", "en") == LRM + "“فأر” is a word", directed("فأر 2", "en") == "فأر 2"
     (True, True)
     """
-    kinds = {unicodedata.bidirectional(c) for c in text}
-    if "L" not in kinds or not kinds & set(_RTL):
+    if text.startswith((LRM, RLM)) or not _mixed(text):  # marked already (:func:`own`), or one direction
         return text
     return (RLM if language_right_to_left(language) else LRM) + text
+
+
+def own(text: str) -> str:
+    """``text`` marked with its own direction (its first strong letter's) when it holds letters of
+    both directions: a lesson's own text (its title) read its own way whatever the lecture's
+    language (:func:`directed` keeps a mark it finds).
+
+    >>> own("فأر: GPT") == RLM + "فأر: GPT", own("mouse") == "mouse"
+    (True, True)
+    """
+    if text.startswith((LRM, RLM)) or not _mixed(text):
+        return text
+    return (RLM if right_to_left(text) else LRM) + text
+
+
+def _mixed(text: str) -> bool:
+    kinds = {unicodedata.bidirectional(c) for c in text}
+    return "L" in kinds and bool(kinds & set(_RTL))
 
 
 def undirected(text: str) -> str:

@@ -270,3 +270,21 @@ def test_what_no_installed_font_draws(monkeypatch: pytest.MonkeyPatch) -> None:
         assert glyphs.font_ranges() is None and glyphs.undrawable("चूहा") is None
     finally:
         glyphs.font_ranges.cache_clear()
+
+
+def test_a_lessons_own_title_reads_its_own_way() -> None:
+    """An Arabic title holding a Latin word ("الفأرة: GPT أم حاسوب؟") reads from the right on the
+    card whatever the lecture's language: its first letter, alef, is the rightmost glyph (as the
+    English lecture's own direction, left to right, it would end at the right with "؟")."""
+    from attncore.bidi import RLM, own
+    from scenes.components.text import wrapped_text
+
+    title = "الفأرة: GPT أم حاسوب؟"
+    alef = label("ا", "title").submobjects[0]
+    assert own(title) == RLM + title and own("mouse: GPT") == "mouse: GPT"
+    for text, rightmost_is_alef in ((own(title), True), (title, False)):
+        line = wrapped_text(text, "title", "#ffffff", 20.0)[0]
+        right = max(line.submobjects, key=lambda g: g.get_x())
+        same = right.width == pytest.approx(alef.width, abs=1e-6) and right.height == pytest.approx(alef.height, abs=1e-6)
+        assert same == rightmost_is_alef, text
+        assert line.text == title.replace(" ", "")

@@ -407,15 +407,17 @@ class Provenance(LightMarkup):
 
 def wrapped_text(text: str, size: str, colour: str, width: float) -> VGroup:
     """``text`` on as few lines of ``size`` as fit ``width``, broken between words, aligned where
-    it starts: left, or right for a text that reads right to left (Arabic, Hebrew); Chinese,
-    written without spaces, broken between characters, never before closing punctuation."""
+    it starts: left, or right for a text that reads right to left (Arabic, Hebrew; a direction
+    mark first, :func:`attncore.bidi.own`, holds for every line); Chinese, written without
+    spaces, broken between characters, never before closing punctuation."""
+    mark = text[0] if text.startswith((LRM, RLM)) else ""  # a text's own direction (bidi.own), on every line
     lines: list[str] = []
-    for m in _WRAP_UNITS.finditer(text):
+    for m in _WRAP_UNITS.finditer(text.removeprefix(mark)):
         space, word = m.groups()
         trial = (lines[-1] + (" " if space else "") + word) if lines else word
-        if lines and (label_extent(trial, size)[0] <= width or word in _CLOSING):
+        if lines and (label_extent(mark + trial, size)[0] <= width or word in _CLOSING):
             lines[-1] = trial
         else:
             lines.append(word)
     start = RIGHT if right_to_left(directed(text)) else LEFT
-    return VGroup(*(label(line, size, colour) for line in lines)).arrange(DOWN, buff=SMALL_BUFF, aligned_edge=start)
+    return VGroup(*(label(mark + line, size, colour) for line in lines)).arrange(DOWN, buff=SMALL_BUFF, aligned_edge=start)
