@@ -7,15 +7,17 @@ Pure numpy over the simplified step (Q = K = V = X); used by :func:`attncore.les
 from __future__ import annotations
 
 import math
+import unicodedata
 from dataclasses import dataclass
 
 import numpy as np
 
 from .display import decimals_needed, fmt, round_matrix
+from .glyphs import describe, undrawable
 from .lesson_model import EXP_LIMIT, LEAN_MARGIN, SCORE_LIMIT, Lesson, error_at, toml_key
 from .steps import attention
 
-__all__ = ["check_decimals", "check_exponentials", "check_leans", "lesson_warnings"]
+__all__ = ["check_decimals", "check_exponentials", "check_fonts", "check_leans", "lesson_warnings"]
 
 
 def _focus_step(lesson: Lesson, k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -106,3 +108,24 @@ def check_decimals(src: str, lesson: Lesson) -> None:
                 raise error_at(src, where, f"{x:g} needs {need} decimals, but decimals = {dec} would show it as {shown} "
                                "and no sum built on it could be redone from the screen",
                                f"set decimals = {need}, or write {shown} instead of {x:g}")
+
+
+def check_fonts(src: str, lesson: Lesson) -> None:
+    """Every text of the lesson that a frame shows is drawable by an installed font
+    (:mod:`attncore.glyphs`): a word in a script none covers is refused here, named, rather than
+    drawn as empty boxes (or nothing) in every scene."""
+    shown = [("title", lesson.title)]
+    shown += [(f"dimensions[{k}]", name) for k, name in enumerate(lesson.dimensions)]
+    shown += [(f"vocabulary.{toml_key(word)}", word) for word, _ in lesson.vocabulary]
+    shown += [(f"contexts[{k + 1}].name", c.name) for k, c in enumerate(lesson.contexts)]
+    shown += [(f"lecture.parts[{k + 1}].title", p.title) for k, p in enumerate(lesson.lecture)]
+    shown += [(f"narration.{toml_key(slug)}", text) for slug, text in lesson.narration]
+    for where, text in shown:
+        c = undrawable(text)
+        if c is None:
+            continue
+        fix = ("install an outline font that has it (Debian/Ubuntu: sudo apt-get install fonts-symbola; colour "
+               "emoji fonts are not drawn) or write a word instead" if unicodedata.category(c) == "So" else
+               "install a font for its script (Debian/Ubuntu: sudo apt-get install fonts-noto-core) or write "
+               "it in a script the installed fonts cover (fc-list :lang=<code> lists them)")
+        raise error_at(src, where, f"no installed font draws {describe(c)} of {text!r}", fix)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .i18n import breakable_words
-from .lesson_checks import check_decimals, check_exponentials, check_leans
+from .lesson_checks import check_decimals, check_exponentials, check_fonts, check_leans
 from .lesson_model import (
     DEFAULT_WEIGHTS,
     LIMITS,
@@ -123,7 +123,9 @@ def parse_lesson(data: dict[str, Any], source: str = "built-in") -> Lesson:
     check_exponentials(src, lesson)
     for k in range(len(lesson.contexts)):
         check_leans(src, lesson, k)
-    return replace(lesson, narration=_narration(src, data.get("narration", {}), lesson))
+    lesson = replace(lesson, narration=_narration(src, data.get("narration", {}), lesson))
+    check_fonts(src, lesson)
+    return lesson
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from manim import DOWN, UP, FadeIn, VGroup, Write
 
 from attncore import LessonTrace
+from attncore.bidi import own
 from attncore.i18n import N_, _
 from scenes.base import LessonScene
 from scenes.components import TokenRow, label, quoted, wrap_token_row, wrapped_text
@@ -50,7 +51,8 @@ def sentence_block(trace: LessonTrace, theme: Theme, size: str, width: float) ->
 def card_layout(trace: LessonTrace, theme: Theme, box: Box = CARD) -> Card:
     """The title (wrapped to the card, up to TITLE_SCALE of the title size), the subtitle,
     then the sentences in the largest size that fits the rest of the card, all centred."""
-    title = wrapped_text(trace.lesson.title, "title", theme["text"], box.width / TITLE_SCALE)
+    # the lesson's own words: read in their own direction (an Arabic title holding "GPT" from the right)
+    title = wrapped_text(own(trace.lesson.title), "title", theme["text"], box.width / TITLE_SCALE)
     title.arrange(DOWN, buff=LABEL_BUFF).scale(min(TITLE_SCALE, box.width / title.width))
     title.move_to(box.top * UP, aligned_edge=UP).set_x(0)
     subtitle = VGroup(label(_(SUBTITLE), "body", theme["accent"])).next_to(title, DOWN, buff=MED_LARGE_BUFF)

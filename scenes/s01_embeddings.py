@@ -173,9 +173,8 @@ class SharedVector:
 def shared_vector(trace: LessonTrace, table: NumberGrid, r: int, theme: Theme) -> SharedVector:
     """Placed around ``table`` where it stands (right of the frame)."""
     box = SurroundingRectangle(VGroup(table.row(r), table.row_labels[r]), color=theme["accent"], buff=ROW_BOX_BUFF)
-    sentences = VGroup(
-        *(TokenRow(c.tokens, theme, focus=c.focus_index, size="label") for c in trace.contexts)
-    ).arrange(DOWN, buff=SENTENCE_GAP, aligned_edge=LEFT)
+    rows = [TokenRow(c.tokens, theme, focus=c.focus_index, size="label") for c in trace.contexts]
+    sentences = VGroup(*rows).arrange(DOWN, buff=SENTENCE_GAP, aligned_edge=rows[0].start)  # where they start
     frame_left = -(FRAME_X - FRAME_MARGIN)  # the sentences may reach this close to the frame's edge
     room = table.get_left()[0] - ARROW_ROOM - frame_left
     if sentences.width > room:

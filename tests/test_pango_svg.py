@@ -17,8 +17,9 @@ from scenes.components import pango_svg
 from scenes.theme import FONT, MONO, SIZE
 
 #: Attributes that name the reader, not what it read: the parsed path Manim keeps (the lecture
-#: drops it, scenes.components.text._SVG_LEFTOVERS) and the dictionary of the SVG's groups.
-_READER = {"path_obj", "id_to_vgroup_dict", "submobjects", "name"}
+#: drops it, scenes.components.text._SVG_LEFTOVERS) and the dictionary of the SVG's groups; and
+#: what the lecture's reader keeps besides, the baseline of a right-to-left text (pango_svg.baseline_share).
+_READER = {"path_obj", "id_to_vgroup_dict", "submobjects", "name", "baseline_share"}
 
 TEXTS = [
     "softmax row", "0.56", "<0.01", "−0.25", "q·k / √2", "“mouse” attends to “cat”: 0.42",
@@ -27,7 +28,9 @@ TEXTS = [
     "A", ".", "ﬁ fl ffi",  # a ligature
 ]
 MARKUPS = ["W<sub>Q</sub> and d<sub>v</sub>", "x<sup>T</sup>", "<b>bold</b> and <i>slanted</i>",
-           "<span foreground='#ff8800'>orange</span> and white", "<span font_family='DejaVu Sans Mono'>mono</span> 0.5"]
+           "<span foreground='#ff8800'>orange</span> and white", "<span font_family='DejaVu Sans Mono'>mono</span> 0.5",
+           # right to left (Manim's Text lays these out off its surface: scenes.components.text.LightText)
+           "עכבר חתול", "القط <b>يطارد</b> الفأرة 2024"]
 STYLES = [dict(font=FONT, font_size=SIZE["label"]), dict(font=MONO, font_size=SIZE["small"], color="#1d1d1d"),
           dict(font=FONT, font_size=48, weight="BOLD", color="#ffcc00")]
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from attncore.i18n import breakable_words
+from attncore.bidi import directed
+from attncore.i18n import breakable_words, language
 
 __all__ = [
     "MAX_CHARS",
@@ -188,10 +189,11 @@ def split_cues(text: str) -> list[str]:
     :func:`_cjk_cues`).
 
     Cuts prefer sentence ends, then clause ends; a word longer than a line is kept whole
-    (it cannot be cut), which only happens for very long single words.
+    (it cannot be cut), which only happens for very long single words. A line mixing
+    directions begins with the language's invisible direction mark (:func:`_directed`).
     """
     if is_cjk(text):
-        return _cjk_cues(text)
+        return _directed(_cjk_cues(text))
     sentences = _sentences(" ".join(breakable_words(text)))
     cues: list[str] = []
     for sentence in sentences:
@@ -200,7 +202,14 @@ def split_cues(text: str) -> list[str]:
             n = _cue_length(words)
             cues.append("\n".join(_wrap(words[:n])))
             words = words[n:]
-    return cues
+    return _directed(cues)
+
+
+def _directed(cues: list[str]) -> list[str]:
+    """Each line of ``cues`` that holds letters of both directions led by the language's direction
+    mark (:func:`attncore.bidi.directed`): a player gives a line the direction of its first letter,
+    so an English line opening with an Arabic word would otherwise read from the right."""
+    return ["\n".join(directed(line, language()) for line in cue.split("\n")) for cue in cues]
 
 
 #: The shortest a cue is shown, where the speech leaves time for it (a cue that flashes by for

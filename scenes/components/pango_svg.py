@@ -22,6 +22,7 @@ equal the same way when this was written.
 from __future__ import annotations
 
 import re
+import unicodedata
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any, cast
@@ -33,7 +34,7 @@ from manim.mobject.svg.svg_mobject import VMobjectFromSVGPath
 
 from .copying import deepcopy_mobject
 
-__all__ = ["glyph_mobjects", "FastPangoSVG"]
+__all__ = ["glyph_mobjects", "baseline_share", "FastPangoSVG"]
 
 _SVG = "{http://www.w3.org/2000/svg}"
 _HREF = "{http://www.w3.org/1999/xlink}href"
@@ -220,14 +221,47 @@ def _glyph(fill: str, path_config: dict[str, Any]) -> VMobjectFromSVGPath:
     return mob
 
 
+_FIRST_USE_Y = re.compile(r'<use [^>]*\by="([-+0-9.eE]+)"')
+
+
+def baseline_share(path: Path, glyphs: list[VMobjectFromSVGPath]) -> float | None:
+    """Where the first line's baseline of the Pango SVG at ``path`` sits in the ink of its
+    ``glyphs`` (still in the SVG's coordinates, y down): 0 at the bottom, 1 at the top; None
+    for a text without ink.
+
+    Pango places every glyph of a line at the line's baseline (a ``<use>``'s ``y``), so this
+    is exact in any script; a share survives Manim's scaling and moving of the text.
+    """
+    points = [g.points for g in glyphs if len(g.points)]
+    if not points:
+        return None
+    try:
+        m = _FIRST_USE_Y.search(path.read_text(encoding="utf-8"))
+    except OSError:
+        return None
+    ys = np.concatenate(points)[:, 1]
+    top, bottom = float(ys.min()), float(ys.max())
+    if m is None or bottom <= top:
+        return None
+    return (bottom - float(m.group(1))) / (bottom - top)
+
+
 class FastPangoSVG:
     """Mixin for Manim's ``Text`` and ``MarkupText``: their SVG read by :func:`glyph_mobjects`
-    when it can, by Manim otherwise."""
+    when it can, by Manim otherwise.
+
+    A text holding right-to-left letters keeps :func:`baseline_share` as ``baseline_share``:
+    Pango orders its glyphs as they are seen, not as the characters are read (and joins
+    Arabic letters), so its characters cannot name its glyphs (``text_baseline``).
+    """
 
     def generate_mobject(self) -> Any:
-        glyphs = glyph_mobjects(self.get_file_path(), self.path_string_config)  # type: ignore[attr-defined]
+        path = self.get_file_path()  # type: ignore[attr-defined]
+        glyphs = glyph_mobjects(path, self.path_string_config)  # type: ignore[attr-defined]
         if glyphs is None:
             return super().generate_mobject()  # type: ignore[misc]
+        if any(unicodedata.bidirectional(c) in ("R", "AL") for c in getattr(self, "text", "")):
+            self.baseline_share = baseline_share(Path(path), glyphs)
         self.add(*glyphs)  # type: ignore[attr-defined]
         self.id_to_vgroup_dict: dict[str, Any] = {}
         self.flip(RIGHT)  # type: ignore[attr-defined]

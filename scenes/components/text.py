@@ -18,9 +18,15 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import Any, cast
 
+import manimpango
 import numpy as np
-from manim import DOWN, LEFT, SMALL_BUFF, MarkupText, Text, VGroup, config
+from manim import DOWN, LEFT, RIGHT, SMALL_BUFF, MarkupText, Text, VGroup, config
+from manim.constants import START_X, START_Y
+from manim.mobject.text.text_mobject import TEXT2SVG_ADJUSTMENT_FACTOR
 
+from attncore import bidi
+from attncore.bidi import LRM, RLM, right_to_left, undirected
+from attncore.i18n import language
 from attncore.lecture_claims import ORDINALS  # ordinal words: plain text holds no digit
 from attnvid.env import TEXT_CACHE_ENV
 from attnvid.speech.voices import SUBSCRIPTED
@@ -30,15 +36,23 @@ from .pango_svg import FastPangoSVG
 from .typeset import Formula, cap_height_of
 
 __all__ = [
-    "LightText", "LightMarkup", "inline_math", "typst_of", "label", "label_extent", "plain_width", "text_baseline", "centre_on_baseline", "cap_centre", "cap_height", "Provenance",
+    "LightText", "LightMarkup", "right_to_left", "directed", "LRM", "RLM", "inline_math", "typst_of", "label", "label_extent", "plain_width", "text_baseline", "centre_on_baseline", "cap_centre", "cap_height", "Provenance",
     "ORDINALS",
 ]
 
 
 
 #: What a parsed text depends on besides its arguments: Manim's parser, Pango and its fonts'
-#: binding (a change of any of them parses again).
-_PARSER = repr((version("manim"), version("manimpango"), version("svgelements")))
+#: binding (a change of any of them parses again), and how a line is laid out (no set width:
+#: :meth:`LightText._text2svg`).
+_PARSER = repr((version("manim"), version("manimpango"), version("svgelements"), "width -1"))
+
+
+def directed(text: str) -> str:
+    """``text`` with the direction of the lecture's language marked first when it holds letters of
+    both directions (:func:`attncore.bidi.directed`): a sentence of the lecture in English quoting
+    an Arabic word reads left to right, a lesson's own Arabic title or word right to left."""
+    return bidi.directed(text, language())
 
 
 def _parsed_path(key: str) -> Path:
@@ -139,6 +153,8 @@ class LightText(FastPangoSVG, Text):
     SPARES = False
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if args and isinstance(args[0], str):  # the paragraph's direction: see directed()
+            args = (directed(args[0]), *args[1:])
         key = repr((type(self).__name__, args, sorted(kwargs.items())))
         made = LightText._made.get(key)
         own = set(self.__dict__)  # what a subclass set before calling this: kept
@@ -151,9 +167,34 @@ class LightText(FastPangoSVG, Text):
             return
         if not restore_parsed(self, key, own):
             super().__init__(*args, **kwargs)
+            self.text = undirected(self.text)  # what it shows, as tests and baselines read it
             keep_parsed(self, key, own)
         if len(LightText._made) < self.MADE_MAX:
             LightText._made[key] = self.copy()
+
+    def _text2hash(self, color: Any) -> str:
+        # A right-to-left text's SVG made before the fix below was empty or cut: not reused.
+        return super()._text2hash(color) + ("-rtl" if right_to_left(self.text) else "")
+
+    def _text2svg(self, color: Any) -> str:
+        """Manim's ``Text._text2svg`` with a layout of no set width (Pango's ``-1``).
+
+        Manim lays a text out in a box as wide as the frame, and Pango aligns a right-to-left
+        paragraph (an Arabic or Hebrew word) at the right of that box, i.e. outside the SVG's
+        surface, where cairo drops its glyphs: an Arabic word came out empty (no glyph, so no
+        height, and a ``ZeroDivisionError`` in ``font_size``), a Hebrew one partly cut. With no
+        width a line starts where it is put, in either direction; Pango's bidi shaping is the
+        same (a left-to-right text comes out as before).
+        """
+        file_name = Path(config.get_dir("text_dir")) / (self._text2hash(color) + ".svg")
+        if not file_name.exists():
+            file_name.parent.mkdir(parents=True, exist_ok=True)
+            manimpango.text2svg(
+                self._text2settings(color), self._font_size / TEXT2SVG_ADJUSTMENT_FACTOR,
+                self.line_spacing / TEXT2SVG_ADJUSTMENT_FACTOR, self.disable_ligatures, str(file_name.resolve()),
+                START_X, START_Y, config["pixel_width"], config["pixel_height"], self.text, pango_width=-1,
+            )
+        return str(file_name.resolve())
 
 
 def prepare_spares() -> None:
@@ -175,13 +216,14 @@ class LightMarkup(FastPangoSVG, MarkupText):
     shows (tags removed, no spaces), as a ``Text``'s is, so tests and baselines read it alike."""
 
     def __init__(self, markup: str, **kwargs: Any) -> None:
+        markup = directed(markup)
         key = repr((type(self).__name__, markup, sorted(kwargs.items())))
         own = set(self.__dict__)  # what a subclass set before calling this: kept
         if restore_parsed(self, key, own):
             return
         super().__init__(markup, **kwargs)
         self.markup = markup
-        self.text = html.unescape(re.sub(r"<[^>]*>", "", markup)).replace(" ", "").replace("\n", "")
+        self.text = undirected(html.unescape(re.sub(r"<[^>]*>", "", markup)).replace(" ", "").replace("\n", ""))
         keep_parsed(self, key, own)
 
 
@@ -280,10 +322,14 @@ def text_baseline(t: Shown) -> float:
     Manim centres a Text on its ink, so "and" and "mouse" centred in equal boxes sit at
     different heights; aligning baselines instead makes a row of words read as a line,
     and a formula beside a title sit on the title's line. A text of descenders only
-    ("Q", "gy") falls back to a fifth of its height above its bottom.
+    ("Q", "gy") falls back to a fifth of its height above its bottom. A text holding
+    Arabic or Hebrew letters has its baseline from Pango (its ``baseline_share``).
     """
     if isinstance(t, Formula):  # a typeset formula knows its own
         return t.baseline()
+    share = getattr(t, "baseline_share", None)
+    if share is not None:  # right-to-left letters: glyphs in the order seen (FastPangoSVG)
+        return float(t.get_bottom()[1]) + float(share) * float(t.height)
     glyphs = [g for g in t.family_members_with_points() if g is not t]
     chars = [c for c in t.text if not c.isspace()]
     for g, c in zip(glyphs, chars):
@@ -360,14 +406,18 @@ class Provenance(LightMarkup):
 
 
 def wrapped_text(text: str, size: str, colour: str, width: float) -> VGroup:
-    """``text`` on as few lines of ``size`` as fit ``width``, broken between words, left aligned
-    (Chinese, written without spaces, between characters, never before closing punctuation)."""
+    """``text`` on as few lines of ``size`` as fit ``width``, broken between words, aligned where
+    it starts: left, or right for a text that reads right to left (Arabic, Hebrew; a direction
+    mark first, :func:`attncore.bidi.own`, holds for every line); Chinese, written without
+    spaces, broken between characters, never before closing punctuation."""
+    mark = text[0] if text.startswith((LRM, RLM)) else ""  # a text's own direction (bidi.own), on every line
     lines: list[str] = []
-    for m in _WRAP_UNITS.finditer(text):
+    for m in _WRAP_UNITS.finditer(text.removeprefix(mark)):
         space, word = m.groups()
         trial = (lines[-1] + (" " if space else "") + word) if lines else word
-        if lines and (label_extent(trial, size)[0] <= width or word in _CLOSING):
+        if lines and (label_extent(mark + trial, size)[0] <= width or word in _CLOSING):
             lines[-1] = trial
         else:
             lines.append(word)
-    return VGroup(*(label(line, size, colour) for line in lines)).arrange(DOWN, buff=SMALL_BUFF, aligned_edge=LEFT)
+    start = RIGHT if right_to_left(directed(text)) else LEFT
+    return VGroup(*(label(mark + line, size, colour) for line in lines)).arrange(DOWN, buff=SMALL_BUFF, aligned_edge=start)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from manim import DOWN, RIGHT, RoundedRectangle, VGroup, VMobject
+from manim import DOWN, LEFT, RIGHT, RoundedRectangle, VGroup, VMobject
 
 from ..layout import ITEM_BUFF
 from ..theme import SIZE, Theme
 from .shapes import made
-from .text import centre_on_baseline, label
+from .text import centre_on_baseline, label, right_to_left
 
 __all__ = ["TokenRow", "wrap_token_row", "fitted_token_row", "tint_tokens"]
 
@@ -21,8 +21,10 @@ WRAP_LINE_BUFF = 0.16
 class TokenRow(VGroup):
     """The words of a sentence in boxes; the focus word is outlined in the accent colour.
 
-    Attributes: ``boxes`` and ``words`` (one each per token); the row's items are
-    ``VGroup(box, word)``.
+    Attributes: ``boxes`` and ``words`` (one each per token, in the sentence's order); the
+    row's items are ``VGroup(box, word)``. The row reads as its sentence does (``reading``: a
+    direction): an Arabic or Hebrew sentence from right to left, its first word at the right
+    (``start``: the edge of its first word).
     """
 
     def __init__(self, tokens: Sequence[str], theme: Theme, focus: int | None = None, size: str = "body") -> None:
@@ -40,7 +42,10 @@ class TokenRow(VGroup):
             self.boxes.add(box)
             self.words.add(t)
             self.add(VGroup(box, t))
-        self.arrange(RIGHT, buff=ITEM_BUFF)
+        rtl = right_to_left(" ".join(tokens))
+        self.reading = LEFT if rtl else RIGHT
+        self.start = RIGHT if rtl else LEFT  # the edge its first word is at: rows stacked align there
+        self.arrange(self.reading, buff=ITEM_BUFF)
 
 
 def wrap_token_row(row: TokenRow, width: float, buff: float = ITEM_BUFF, line_buff: float = WRAP_LINE_BUFF) -> TokenRow:
@@ -53,7 +58,7 @@ def wrap_token_row(row: TokenRow, width: float, buff: float = ITEM_BUFF, line_bu
     items = list(row.submobjects)
     one_line = sum(it.width for it in items) + (len(items) - 1) * 0.12
     if one_line <= width:
-        row.arrange(RIGHT, buff=min(buff, (width - one_line) / max(len(items) - 1, 1) + 0.12))
+        row.arrange(row.reading, buff=min(buff, (width - one_line) / max(len(items) - 1, 1) + 0.12))
         return row
     lines: list[list[VMobject]] = [[]]
     used = 0.0
@@ -64,7 +69,7 @@ def wrap_token_row(row: TokenRow, width: float, buff: float = ITEM_BUFF, line_bu
             used = 0.0
         used += (buff if lines[-1] else 0.0) + w
         lines[-1].append(item)
-    VGroup(*(VGroup(*line).arrange(RIGHT, buff=buff) for line in lines)).arrange(DOWN, buff=line_buff)
+    VGroup(*(VGroup(*line).arrange(row.reading, buff=buff) for line in lines)).arrange(DOWN, buff=line_buff)
     if row.width > width:
         row.scale_to_fit_width(width)
     return row
