@@ -12,7 +12,7 @@ exponential or quotient gets operands precise enough to redo it
 from __future__ import annotations
 
 from collections.abc import Callable
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Context, Decimal
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -43,6 +43,9 @@ def fmt(x: float, decimals: int, *, plus: bool = False) -> str:
     return number(plain(x, decimals, plus=plus))
 
 
+_WIDE = Context(prec=400, Emax=999)
+
+
 def plain(x: float, decimals: int, *, plus: bool = False) -> str:
     """Format ``x`` with exactly ``decimals`` decimals and a typographic minus sign
     (a decimal point whatever the viewer's language: the form code parses).
@@ -56,7 +59,9 @@ def plain(x: float, decimals: int, *, plus: bool = False) -> str:
     ('0.13', '4.63', '−0.13', '0.00', '3')
     """
     q = Decimal(1).scaleb(-decimals)
-    r = Decimal(repr(float(x))).quantize(q, rounding=ROUND_HALF_UP)
+    # a context wide enough for any float's digits: the default 28 digits refused e^62 (an
+    # exponential the workbook shows for every row, 8.4e26 at one decimal needs 29)
+    r = Decimal(repr(float(x))).quantize(q, rounding=ROUND_HALF_UP, context=_WIDE)
     if r.is_zero():
         r = abs(r)
     s = f"{r:.{decimals}f}"

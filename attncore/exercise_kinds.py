@@ -20,6 +20,7 @@ import numpy as np
 from .display import decimals_needed, fmt
 from .exercises import Choice, Exercise, Kind, Work, choices, plain, shown_value, token
 from .i18n import N_, _, ngettext, pgettext, quoted
+from .lesson_model import EXP_LIMIT
 from .trace import ContextTrace, LessonTrace
 
 __all__ = ["KINDS", "MISTAKES", "PLACES"]
@@ -216,7 +217,10 @@ def scaled_score(trace: LessonTrace, cand: tuple[int, ...], rng: random.Random, 
 
 # 3. An exponential -------------------------------------------------------------------------
 def _cells(trace: LessonTrace) -> list[tuple[int, ...]]:
-    return [(c, i, j) for c, ct in enumerate(trace.contexts) for i in range(ct.n) for j in range(ct.n)]
+    # only exponentials a student can write down: the lesson's checks keep the softmax scene's row
+    # under EXP_LIMIT, another row may hold e^62 (a word [6, 6, 6] with itself), which no sheet shows
+    return [(c, i, j) for c, ct in enumerate(trace.contexts) for i in range(ct.n) for j in range(ct.n)
+            if math.exp(float(ct.scaled[i, j])) <= EXP_LIMIT]
 
 
 def exponential(trace: LessonTrace, cand: tuple[int, ...], rng: random.Random, number: int) -> Exercise | None:
@@ -237,7 +241,8 @@ def exponential(trace: LessonTrace, cand: tuple[int, ...], rng: random.Random, n
 
 # 4. A row's sum of exponentials ---------------------------------------------------------------
 def _rows(trace: LessonTrace) -> list[tuple[int, ...]]:
-    return [(c, i) for c, ct in enumerate(trace.contexts) for i in range(ct.n)]
+    return [(c, i) for c, ct in enumerate(trace.contexts) for i in range(ct.n)
+            if float(np.exp(ct.scaled[i]).sum()) <= EXP_LIMIT]  # sums a student can write down (_cells)
 
 
 def _exp_lines(tokens: Sequence[str], row: Sequence[float], sd: int, ed: int) -> tuple[list[Work], list[float]]:

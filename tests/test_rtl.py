@@ -227,7 +227,9 @@ def test_a_caption_line_quoting_an_arabic_word_reads_left_to_right() -> None:
     assert mixed and all(line.startswith(LRM) for line in mixed), mixed
     assert all(not line.startswith(LRM) for line in lines if line not in mixed)
     assert [line.lstrip(LRM) for line in lines] == [line for c in cues for line in c.text.replace(LRM, "").split("\n")]
-    assert LRM + "“" in compose_vtt(cues)
+    # the marks reach the WebVTT file, at the start of the mixed lines
+    vtt_lines = compose_vtt(cues).split("\n")
+    assert sum(line.startswith(LRM) for line in vtt_lines) == len(mixed)
 
 
 def test_a_wrapped_right_to_left_title_starts_at_the_right() -> None:
