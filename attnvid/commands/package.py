@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import click
+from click.decorators import FC
 
 from attncore import Lesson
 
@@ -24,11 +25,11 @@ from ..publish.package import (
 )
 
 
-def format_option(name: str, help: str) -> click.Option:
+def format_option(name: str, help: str) -> Callable[[FC], FC]:
     return click.option(name, "formats", type=click.Choice(list(FORMATS)), multiple=True, help=help)
 
 
-def in_video_option(f: click.decorators.FC) -> click.decorators.FC:
+def in_video_option(f: FC) -> FC:
     return click.option("--in-video-questions", "in_video", is_flag=True, default=False,
                         help="Also ask the self-check's questions in the player, at the end of the chapter that "
                              "explains each (or [selfcheck] in_video = true in the lesson).")(f)

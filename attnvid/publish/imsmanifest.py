@@ -20,9 +20,11 @@ from dataclasses import dataclass
 IMSCP = "http://www.imsproject.org/xsd/imscp_rootv1p1p2"
 ADLCP = "http://www.adlnet.org/xsd/adlcp_rootv1p2"
 XSI = "http://www.w3.org/2001/XMLSchema-instance"
+IMSMD = "http://www.imsglobal.org/xsd/imsmd_rootv1p2p1"
+XML = "http://www.w3.org/XML/1998/namespace"
 CC = "http://www.imsglobal.org/xsd/imsccv1p1/imscp_v1p1"
 LOM = "http://ltsc.ieee.org/xsd/imsccv1p1/LOM/manifest"
-_SCORM_LOCATIONS = (f"{IMSCP} imscp_rootv1p1p2.xsd {ADLCP} adlcp_rootv1p2.xsd")
+_SCORM_LOCATIONS = f"{IMSCP} imscp_rootv1p1p2.xsd {IMSMD} imsmd_rootv1p2p1.xsd {ADLCP} adlcp_rootv1p2.xsd"
 _CC_LOCATIONS = (f"{CC} http://www.imsglobal.org/profile/cc/ccv1p1/ccv1p1_imscp_v1p2_v1p0.xsd "
                  f"{LOM} http://www.imsglobal.org/profile/cc/ccv1p1/LOM/ccv1p1_lommanifest_v1p0.xsd")
 #: The resource type CC 1.1 gives a QTI 1.2 assessment.
@@ -47,17 +49,23 @@ def _files(resource: ET.Element, ns: str, files: Sequence[str]) -> None:
         ET.SubElement(resource, f"{{{ns}}}file", {"href": name})
 
 
-def scorm12_manifest(identifier: str, title: str, items: Sequence[Item], files: Sequence[str],
+def scorm12_manifest(identifier: str, title: str, language: str, items: Sequence[Item], files: Sequence[str],
                      mastery: int, launch: str = "index.html") -> bytes:
-    """The SCORM 1.2 ``imsmanifest.xml``: one organization, ``items`` as SCOs on one resource."""
+    """The SCORM 1.2 ``imsmanifest.xml``: one organization, ``items`` as SCOs on one resource; the
+    title and language in its IMS metadata (LOM) too."""
     ET.register_namespace("", IMSCP)
     ET.register_namespace("adlcp", ADLCP)
+    ET.register_namespace("imsmd", IMSMD)
     ET.register_namespace("xsi", XSI)
     root = ET.Element(f"{{{IMSCP}}}manifest", {"identifier": identifier, "version": "1.0",
                                                f"{{{XSI}}}schemaLocation": _SCORM_LOCATIONS})
     meta = ET.SubElement(root, f"{{{IMSCP}}}metadata")
     ET.SubElement(meta, f"{{{IMSCP}}}schema").text = "ADL SCORM"
     ET.SubElement(meta, f"{{{IMSCP}}}schemaversion").text = "1.2"
+    general = ET.SubElement(ET.SubElement(meta, f"{{{IMSMD}}}lom"), f"{{{IMSMD}}}general")
+    ET.SubElement(ET.SubElement(general, f"{{{IMSMD}}}title"), f"{{{IMSMD}}}langstring",
+                  {f"{{{XML}}}lang": language}).text = title
+    ET.SubElement(general, f"{{{IMSMD}}}language").text = language
     orgs = ET.SubElement(root, f"{{{IMSCP}}}organizations", {"default": "org-1"})
     org = ET.SubElement(orgs, f"{{{IMSCP}}}organization", {"identifier": "org-1"})
     ET.SubElement(org, f"{{{IMSCP}}}title").text = title

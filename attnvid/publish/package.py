@@ -143,7 +143,7 @@ def package_contents(folder: Path, lesson: Lesson, fmt: str, settings: PackageSe
         return files
     if fmt == "scorm12":
         items = _items(lesson, manifest, settings.one_item)
-        xml = scorm12_manifest(identifier, lesson.title, items, sorted(files), settings.mastery, PAGES[0])
+        xml = scorm12_manifest(identifier, lesson.title, lesson.language, items, sorted(files), settings.mastery, PAGES[0])
         return {"imsmanifest.xml": xml, **files}
     web = {f"{CC_WEB}/{rel}": data for rel, data in files.items()}
     quiz = None
@@ -227,4 +227,4 @@ def lecture_exercises(folder: Path, lesson: Lesson) -> list[Exercise]:
     if not entry.get("count"):
         return []
     with use(lesson.language):
-        return make_exercises(trace_lesson(lesson), int(entry["count"]), int(entry.get("seed", 0)))
+        return list(make_exercises(trace_lesson(lesson), int(entry["count"]), int(entry.get("seed", 0))))
