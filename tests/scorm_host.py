@@ -12,10 +12,10 @@ code, or throw from every call.
 from __future__ import annotations
 
 import http.server
-import os
 import re
 import shutil
 import threading
+import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -28,7 +28,7 @@ CHROMIUM = "/usr/bin/chromium"
 HOST_PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Test platform</title>
 <script src="scorm12.js"></script><script src="host.js"></script></head>
-<body style="margin:0"><iframe id="sco" title="Lecture" style="width:1280px;height:1400px;border:0"></iframe></body></html>
+<body style="margin:0"></body></html>
 """
 #: ``openPackage(url, stored, misbehave)``: a fresh runtime holding ``stored`` (a cmi JSON), then the frame.
 HOST_SCRIPT = """
@@ -58,7 +58,12 @@ function openPackage(url, stored, misbehave) {
   }
   window.API = wrapped;
   window.runtime = api;
-  const frame = document.getElementById("sco");
+  document.getElementById("sco")?.remove();
+  const frame = document.createElement("iframe");
+  frame.id = "sco";
+  frame.title = "Lecture";
+  frame.style.cssText = "width:1280px;height:1400px;border:0";
+  document.body.appendChild(frame);
   return new Promise(done => { frame.addEventListener("load", () => done(true), { once: true }); frame.src = url; });
 }
 function closePackage() { const f = document.getElementById("sco"); f.remove(); }
@@ -109,14 +114,19 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         return None
 
 
-def make_site(folder: Path, unpacked: Path) -> None:
-    """``folder``: the host page, its script, scorm-again, and the package unpacked under ``pkg/``."""
+#: The platform's own files (everything else a page asks for must be in a package).
+HOST_FILES = ("/host.html", "/host.js", "/scorm12.js", "/favicon.ico")
+
+
+def make_site(folder: Path, packages: dict[str, Path]) -> None:
+    """``folder``: the host page, its script, scorm-again, and each of ``packages`` unpacked under its name."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "host.html").write_text(HOST_PAGE, encoding="utf-8")
     (folder / "host.js").write_text(HOST_SCRIPT, encoding="utf-8")
     shutil.copyfile(SCORM_AGAIN, folder / "scorm12.js")
-    if not (folder / "pkg").exists():
-        os.symlink(unpacked, folder / "pkg")
+    for name, package in packages.items():
+        with zipfile.ZipFile(package) as z:
+            z.extractall(folder / name)
 
 
 @contextmanager

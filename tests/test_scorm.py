@@ -24,6 +24,7 @@ import tomllib
 import xml.etree.ElementTree as ET
 import zipfile
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -31,7 +32,7 @@ from typing import Any
 
 import pytest
 from conftest import ATTNVID, made_once
-from scorm_host import CHROMIUM, make_site, serve
+from scorm_host import CHROMIUM, HOST_FILES, make_site, serve
 
 from attncore import default_lesson, trace_lesson
 from attncore.exercises import make_exercises
@@ -212,3 +213,136 @@ def test_selfcheck_in_video_in_the_lesson() -> None:
         parse_lesson({**data, "selfcheck": {"in_video": "yes"}})
     with pytest.raises(LessonError, match="did you mean 'in_video'"):
         parse_lesson({**data, "selfcheck": {"in_vidoe": True}})
+
+
+# -- the lecture's packages in a platform's frame (render tier) --------------------------------------
+def make_packages(lecture: Path, folder: Path) -> None:
+    """``whole/``: the three formats, one SCO (mastery 80); ``parts/``: SCORM, a SCO per part, in-video
+    questions, mastery 50; ``site/``: the test platform with both SCORM packages unpacked."""
+    runs = {"whole": ["--format", "scorm12", "--format", "cc", "--format", "zip", "--one-item"],
+            "parts": ["--in-video-questions", "--mastery", "50"]}
+    for name, args in runs.items():
+        shutil.copytree(lecture, folder / name / "media" / "lecture" / "low", copy_function=os.link)
+        r = run("package", *args, cwd=folder / name)
+        assert r.returncode == 0, r.stderr
+        assert r.stdout.strip().splitlines()[-1].endswith(".scorm12.zip" if name == "parts" else ".zip")
+    make_site(folder / "site", {name: folder / name / "media/lecture/low/attnvid-default-en.scorm12.zip"
+                                for name in runs})
+
+
+@pytest.fixture(scope="session")
+def packages(lecture_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The rendered lecture's packages, made once per run (from the run's one rendered lecture)."""
+    return made_once(tmp_path_factory, "scorm", lambda folder: make_packages(lecture_dir, folder))
+
+
+@dataclass
+class Platform:
+    page: Any
+    url: str
+    site: Path
+    log: list[str]  # every request the browser made (Playwright's request log)
+    errors: list[str]  # every uncaught error of the host or the package's page
+
+    def open(self, launch: str, stored: dict[str, Any] | None = None, misbehave: str | None = None) -> Any:
+        self.page.evaluate("([u, s, m]) => openPackage(u, s, m)", [launch, stored, misbehave])
+        frame = self.page.query_selector("#sco").content_frame()
+        frame.wait_for_function("window.lecture !== undefined && document.documentElement.dataset.scorm !== undefined")
+        return frame
+
+    def committed(self) -> dict[str, Any]:
+        return self.page.evaluate("window.committed")
+
+    def chapters(self, folder: str) -> list[dict[str, Any]]:
+        return json.loads((self.site / folder / "manifest.json").read_text(encoding="utf-8"))["chapters"]
+
+    def requests_inside(self, folder: str) -> None:
+        """Every request is for the platform's own files or a file of the package unpacked in ``folder``."""
+        assert self.log
+        for address in self.log:
+            assert address.startswith(self.url + "/"), address
+            path = address[len(self.url):].split("?")[0].split("#")[0]
+            if path not in HOST_FILES:
+                assert path.startswith(f"/{folder}/") and (self.site / path.lstrip("/")).is_file(), address
+
+
+@contextmanager
+def platform(site: Path) -> Iterator[Platform]:
+    from playwright.sync_api import sync_playwright
+
+    with serve(site) as (url, _paths), sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--autoplay-policy=no-user-gesture-required"])
+        try:
+            page = browser.new_page(viewport={"width": 1300, "height": 1000})
+            host = Platform(page, url, site, [], [])
+            page.on("request", lambda r: host.log.append(r.url))
+            page.on("pageerror", lambda e: host.errors.append(str(e)))
+            page.goto(url + "/host.html")
+            yield host
+        finally:
+            browser.close()
+
+
+def play_to(frame: Any, k: int) -> None:
+    """Play chapter ``k`` (from 0) for a moment, then pause."""
+    frame.evaluate("k => window.lecture.seekTo(k, true)", k)
+    frame.wait_for_function("k => !lecture.video.paused && lecture.video.currentTime > lecture.chapters[k].start_s + 0.4",
+                            arg=k, timeout=20000)
+    frame.evaluate("lecture.video.pause()")
+
+
+def answer(frame: Any, number: int, right: bool) -> str:
+    """Answer exercise ``number`` right or wrong as a student does (type or pick, then Check); what was answered."""
+    card = f"#exercise-{number}"
+    if frame.query_selector(f"{card} input.answer"):
+        shown = frame.get_attribute(card, "data-answer")
+        said = shown if right else f"{float(shown) + 1:g}"
+        frame.fill(f"{card} input.answer", said)
+    else:
+        radio = frame.query_selector(f'{card} input[type=radio][data-right="{1 if right else 0}"]')
+        radio.check()
+        said = radio.get_attribute("value")
+    frame.click(f"{card} button.check")
+    assert frame.get_attribute(card, "data-result") == ("right" if right else "wrong")
+    return said
+
+
+def numbers(frame: Any) -> list[int]:
+    return frame.evaluate("Array.from(document.querySelectorAll('#self-check .exercise:not([hidden])'))"
+                          ".map(ex => Number(ex.dataset.number))")
+
+
+def test_scorm_in_a_platform(packages: Path) -> None:
+    with platform(packages / "site") as host:
+        frame = host.open("whole/index.html")
+        assert frame.evaluate("document.documentElement.dataset.scorm") == "connected"
+        play_to(frame, 5)
+        said = {n: answer(frame, n, right=n % 2 == 1) for n in numbers(frame)}
+        assert len(said) == 10
+        host.page.screenshot(path=str(packages / "in-the-platform.png"), full_page=True)
+        host.page.evaluate("closePackage()")
+        cmi = host.committed()
+        assert [cmi["core"]["score"][k] for k in ("raw", "min", "max")] == ["50", "0", "100"]
+        assert (cmi["core"]["lesson_status"], cmi["core"]["lesson_location"], cmi["core"]["exit"]) == ("failed", "6", "suspend")
+        sent = [c[2] for c in host.page.evaluate("window.calls") if c[:2] == ["LMSSetValue", "cmi.core.session_time"]]
+        assert sent and all(re.fullmatch(r"\d{4}:\d{2}:\d{2}\.\d{2}", t) for t in sent)  # HHHH:MM:SS.SS
+        assert re.fullmatch(r"00:00:\d{2}\.\d{2}", cmi["core"]["session_time"])  # as the runtime keeps it
+        state = json.loads(cmi["suspend_data"])
+        assert len(cmi["suspend_data"]) < 4096
+        assert state["a"] == {str(n): [v, n % 2] for n, v in said.items()}
+        assert state["w"][5] == "1" and state["w"].count("1") == 1
+        saved_at = state["t"]
+        assert 0 < saved_at - host.chapters("whole")[5]["start_s"] < 5
+        assert [c[0] for c in host.page.evaluate("window.calls")].count("LMSFinish") == 1
+        # the student comes back: the platform starts the runtime from what it kept
+        frame = host.open("whole/index.html", cmi)
+        back = frame.evaluate("Array.from(document.querySelectorAll('#self-check .exercise')).map(ex => "
+                              "[Number(ex.dataset.number), ex.dataset.result, (ex.querySelector('input.answer') || "
+                              "ex.querySelector('input[type=radio]:checked')).value])")
+        assert back == [[n, "right" if n % 2 else "wrong", v] for n, v in said.items()]
+        frame.wait_for_function("t => Math.abs(lecture.video.currentTime - t) < 0.2", arg=saved_at)
+        assert host.page.evaluate("[runtime.cmi.core.score.raw, runtime.cmi.core.lesson_status]") == ["50", "failed"]
+        host.page.evaluate("closePackage()")
+        assert host.errors == []
+        host.requests_inside("whole")
+
