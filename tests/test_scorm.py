@@ -242,7 +242,7 @@ class Platform:
     url: str
     site: Path
     log: list[str]  # every request the browser made (Playwright's request log)
-    errors: list[str]  # every uncaught error of the host or the package's page
+    errors: list[str]  # every uncaught error of the host or the package's page, and every CSP refusal
 
     def open(self, launch: str, stored: dict[str, Any] | None = None, misbehave: str | None = None) -> Any:
         self.page.evaluate("([u, s, m]) => openPackage(u, s, m)", [launch, stored, misbehave])
@@ -277,6 +277,7 @@ def platform(site: Path) -> Iterator[Platform]:
             host = Platform(page, url, site, [], [])
             page.on("request", lambda r: host.log.append(r.url))
             page.on("pageerror", lambda e: host.errors.append(str(e)))
+            page.on("console", lambda m: host.errors.append(m.text) if "Content Security Policy" in m.text else None)
             page.goto(url + "/host.html")
             yield host
         finally:
@@ -346,3 +347,104 @@ def test_scorm_in_a_platform(packages: Path) -> None:
         assert host.errors == []
         host.requests_inside("whole")
 
+
+
+@pytest.mark.parametrize("fmt", list(SUFFIX))
+def test_the_lecture_packages(packages: Path, fmt: str) -> None:
+    got = check_package(packages / "whole" / f"media/lecture/low/attnvid-default-en{SUFFIX[fmt]}", fmt)
+    lecture = packages / "whole" / "media" / "lecture" / "low"
+    prefix = "web_resources/" if fmt == "cc" else ""
+    mine = {p.relative_to(lecture).as_posix() for p in lecture.rglob("*") if p.is_file() and not p.name.startswith(("attnvid-", "."))}
+    assert {prefix + n for n in mine} <= got["present"], "every file of the lecture"
+    if fmt == "scorm12":
+        assert got["items"] == [(TITLE, None, "80")]
+    if fmt == "cc":
+        assert len(list(got["qti"].iter(f"{{{QTI}}}item"))) == 10
+    parts = check_package(packages / "parts" / "media/lecture/low/attnvid-default-en.scorm12.zip", "scorm12")
+    assert parts["items"] == [("Part 1 · The core mechanism", "?part=1", "50"),
+                              ("Part 2 · Learned weights and heads", "?part=2", "50"),
+                              ("Part 3 · Decoders and positions", "?part=3", "50")]
+    assert "invideo.js" in parts["present"]
+
+
+def answer_some(host: Platform, frame: Any, count: int) -> dict[int, str]:
+    """The student plays chapter 2 and answers the first ``count`` questions (odd ones right); the page
+    says each verdict, whatever the platform does."""
+    play_to(frame, 2)
+    said = {n: answer(frame, n, right=n % 2 == 1) for n in numbers(frame)[:count]}
+    assert all(frame.text_content(f"#exercise-{n} .verdict").strip() for n in said)
+    return said
+
+
+MISBEHAVING = ("refuses-init", "refuses-values", "throws", "foreign-state", "damaged-state", "closed-without-warning")
+
+
+@pytest.mark.parametrize("case", MISBEHAVING)
+def test_a_platform_that_misbehaves(packages: Path, case: str) -> None:
+    with platform(packages / "site") as host:
+        stored = None
+        if case in ("foreign-state", "damaged-state"):
+            foreign = {"v": 1, "id": "someone-else/123", "t": 300, "w": "1", "a": {"1": ["7", 1]}}
+            stored = {"suspend_data": json.dumps(foreign) if case == "foreign-state" else '{"v":1,"id":"attnvid-def'}
+        frame = host.open("whole/index.html", stored, case if case in MISBEHAVING[:3] else None)
+        expected = {"refuses-init": "refused", "throws": "refused"}.get(case, "connected")
+        assert frame.evaluate("document.documentElement.dataset.scorm") == expected
+        if stored:  # a fresh start: nothing answered, the video at its beginning
+            assert frame.evaluate("document.querySelectorAll('.exercise[data-result]').length") == 0
+            assert frame.evaluate("lecture.video.currentTime") < 1
+        said = answer_some(host, frame, 3)
+        calls = [c[0] for c in host.page.evaluate("window.calls")]
+        if case == "refuses-init":
+            assert calls[:2] == ["LMSInitialize", "LMSGetLastError"] and "LMSSetValue" not in calls
+        if case == "refuses-values":
+            assert any(r.startswith("cmi.core.lesson_status: 405") for r in frame.evaluate("attnvidScorm.refused"))
+        if case == "closed-without-warning":  # the platform goes away mid-session, then the frame
+            host.page.evaluate("for (const k of Object.keys(window.API)) window.API[k] = () => { throw new Error('gone'); }; true")
+        host.page.evaluate("closePackage()")
+        cmi = host.committed()
+        if case in ("foreign-state", "damaged-state", "closed-without-warning"):
+            state = json.loads(cmi["suspend_data"])
+            assert state["id"].startswith("attnvid-default-en/") and state["a"] == {str(n): [v, n % 2] for n, v in said.items()}
+            assert (cmi["core"]["score"]["raw"], cmi["core"]["lesson_status"]) == ("20", "incomplete")
+        elif case == "refuses-values":  # commits that held nothing
+            assert (cmi["suspend_data"], cmi["core"]["score"]["raw"], cmi["core"]["lesson_location"]) == ("", "", "")
+        else:
+            assert cmi is None, "nothing was committed"
+        assert host.errors == []
+        host.requests_inside("whole")
+
+
+def test_a_part_and_its_questions_in_the_video(packages: Path) -> None:
+    with platform(packages / "site") as host:
+        frame = host.open("parts/index.html?part=2")
+        chapters = host.chapters("parts")
+        part = json.loads((packages / "site/parts/manifest.json").read_text(encoding="utf-8"))["parts"][1]
+        frame.wait_for_function("t => Math.abs(lecture.video.currentTime - t) < 0.1", arg=part["start_s"] + 0.001)
+        mine = numbers(frame)
+        linked = {n: int(frame.get_attribute(f"#exercise-{n} button.chapter", "data-chapter")) for n in mine}
+        assert mine and all(part["start_s"] - 0.05 <= chapters[k]["start_s"] < part["start_s"] + part["duration_s"]
+                            for k in linked.values())
+        first = min(mine, key=lambda n: linked[n])
+        k = linked[first]
+        frame.evaluate("t => { lecture.video.currentTime = t; lecture.video.play(); }", chapters[k]["end_s"] - 1.2)
+        frame.wait_for_selector(".in-video", timeout=15000)
+        assert frame.evaluate("lecture.video.paused")
+        asked = frame.evaluate("Array.from(document.querySelectorAll('.in-video .exercise')).map(e => Number(e.dataset.number))")
+        assert first in asked and set(asked) == {n for n in mine if linked[n] == k}
+        host.page.screenshot(path=str(packages / "in-video-question.png"))
+        for n in asked:
+            answer(frame, n, right=True)
+        assert frame.text_content(".in-video button.in-video-go") == "Continue"
+        frame.click(".in-video button.in-video-go")
+        frame.wait_for_function("t => !lecture.video.paused && document.querySelector('.in-video') === null && "
+                                "lecture.video.currentTime > t", arg=chapters[k + 1]["start_s"] + 0.2)
+        assert all(frame.evaluate(f"document.querySelector('#exercise-{n}').closest('#self-check') !== null") for n in asked)
+        frame.evaluate("lecture.video.pause()")
+        answer(frame, first, right=True)  # again, below the video: still one answer
+        cmi = host.committed()
+        assert cmi["core"]["score"]["raw"] == str(round(100 * len(asked) / len(mine)))
+        assert cmi["core"]["lesson_status"] == ("passed" if 100 * len(asked) / len(mine) >= 50 else "incomplete")
+        assert cmi["core"]["lesson_location"] == str(k + 2)
+        host.page.evaluate("closePackage()")
+        assert host.errors == []
+        host.requests_inside("parts")
