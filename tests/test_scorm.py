@@ -320,7 +320,9 @@ def test_scorm_in_a_platform(packages: Path) -> None:
         play_to(frame, 5)
         said = {n: answer(frame, n, right=n % 2 == 1) for n in numbers(frame)}
         assert len(said) == 10
-        host.page.screenshot(path=str(packages / "in-the-platform.png"), full_page=True)
+        host.page.screenshot(path=str(packages / "in-the-platform.png"))
+        frame.evaluate("document.getElementById('exercise-1').scrollIntoView()")
+        host.page.screenshot(path=str(packages / "in-the-platform-self-check.png"))
         host.page.evaluate("closePackage()")
         cmi = host.committed()
         assert [cmi["core"]["score"][k] for k in ("raw", "min", "max")] == ["50", "0", "100"]

@@ -26,6 +26,16 @@
     if (!byChapter.has(k)) byChapter.set(k, []);
     byChapter.get(k).push(ex);
   });
+  // The cards' look comes from rules scoped to #self-check: the same rules for the player's box
+  // (through the CSS object model, which a Content-Security-Policy leaves alone, unlike a <style>).
+  for (const sheet of Array.from(document.styleSheets)) {
+    let rules = [];
+    try { rules = Array.from(sheet.cssRules); } catch (e) { continue; }
+    for (const r of rules) {
+      if (!r.selectorText || !r.selectorText.includes("#self-check")) continue;
+      try { sheet.insertRule(r.cssText.split("#self-check").join(".in-video"), sheet.cssRules.length); } catch (e) { /* kept as it was */ }
+    }
+  }
   const asked = new Set();
   let shown = null, playing = -1;
   const open = k => (byChapter.get(k) || []).filter(ex => !ex.hidden && !ex.dataset.result);
@@ -33,7 +43,7 @@
 
   function close() {
     if (!shown) return;
-    shown.cards.forEach(([ex, mark]) => { mark.replaceWith(ex); });
+    shown.cards.forEach(([ex, mark]) => { mark.replaceWith(ex); ex.querySelectorAll("button.chapter").forEach(b => { b.hidden = false; }); });
     shown.box.remove();
     shown = null;
     video.focus();
@@ -46,14 +56,19 @@
     box.className = "in-video";
     box.setAttribute("role", "dialog");
     box.setAttribute("aria-label", S.iv_title);
-    Object.assign(box.style, { position: "absolute", left: "0", right: "0", top: "0", maxHeight: video.clientHeight + "px",
-                               overflow: "auto", background: "var(--bg)", border: "2px solid var(--accent)",
+    Object.assign(box.style, { position: "absolute", left: "0", right: "0", top: "0", minHeight: video.clientHeight + "px", background: "var(--bg)", border: "2px solid var(--accent)",
                                borderRadius: "6px", padding: "12px", zIndex: "5" });
     const title = document.createElement("h2");
     title.textContent = S.iv_title;
     Object.assign(title.style, { fontSize: "18px", margin: "0 0 8px" });
     box.appendChild(title);
-    const held = cards.map(ex => { const mark = document.createComment("in-video"); ex.replaceWith(mark); box.appendChild(ex); return [ex, mark]; });
+    const held = cards.map(ex => {
+      const mark = document.createComment("in-video");
+      ex.replaceWith(mark);
+      box.appendChild(ex);
+      ex.querySelectorAll("button.chapter").forEach(b => { b.hidden = true; });  // it was just played
+      return [ex, mark];
+    });
     const go = document.createElement("button");
     go.type = "button";
     go.className = "check in-video-go";
