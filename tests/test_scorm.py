@@ -37,6 +37,8 @@ from scorm_host import CHROMIUM, HOST_FILES, make_site, serve
 from attncore import default_lesson, trace_lesson
 from attncore.exercises import make_exercises
 from attncore.lesson import LessonError, parse_lesson
+from attnvid.publish.page import lecture_page
+from attnvid.publish.selfcheck import self_check_section
 
 IMSCP = "http://www.imsproject.org/xsd/imscp_rootv1p1p2"
 ADLCP = "http://www.adlnet.org/xsd/adlcp_rootv1p2"
@@ -116,9 +118,6 @@ def page_is_framed(html: str) -> None:
 # -- a small lecture folder, written by the page's own code (no video rendered) ---------------------
 def small_lecture(folder: Path, big: int = 0) -> Path:
     """A lecture folder as ``attnvid lecture`` leaves it, its videos a few bytes (or ``big`` bytes)."""
-    from attnvid.publish.page import lecture_page
-    from attnvid.publish.selfcheck import self_check_section
-
     folder.mkdir(parents=True)
     chapters = [{"title": f"1 · Embeddings — {t}", "start_s": k * 10.0, "end_s": k * 10.0 + 10} for k, t in
                 enumerate(["Words become vectors", "Reading a vector", "One word, two meanings"])]
