@@ -449,3 +449,42 @@ def test_a_part_and_its_questions_in_the_video(packages: Path) -> None:
         host.page.evaluate("closePackage()")
         assert host.errors == []
         host.requests_inside("parts")
+
+
+def test_the_offline_zip_from_disk_without_a_platform(tmp_path: Path) -> None:
+    """Unpacked and opened from disk, with no platform around: the page is as it was (its scripts
+    and styles from files, under the policy), no error, and the self-check answers."""
+    from playwright.sync_api import sync_playwright
+
+    small_lecture(tmp_path / "media" / "lecture" / "low")
+    assert run("package", "--format", "zip", "--in-video-questions", cwd=tmp_path).returncode == 0
+    with zipfile.ZipFile(tmp_path / "media/lecture/low/attnvid-default-en.zip") as z:
+        z.extractall(tmp_path / "unpacked")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        try:
+            page = browser.new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
+            page.goto((tmp_path / "unpacked" / "index.html").as_uri())
+            page.wait_for_function("window.lecture !== undefined")
+            assert page.evaluate("[document.documentElement.dataset.scorm, typeof window.attnvidInVideo]") == ["none", "object"]
+            assert page.evaluate("getComputedStyle(document.querySelector('#self-check .exercise')).borderRadius") == "6px"
+            answer(page.main_frame, 1, right=True)
+            assert errors == []
+        finally:
+            browser.close()
+
+
+def test_the_lecture_page_asks_in_the_video_when_the_lesson_says() -> None:
+    exercises = make_exercises(trace_lesson(default_lesson()), 2, 0)
+    chapters = [{"title": "1 · Embeddings — Words become vectors", "start_s": 0.0, "end_s": 10.0}]
+    plain, asking = (self_check_section(exercises, chapters, in_video=v) for v in (False, True))
+    assert 'data-in-video="1"' in asking and "attnvidInVideo" in asking
+    assert "data-in-video" not in plain and "attnvidInVideo" not in plain
+
+
+def test_lecture_refuses_an_unknown_package_format(tmp_path: Path) -> None:
+    one_line_refusal(run("lecture", "--package", "scorm2004", cwd=tmp_path), "--package", "scorm12")
+    assert not (tmp_path / "media").exists()
