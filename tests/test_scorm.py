@@ -317,9 +317,9 @@ def test_scorm_in_a_platform(packages: Path) -> None:
         frame = host.open("whole/index.html")
         assert frame.evaluate("document.documentElement.dataset.scorm") == "connected"
         play_to(frame, 5)
+        host.page.screenshot(path=str(packages / "in-the-platform.png"))
         said = {n: answer(frame, n, right=n % 2 == 1) for n in numbers(frame)}
         assert len(said) == 10
-        host.page.screenshot(path=str(packages / "in-the-platform.png"))
         frame.evaluate("document.getElementById('exercise-1').scrollIntoView()")
         host.page.screenshot(path=str(packages / "in-the-platform-self-check.png"))
         host.page.evaluate("closePackage()")
