@@ -160,6 +160,9 @@ class Lesson:
     #: Not in ``repr``: the repr is the lesson's part of every scene's cache key, and which
     #: scenes a lecture holds changes how none of them renders.
     lecture: tuple[LecturePart, ...] = field(default=(), repr=False)
+    #: ``[selfcheck] in_video``: the self-check's questions also appear in the player, at the end of
+    #: the chapter that explains each (the page's, not the video's: not in ``repr`` either).
+    in_video_questions: bool = field(default=False, repr=False)
 
     @property
     def d(self) -> int:

@@ -36,7 +36,7 @@ __all__ = ["parse_lesson"]
 
 _TOP_KEYS = {
     "title", "language", "dimensions", "decimals", "vocabulary", "contexts", "projections", "heads", "theme", "training",
-    "narration", "lecture",
+    "narration", "lecture", "selfcheck",
 }
 _CONTEXT_KEYS = {"name", "sentence", "focus", "leans"}
 _PROJECTION_KEYS = {"weights", "seed", "d_v", "W_Q", "W_K", "W_V", "W_V_reshape", "W_O"}
@@ -44,6 +44,7 @@ _HEADS_KEYS = {"count"}
 _TRAINING_KEYS = {"steps", "seed", "learning_rate", "examples"}
 _EXAMPLE_KEYS = {"sentence", "focus", "leans"}
 _LECTURE_KEYS = {"parts"}
+_SELFCHECK_KEYS = {"in_video"}
 _PART_KEYS = {"title", "scenes"}
 
 
@@ -118,6 +119,7 @@ def parse_lesson(data: dict[str, Any], source: str = "built-in") -> Lesson:
         language=top.language,
         training=_training(src, data.get("training", {}), top.dimensions, vocab_words),
         lecture=_lecture(src, data.get("lecture")),
+        in_video_questions=_selfcheck(src, data.get("selfcheck", {})),
     )
     check_decimals(src, lesson)
     check_exponentials(src, lesson)
@@ -389,6 +391,17 @@ def _lecture(src: str, raw: Any) -> tuple[LecturePart, ...]:
             raise error_at(src, f"{where}.scenes", "is empty", "name at least one scene, or remove this part")
         parts.append(LecturePart(" ".join(title.split()), tuple(s.strip() for s in scenes)))
     return tuple(parts)
+
+
+def _selfcheck(src: str, raw: Any) -> bool:
+    """``[selfcheck]``: ``in_video = true`` puts the self-check's questions in the player too."""
+    if not isinstance(raw, dict):
+        raise error_at(src, "selfcheck", "must be a table", "write [selfcheck] with in_video = true")
+    _check_keys(src, "selfcheck", raw, _SELFCHECK_KEYS)
+    value = raw.get("in_video", False)
+    if not isinstance(value, bool):
+        raise error_at(src, "selfcheck.in_video", f"{value!r} is not true or false", "write in_video = true or false")
+    return value
 
 
 def _same_word(word: str, words: set[str]) -> str | None:

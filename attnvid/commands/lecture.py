@@ -22,8 +22,10 @@ from ..options import (
 from ..outputs import claim_output
 from ..publish.assemble import assemble_lecture
 from ..publish.handout import print_frames
+from ..publish.package import PackageSettings
 from ..render.engine import run_jobs
 from ..render.jobs import default_jobs, plan
+from .package import format_option, in_video_option, render_command, write_packages
 
 
 @click.command("lecture")
@@ -34,9 +36,12 @@ from ..render.jobs import default_jobs, plan
 @rate_option
 @theme_option
 @language_option
+@format_option("--package", "Also package the lecture for a learning platform (repeat for several; "
+                            "see attnvid package, which takes the same formats and more settings).")
+@in_video_option
 @media_option()
 def lecture(quality: str, jobs: int | None, lesson_path: Path | None, voice: str, rate: int | None,
-            theme: str | None, media: Path) -> None:
+            theme: str | None, formats: tuple[str, ...], in_video: bool, media: Path) -> None:
     """Render the lesson's scenes and assemble the lecture folder.
 
     The lecture holds the scenes of the lesson's [lecture] parts (the default parts: every
@@ -49,7 +54,8 @@ def lecture(quality: str, jobs: int | None, lesson_path: Path | None, voice: str
     player with chapters, presenter mode, the parts, a self-check of the exercises and the
     Try it panel), playground.html (the panel on its own), workbook.xlsx (every number as a
     live formula), exercises.pdf, quiz.gift and quiz.xml (ten exercises with worked answers,
-    seed 0) and manifest.json. Its path is the last line printed.
+    seed 0) and manifest.json. Its path is the last line printed; with --package, the
+    packages' paths follow it (as attnvid package writes them).
     """
     voice = spoken_voice(voice, rate)
     lesson = get_lesson(lesson_path)
@@ -62,6 +68,10 @@ def lecture(quality: str, jobs: int | None, lesson_path: Path | None, voice: str
         results = run_jobs(job_list, jobs or default_jobs())
         prints = print_frames(job_list, jobs or default_jobs())  # the handout's light frames
         titles = [resolve_scene(j.scene).TITLE for j in job_list]
-        duration, n_chapters = assemble_lecture(folder, lesson, job_list, results, titles, quality, voice, prints)
-    click.echo(f"lecture: {duration:.1f} s, {n_chapters} chapters, {len(job_list)} scenes", err=True)
-    click.echo(str(folder))
+        duration, n_chapters = assemble_lecture(folder, lesson, job_list, results, titles, quality, voice, prints,
+                                                in_video)
+        click.echo(f"lecture: {duration:.1f} s, {n_chapters} chapters, {len(job_list)} scenes", err=True)
+        click.echo(str(folder))
+        if formats:
+            write_packages(folder, lesson, formats, PackageSettings(in_video=in_video),
+                           render_command(quality, theme, lesson_path))

@@ -298,19 +298,22 @@ def _posters(folder: Path, jobs: Sequence[Job], results: Sequence[Result]) -> li
 
 def assemble_lecture(folder: Path, lesson: Lesson, jobs: Sequence[Job], results: Sequence[Result],
                      titles: Sequence[str], quality: str, voice: str,
-                     prints: Mapping[tuple[str, str], Path] | None = None) -> tuple[float, int]:
+                     prints: Mapping[tuple[str, str], Path] | None = None,
+                     in_video: bool = False) -> tuple[float, int]:
     """Write the lecture folder from the rendered scenes: the duration and the number of chapters.
 
     Every file goes through a ``.part`` name, so a reader sees whole files only. Everything
-    is written in the lesson's language (``titles``: the scenes' English titles).
+    is written in the lesson's language (``titles``: the scenes' English titles). ``in_video``
+    (or the lesson's ``[selfcheck] in_video``): the page asks the self-check's questions in the player too.
     """
     with use(lesson.language):
-        return _assemble(folder, lesson, jobs, results, titles, quality, voice, prints)
+        return _assemble(folder, lesson, jobs, results, titles, quality, voice, prints,
+                         in_video or lesson.in_video_questions)
 
 
 def _assemble(folder: Path, lesson: Lesson, jobs: Sequence[Job], results: Sequence[Result],
               titles: Sequence[str], quality: str, voice: str,
-              prints: Mapping[tuple[str, str], Path] | None) -> tuple[float, int]:
+              prints: Mapping[tuple[str, str], Path] | None, in_video: bool) -> tuple[float, int]:
     folder.mkdir(parents=True, exist_ok=True)
     chapters = chapters_for(results, titles)
     duration = join_videos([Path(r.path) for r in results], folder / "lecture.mp4", chapters)
@@ -335,6 +338,6 @@ def _assemble(folder: Path, lesson: Lesson, jobs: Sequence[Job], results: Sequen
     page_cues = [{"start": c.start, "end": c.end, "text": c.text} for c in cues]
     write_atomic(folder / PLAYGROUND_NAME, playground_page(trace, manifest).encode())
     panel = playground_panel(trace, manifest)  # the same panel in the page, its steps linked to the chapters
-    check = self_check_section(exercises, manifest["chapters"], exercise_files)
+    check = self_check_section(exercises, manifest["chapters"], exercise_files, in_video)
     write_atomic(folder / "index.html", lecture_page(manifest, lesson.title, page_cues, check, panel).encode())
     return duration, len(chapters)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import html
 import json
 from collections.abc import Sequence
+from importlib import resources
 from typing import Any
 
 from attncore.exercises import Exercise
@@ -144,12 +145,22 @@ def _strings() -> str:
         "not_within": _("Not quite: {number} is not within ±{tolerance} of the answer. See how it is worked:"),
         # Translators: {mistake} is what a wrong option comes from, said as an action ("forget to scale").
         "mistake": _("Not quite: that is what you get if you {mistake}. See how it is worked:"),
+        # the in-video questions (invideo.js): the player pauses at the end of a chapter to ask
+        "iv_title": _("A question on what you just watched"),
+        "iv_skip": _("Skip"),
+        "iv_continue": _("Continue"),
     }, ensure_ascii=False).replace("</", "<\\/")
 
 
+def in_video_script() -> str:
+    """The in-video questions' script (``invideo.js``, beside this module) as the page holds it."""
+    return "<script>\n" + resources.files("attnvid.publish").joinpath("invideo.js").read_text(encoding="utf-8") + "</script>"
+
+
 def self_check_section(exercises: Sequence[Exercise], chapters: Sequence[dict[str, Any]],
-                       files: dict[str, Any] | None = None) -> str:
-    """The self-check section of the lecture page ("" without exercises)."""
+                       files: dict[str, Any] | None = None, in_video: bool = False) -> str:
+    """The self-check section of the lecture page ("" without exercises); ``in_video``: its questions
+    also asked in the player at the end of the chapter that explains each (``invideo.js``)."""
     if not exercises:
         return ""
     about = _("Every answer is computed from the lecture's own numbers; a number is right within "
@@ -163,7 +174,9 @@ def self_check_section(exercises: Sequence[Exercise], chapters: Sequence[dict[st
     cards = "".join(_card(ex, chapters) for ex in exercises)
     heading = ngettext("Check yourself: {n} question", "Check yourself: {n} questions", len(exercises)).format(
         n=len(exercises))
-    return (f'<section id="self-check" aria-labelledby="self-check-title">{_STYLE}'
+    asks = ' data-in-video="1"' if in_video else ""
+    return (f'<section id="self-check" aria-labelledby="self-check-title"{asks}>{_STYLE}'
             f'<h2 id="self-check-title">{_e(heading)}</h2>'
             f'<p class="muted">{about}</p><div class="exercises">{cards}</div>'
-            f'<script id="self-check-strings" type="application/json">{_strings()}</script>{_SCRIPT}</section>')
+            f'<script id="self-check-strings" type="application/json">{_strings()}</script>{_SCRIPT}'
+            f'{in_video_script() if in_video else ""}</section>')
