@@ -46,7 +46,7 @@ from attncore.steps import (
     split_heads,
 )
 from attncore.trace import LessonTrace
-from attnvid.publish.page import lecture_page
+from attnvid.publish.page import lecture_page, write_page_assets
 from attnvid.publish.playground import SIGNIFICANT, STEPS, playground_page, playground_panel
 
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -112,6 +112,7 @@ class Built:
             (page / "index.html").write_text(lecture_page(manifest, lesson.title, [], panel=playground_panel(trace, manifest)),
                                              encoding="utf-8")
             (page / "playground.html").write_text(playground_page(trace, manifest), encoding="utf-8")
+            write_page_assets(page)
             self.entries[name] = {"lesson": lesson, "trace": trace, "dir": page}
         return self.entries[name]
 

@@ -4,8 +4,8 @@ A student changes a cell of the embedding table, the sentence, the focus word, t
 scaling, the causal mask or positions on or off, or switches from the simplified step
 (Q = K = V = X) to the lesson's trained weights (one head, or each head), and every step
 is recomputed in the page, in the lecture's order, names and colours. The panel is plain
-JavaScript (``playground.js``, beside this module) with the lesson's inputs embedded as
-JSON from attncore, so it works offline from ``file://``. It goes into ``index.html``
+JavaScript (``playground.js``, written beside the page: :func:`attnvid.publish.page.write_page_assets`)
+with the lesson's inputs embedded as JSON from attncore, so it works offline from ``file://``. It goes into ``index.html``
 (:func:`playground_panel`, each step linked to its chapter and each chapter to its step)
 and stands alone as ``playground.html`` (:func:`playground_page`) for a course site.
 
@@ -78,7 +78,8 @@ def _colours(lesson: Lesson, style: str = "dark") -> tuple[dict[str, str], list[
 
 
 def _chapters(manifest: dict[str, Any]) -> tuple[dict[str, dict[str, Any]], list[tuple[int, str, str]]]:
-    """Each step's chapter (the first of its scene: index and start) and each chapter's step."""
+    """Each step's chapter (the first of its scene: index and start) and the chapters that link
+    their step: the first of each run of chapters showing the same one."""
     sections = manifest.get("sections") or []
     steps: dict[str, dict[str, Any]] = {}
     links: list[tuple[int, str, str]] = []
@@ -87,7 +88,8 @@ def _chapters(manifest: dict[str, Any]) -> tuple[dict[str, dict[str, Any]], list
         for step, _title, scene, _mode in STEPS:
             if s["scene"] == scene and step not in steps:
                 steps[step] = {"index": index, "start_s": s["start_s"]}
-        if s["scene"] in by_scene:
+        # a link on the first chapter of a run that shows the same step (a shorter list, fewer Tab stops)
+        if s["scene"] in by_scene and (not links or links[-1][1:] != by_scene[s["scene"]]):
             step, mode = by_scene[s["scene"]]
             links.append((index, step, mode))
     return steps, links
@@ -271,14 +273,14 @@ def playground_panel(trace: LessonTrace, manifest: dict[str, Any], *, in_lecture
                      lesson.decimals).format(n=lesson.decimals)
     return (
         f"<style>{_asset('playground.css')}</style>"
-        f'<section id="playground" class="pg" aria-labelledby="pg-heading">'
+        f'<section id="playground" class="pg" tabindex="-1" aria-labelledby="pg-heading">'
         f'<h2 id="pg-heading">{html.escape(heading)}</h2>'
         f'<p class="pg-muted">{html.escape(about, quote=False)}</p>'
         f"{_controls(lesson)}"
         f'<p class="pg-message" role="status" aria-live="polite"></p>'
         f'<div class="pg-steps"></div></section>'
         f'<script id="playground-data" type="application/json">{data}</script>'
-        f"<script>{_asset('playground.js')}</script>"
+        '<script src="playground.js" defer></script>'
     )
 
 
@@ -298,8 +300,10 @@ _PAGE = """<!doctype html>
 </style>
 </head>
 <body>
-<div class="pg-page-head"><h1>__TITLE__</h1>__VIDEO__</div>
+<header class="pg-page-head"><h1>__TITLE__</h1>__VIDEO__</header>
+<main>
 __PANEL__
+</main>
 </body>
 </html>
 """

@@ -5,8 +5,8 @@ number field or the options, a Check button. A right answer is accepted (a numbe
 within the tolerance, half a unit of its last shown decimal; the right option); a
 wrong one is refused, naming the mistake a wrong option comes from, and the worked
 solution opens. Each card links the chapter of the lecture that explains it, which
-seeks the page's video there (``window.lecture.seekTo``). Plain JavaScript in the page:
-nothing is loaded, and it works from ``file://``.
+seeks the page's video there (``window.lecture.seekTo``). Plain JavaScript in
+``selfcheck.js`` beside the page: nothing else is loaded, and it works from ``file://``.
 
 Kept out of :mod:`attnvid.publish.page`, which only places the section
 (``__SELFCHECK__``): the page's other panels change without touching this one.
@@ -46,47 +46,19 @@ _STYLE = """<style>
                                   overflow-wrap: anywhere; }
   #self-check button.chapter, #self-check a { color: var(--accent); background: none; border: 0; padding: 0; font: inherit;
                                               cursor: pointer; text-decoration: none; text-align: left; }
-  #self-check button.chapter:hover, #self-check a:hover { text-decoration: underline; }
+  #self-check button.chapter:hover { text-decoration: underline; }
+  #self-check p a { text-decoration: underline; }  /* links in a sentence: told apart by more than their colour */
+  @media (max-width: 600px) {  /* a phone: one column, the options side by side when they fit */
+    #self-check { padding: 0 8px 16px; }
+    #self-check .exercises { grid-template-columns: 1fr; gap: 10px; }
+    #self-check .exercise { padding: 8px 10px; }
+    #self-check fieldset label { display: inline-block; margin-right: 1.4em; }
+    #self-check .verdict { min-height: 0; }
+  }
 </style>"""
 
-_SCRIPT = """<script>
-(() => {
-  "use strict";
-  const number = s => Number(s.trim().replace(/\\u2212/g, "-").replace(",", "."));
-  // the words in the lecture's language, {name}s filled here
-  const S = JSON.parse(document.getElementById("self-check-strings").textContent);
-  const fill = (text, values) => text.replace(/\\{(\\w+)\\}/g, (m, k) => (k in values ? String(values[k]) : m));
-  document.querySelectorAll("#self-check .exercise").forEach(ex => {
-    const verdict = ex.querySelector(".verdict"), worked = ex.querySelector("details.worked");
-    ex.querySelector("button.check").addEventListener("click", () => {
-      let right, said;
-      if (ex.dataset.numerical === "1") {
-        const raw = ex.querySelector("input.answer").value, v = number(raw);
-        if (raw.trim() === "" || !Number.isFinite(v)) { verdict.textContent = S.type_number; return; }
-        // the tolerance, plus a hair for the binary representation of decimals (0.005 is not exact)
-        right = Math.abs(v - number(ex.dataset.answer)) <= Number(ex.dataset.tolerance) + 1e-9;
-        said = right ? fill(S.right, { answer: ex.dataset.shown }) :
-          fill(S.not_within, { number: raw.trim(), tolerance: ex.dataset.toleranceShown || ex.dataset.tolerance });
-      } else {
-        const picked = ex.querySelector("input[type=radio]:checked");
-        if (!picked) { verdict.textContent = S.choose; return; }
-        right = picked.dataset.right === "1";
-        said = right ? fill(S.right, { answer: ex.dataset.shown }) : fill(S.mistake, { mistake: picked.dataset.mistake });
-      }
-      verdict.textContent = said;
-      verdict.className = "verdict " + (right ? "right" : "wrong");
-      ex.dataset.result = right ? "right" : "wrong";
-      if (!right) worked.open = true;
-    });
-    const link = ex.querySelector("button.chapter");
-    if (link) link.addEventListener("click", () => {
-      if (!window.lecture) return;
-      window.lecture.seekTo(Number(link.dataset.chapter), true);
-      window.lecture.video.scrollIntoView({ behavior: "smooth", block: "start" });
-    });
-  });
-})();
-</script>"""
+#: The section's script, a file beside the page (:data:`attnvid.publish.page.SCRIPTS`).
+_SCRIPT = '<script src="selfcheck.js" defer></script>'
 
 
 def _e(text: str) -> str:
@@ -163,7 +135,7 @@ def self_check_section(exercises: Sequence[Exercise], chapters: Sequence[dict[st
     cards = "".join(_card(ex, chapters) for ex in exercises)
     heading = ngettext("Check yourself: {n} question", "Check yourself: {n} questions", len(exercises)).format(
         n=len(exercises))
-    return (f'<section id="self-check" aria-labelledby="self-check-title">{_STYLE}'
+    return (f'<section id="self-check" tabindex="-1" aria-labelledby="self-check-title">{_STYLE}'
             f'<h2 id="self-check-title">{_e(heading)}</h2>'
             f'<p class="muted">{about}</p><div class="exercises">{cards}</div>'
             f'<script id="self-check-strings" type="application/json">{_strings()}</script>{_SCRIPT}</section>')
