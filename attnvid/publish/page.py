@@ -235,9 +235,11 @@ def _skips(self_check: str, panel: str) -> str:
     first to the video is in :data:`_PAGE`): the first Tab stops of the page."""
     out = ""
     if self_check:
-        out += f'<a class="skip" href="#self-check">{html.escape(_("Skip to the self-check"))}</a>'
+        said = _("Skip to the self-check")
+        out += f'<a class="skip" href="#self-check">{html.escape(said)}</a>'
     if panel:
-        out += f'<a class="skip" href="#playground">{html.escape(_("Skip to Try it"))}</a>'
+        said = _("Skip to Try it")
+        out += f'<a class="skip" href="#playground">{html.escape(said)}</a>'
     return out
 
 
