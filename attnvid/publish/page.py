@@ -50,7 +50,6 @@ _PAGE = """<!doctype html>
 <style>
   :root { color-scheme: dark; --bg: #14161c; --panel: #20232c; --text: #ece8e1; --muted: #8d93a1; --accent: #f2c14e; }
   * { box-sizing: border-box; }
-  .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
   body { margin: 0; background: var(--bg); color: var(--text); font: 16px/1.4 "DejaVu Sans", system-ui, sans-serif; }
   header { padding: 12px 20px; display: flex; gap: 16px; align-items: baseline; flex-wrap: wrap; }
   h1 { font-size: 20px; margin: 0; }
