@@ -55,13 +55,13 @@ def republish(lecture: Path, out: Path, style: str, lang: str) -> Path:
     from attncore.i18n import use
     from attnvid.publish.assemble import LECTURE_EXERCISES
     from attnvid.publish.clips import shown
-    from attnvid.publish.page import SCRIPTS, lecture_page, write_page_assets
+    from attnvid.publish.page import SCRIPTS, STYLES, lecture_page, write_page_assets
     from attnvid.publish.playground import playground_page, playground_panel
     from attnvid.publish.selfcheck import self_check_section
 
     out.mkdir(parents=True)
     for entry in lecture.iterdir():
-        if entry.name not in ("index.html", "playground.html", *SCRIPTS):
+        if entry.name not in ("index.html", "playground.html", "light.css", *SCRIPTS, *STYLES):
             os.symlink(entry, out / entry.name)
     m = json.loads((lecture / "manifest.json").read_text(encoding="utf-8"))
     with use(lang):
@@ -348,9 +348,13 @@ def test_phone_and_desktop(pages: dict[tuple[str, str], Path], browser: Any, tmp
 
 
 # -- what opening the page downloads -----------------------------------------------------------------
+#: The strictest policy a learning platform may put the page under: its own files only.
+CSP = "default-src 'self'"
+
+
 class _RangeHandler(SimpleHTTPRequestHandler):
     """A static file server that answers Range requests (206, one range) and counts every byte it
-    sends, by path."""
+    sends, by path; every answer carries :data:`CSP`."""
 
     sent: dict[str, int] = {}
     lock = threading.Lock()
@@ -385,6 +389,7 @@ class _RangeHandler(SimpleHTTPRequestHandler):
         else:
             self.send_response(200)
         self.send_header("Content-Type", self.guess_type(str(path)))
+        self.send_header("Content-Security-Policy", CSP)
         self.send_header("Accept-Ranges", "bytes")
         self.send_header("Content-Length", str(end - start + 1))
         self.end_headers()
@@ -401,10 +406,19 @@ class _RangeHandler(SimpleHTTPRequestHandler):
                 pass
 
 
+def until(page: Any, expression: str, seconds: float) -> None:
+    """Wait for ``expression`` to be true in the page (Playwright's wait_for_function evaluates a
+    string, which the page's policy refuses)."""
+    end = time.monotonic() + seconds
+    while not page.evaluate(expression):
+        assert time.monotonic() < end, f"not within {seconds} s: {expression}"
+        time.sleep(0.1)
+
+
 def test_opening_the_page_downloads_little(lecture_dir: Path, browser: Any) -> None:
-    """Served over http with Range requests, the page's first 10 s transfer at most 2 MB (the videos
-    load their metadata, or nothing, until played); the video then plays, and the captions
-    arrive as the <track> file."""
+    """Served over http with Range requests, the page's first 10 s transfer at most 2 MB (no video
+    loads until played); the video then plays, and the captions arrive as the <track> file. All
+    under a Content-Security-Policy of 'self': nothing refused, the style and scripts applied."""
     root = lecture_dir.resolve()
 
     class Handler(_RangeHandler):
@@ -419,8 +433,15 @@ def test_opening_the_page_downloads_little(lecture_dir: Path, browser: Any) -> N
     thread.start()
     try:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.add_init_script("window.refused = []; document.addEventListener('securitypolicyviolation', "
+                             "e => window.refused.push(e.violatedDirective + ' ' + e.blockedURI));")
         page.goto(f"http://127.0.0.1:{server.server_port}/index.html")
         time.sleep(10)
+        assert page.evaluate("window.refused") == [] and errors == []
+        assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(20, 22, 28)", "lecture.css"
+        assert page.evaluate("document.querySelectorAll('#chapters button').length") > 40, "lecture.js ran"
         with Handler.lock:
             first = dict(Handler.sent)
         total = sum(first.values())
@@ -432,20 +453,30 @@ def test_opening_the_page_downloads_little(lecture_dir: Path, browser: Any) -> N
         assert page.evaluate("lecture.video.textTracks[0].cues.length") == len(_cues(lecture_dir / "captions.vtt"))
         page.evaluate("lecture.video.muted = true; lecture.seekTo(6, true)")
         t = json.loads((lecture_dir / "manifest.json").read_text(encoding="utf-8"))["chapters"][6]["start_s"]
-        page.wait_for_function(f"lecture.video.currentTime > {t + 1}", timeout=20000)
+        until(page, f"lecture.video.currentTime > {t + 1}", 20)
+        page.goto(f"http://127.0.0.1:{server.server_port}/playground.html")
+        until(page, "window.playground !== undefined", 10)
+        assert page.evaluate("window.refused") == [] and errors == []
         page.close()
     finally:
         server.shutdown()
         server.server_close()
 
 
-def test_page_scripts_are_files(lecture_dir: Path) -> None:
-    """No inline code (what a Content-Security-Policy of 'self' refuses): every <script> either
-    names a file of the lecture folder or holds JSON data; no on* attribute, no eval."""
-    from attnvid.publish.page import SCRIPTS
+@pytest.mark.parametrize(("style", "lang"), [("dark", "en"), ("light", "fr")])
+def test_page_scripts_and_styles_are_files(pages: dict[tuple[str, str], Path], style: str, lang: str) -> None:
+    """No inline code or style (what a Content-Security-Policy of 'self' refuses): every <script>
+    either names a file of the lecture folder or holds JSON data, every style is a stylesheet
+    file of the folder; no on* or style attribute, no eval."""
+    from attnvid.publish.page import SCRIPTS, STYLES
 
+    lecture_dir = pages[(style, lang)]
     for name in ("index.html", "playground.html"):
         text = (lecture_dir / name).read_text(encoding="utf-8")
+        assert "<style" not in text and not re.search(r"<[^>]+\sstyle=", text), name
+        sheets = re.findall(r'<link rel="stylesheet" href="([^"]+)">', text)
+        assert sheets and all((lecture_dir / s).is_file() and s in (*STYLES, "light.css") for s in sheets), sheets
+        assert ("light.css" in sheets) == (style == "light")
         for attrs, body in re.findall(r"<script([^>]*)>(.*?)</script>", text, re.S):
             if "src=" in attrs:
                 src = re.search(r'src="([^"]+)"', attrs)[1]  # type: ignore[index]

@@ -1,4 +1,5 @@
-"""The offline lecture page: one HTML file and its scripts (:data:`SCRIPTS`), no network, no library.
+"""The offline lecture page: one HTML file, its scripts and styles (:data:`SCRIPTS`, :data:`STYLES`),
+no network, no library.
 
 The manifest is embedded in the page (browsers refuse ``fetch`` from ``file://``), so
 double-clicking ``index.html`` works. Presenter mode pauses at the end of every section
@@ -33,13 +34,14 @@ LIGHT_PANEL_VARS = ("--pg-field: #ffffff; --pg-card: #f7f5ef; --pg-line: #7d838e
 #: accent) as the page's variables, over the dark ones; the playground's own page sets them too.
 LIGHT_ROOT_VARS = ("color-scheme: light; --bg: #fbfaf6; --panel: #f0eee8; --text: #1c1e24; --muted: #5b606b; "
                    "--accent: #955800;")
-#: The page of a light lecture (``--theme light``).
-LIGHT_CSS = ("""<style>
-  :root { """ + LIGHT_ROOT_VARS + " " + LIGHT_PANEL_VARS + """ }
-  nav button:hover { background: #e4e1d8; }
-  nav button.current { background: #f3e4c4; }
-  .bar button { border-color: #7d838e; }
-</style>""")
+#: ``light.css``, what the pages of a light lecture (``--theme light``) add to their style.
+LIGHT_CSS = (":root { " + LIGHT_ROOT_VARS + " " + LIGHT_PANEL_VARS + """ }
+nav button:hover { background: #e4e1d8; }
+nav button.current { background: #f3e4c4; }
+.bar button { border-color: #7d838e; }
+""")
+#: The link a light page adds after its other styles.
+LIGHT_LINK = '<link rel="stylesheet" href="light.css">'
 
 _PAGE = """<!doctype html>
 <html lang="__LANG__">
@@ -47,64 +49,7 @@ _PAGE = """<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>__TITLE__</title>
-<style>
-  :root { color-scheme: dark; --bg: #14161c; --panel: #20232c; --text: #ece8e1; --muted: #8d93a1; --accent: #f2c14e; }
-  * { box-sizing: border-box; }
-  body { margin: 0; background: var(--bg); color: var(--text); font: 16px/1.4 "DejaVu Sans", system-ui, sans-serif; }
-  header { padding: 12px 20px; display: flex; gap: 16px; align-items: baseline; flex-wrap: wrap; }
-  h1 { font-size: 20px; margin: 0; }
-  .muted { color: var(--muted); }
-  .stage { display: grid; grid-template-columns: minmax(0, 1fr) 320px; gap: 16px; padding: 0 20px 20px; }
-  @media (max-width: 900px) { .stage { grid-template-columns: 1fr; } }
-  .skip { position: absolute; left: 8px; top: -60px; z-index: 10; background: var(--panel); color: var(--accent);
-          padding: 8px 12px; border-radius: 4px; text-decoration: underline; }
-  .skip:focus { top: 8px; }
-  [tabindex="-1"]:focus { outline: none; }
-  :focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
-  .keys { color: var(--muted); font-size: 14px; margin-top: 8px; }
-  .keys summary { cursor: pointer; }
-  .keys p { margin: 6px 0 0; max-width: 60em; }
-  video { width: 100%; background: #000; border-radius: 6px; display: block; }
-  nav { background: var(--panel); border-radius: 6px; padding: 8px; max-height: 80vh; overflow: auto; }
-  nav ol { list-style: none; margin: 0; padding: 0; }
-  nav button { width: 100%; text-align: left; background: none; border: 0; color: var(--text); padding: 6px 8px;
-               border-radius: 4px; cursor: pointer; font: inherit; display: flex; gap: 8px; }
-  nav button:hover { background: #2b2f3a; }
-  nav button.current { background: #3a3520; color: var(--accent); }
-  nav .t { color: var(--muted); font-variant-numeric: tabular-nums; min-width: 3.2em; }
-  nav button.current .t { color: inherit; }
-  .bar { display: flex; gap: 12px; align-items: center; margin-top: 10px; flex-wrap: wrap; }
-  .bar button { background: var(--panel); color: var(--text); border: 1px solid #4a4f5c; border-radius: 4px;
-                padding: 6px 12px; font: inherit; cursor: pointer; }
-  .bar button[aria-pressed="true"] { border-color: var(--accent); color: var(--accent); }
-  #status { color: var(--muted); }
-  .files { display: flex; gap: 14px; margin-left: auto; }
-  .files a { color: var(--accent); text-decoration: none; }
-  .files a:hover { text-decoration: underline; }
-  #parts { padding: 0 20px 24px; }
-  #parts h2 { font-size: 18px; margin: 8px 0 12px; }
-  .parts { display: grid; grid-template-columns: repeat(auto-fill, minmax(300px, 1fr)); gap: 16px; }
-  .part { background: var(--panel); border-radius: 6px; padding: 12px; }
-  .part h3 { font-size: 16px; margin: 0 0 4px; color: var(--accent); }
-  .part p { margin: 6px 0; }
-  .part ul { margin: 6px 0; padding: 0; list-style: none; color: var(--muted); font-size: 14px; }
-  .part a, .part button { color: var(--accent); background: none; border: 0; padding: 0; font: inherit; cursor: pointer;
-                          text-decoration: none; margin-right: 14px; white-space: nowrap; }
-  .part a:hover, .part button:hover { text-decoration: underline; }
-  nav .part-label { color: var(--accent); font-size: 13px; padding: 8px 8px 2px; text-transform: uppercase;
-                    letter-spacing: 0.04em; }
-  /* a phone: the chapters in a box of their own that scrolls (half the screen), the parts without
-     their scene lists (the chapters name them), and each video's picture above a band that
-     holds its control bar, which would otherwise cover the lower half of the picture */
-  @media (max-width: 600px) {
-    header, .stage, #parts { padding-left: 8px; padding-right: 8px; }
-    .stage nav { max-height: 50vh; padding: 4px; }
-    .stage nav button { padding: 3px 6px; font-size: 14px; }
-    .parts { grid-template-columns: 1fr; }
-    .part ul { display: none; }
-    video { aspect-ratio: 16 / 12.5; object-fit: contain; object-position: top; }
-  }
-</style>
+<link rel="stylesheet" href="lecture.css">
 __STYLE__
 <script src="lecture.js" defer></script>
 </head>
@@ -252,16 +197,19 @@ def _tracks(captions: list[dict[str, Any]]) -> str:
             f'label="{html.escape(vtt.get("label") or _("Captions"))}" default>')
 
 
-#: The page's scripts, files beside ``index.html`` and ``playground.html`` (what
-#: :func:`write_page_assets` writes): no inline code, so that a Content-Security-Policy
-#: of 'self' runs them.
+#: The pages' scripts and styles, files beside ``index.html`` and ``playground.html`` (what
+#: :func:`write_page_assets` writes): no inline code or style, so that a
+#: Content-Security-Policy of 'self' runs and applies them.
 SCRIPTS = ("lecture.js", "selfcheck.js", "playground.js")
+STYLES = ("lecture.css", "selfcheck.css", "playground.css")
 
 
 def write_page_assets(folder: Path) -> None:
-    """Write :data:`SCRIPTS` into ``folder``, the folder of the pages that load them."""
-    for name in SCRIPTS:
+    """Write :data:`SCRIPTS`, :data:`STYLES` and ``light.css`` into ``folder``, the folder of
+    the pages that load them."""
+    for name in SCRIPTS + STYLES:
         write_atomic(folder / name, resources.files("attnvid.publish").joinpath(name).read_bytes())
+    write_atomic(folder / "light.css", LIGHT_CSS.encode())
 
 
 def lecture_page(manifest: dict[str, Any], title: str, cues: list[dict[str, Any]] | None = None,
@@ -286,7 +234,7 @@ def lecture_page(manifest: dict[str, Any], title: str, cues: list[dict[str, Any]
     return (
         page.replace("__LANG__", html.escape(language()))
         .replace("__TITLE__", html.escape(title))
-        .replace("__STYLE__", LIGHT_CSS if manifest.get("style") == "light" else "")
+        .replace("__STYLE__", LIGHT_LINK if manifest.get("style") == "light" else "")
         .replace("__VIDEO__", html.escape(manifest["video"]))
         .replace("__POSTER__", html.escape(posters[0]))
         .replace("__TRACKS__", _tracks(manifest.get("captions") or []))

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import html
 import json
-from importlib import resources
 from typing import Any
 
 from attncore import Lesson, LessonTrace
@@ -33,7 +32,7 @@ from attncore.lesson import EXP_LIMIT, LIMITS, VALUE_LIMIT
 from attncore.steps import sinusoidal_encoding
 
 from .clips import shown
-from .page import LIGHT_PANEL_VARS, LIGHT_ROOT_VARS
+from .page import LIGHT_LINK
 from .workbook.style import Palette
 
 __all__ = ["PLAYGROUND_NAME", "STEPS", "playground_data", "playground_page", "playground_panel"]
@@ -64,10 +63,6 @@ _ALSO = {"SimplifiedAttention": ("scores", ""), "LearningTheWeights": ("projecti
 #: significant digits: at the lesson's decimals their last digits would depend on the last bit
 #: of ``exp``, which a browser and numpy compute differently.
 SIGNIFICANT = 6
-
-
-def _asset(name: str) -> str:
-    return resources.files("attnvid.publish").joinpath(name).read_text(encoding="utf-8")
 
 
 def _colours(lesson: Lesson, style: str = "dark") -> tuple[dict[str, str], list[str], list[str]]:
@@ -272,7 +267,7 @@ def playground_panel(trace: LessonTrace, manifest: dict[str, Any], *, in_lecture
                      "with the video's numbers ({n} decimals, halves rounded away from zero).",
                      lesson.decimals).format(n=lesson.decimals)
     return (
-        f"<style>{_asset('playground.css')}</style>"
+        '<link rel="stylesheet" href="playground.css">'
         f'<section id="playground" class="pg" tabindex="-1" aria-labelledby="pg-heading">'
         f'<h2 id="pg-heading">{html.escape(heading)}</h2>'
         f'<p class="pg-muted">{html.escape(about, quote=False)}</p>'
@@ -290,14 +285,8 @@ _PAGE = """<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>__PAGE_TITLE__</title>
-<style>
-  :root { color-scheme: dark; --bg: #14161c; --panel: #20232c; --text: #ece8e1; --muted: #8d93a1; --accent: #f2c14e; }
-  * { box-sizing: border-box; }
-  body { margin: 0; background: var(--bg); color: var(--text); font: 16px/1.4 "DejaVu Sans", system-ui, sans-serif; }
-  .pg-page-head { padding: 12px 20px 0; }
-  .pg-page-head h1 { font-size: 20px; margin: 0; }
-  .pg-page-head a { color: var(--accent); }
-</style>
+<link rel="stylesheet" href="lecture.css">
+__STYLE__
 </head>
 <body>
 <header class="pg-page-head"><h1>__TITLE__</h1>__VIDEO__</header>
@@ -314,10 +303,8 @@ def playground_page(trace: LessonTrace, manifest: dict[str, Any]) -> str:
     video = manifest.get("video")
     said = _("The lecture video")
     link = f'<p><a href="{html.escape(video)}">{html.escape(said)}</a></p>' if video else ""
-    light = manifest.get("style") == "light"
-    root = f":root {{ {LIGHT_ROOT_VARS} {LIGHT_PANEL_VARS} }}" if light else ""
-    page = _PAGE.replace("</style>", f"  {root}\n</style>", 1) if light else _PAGE
-    return (page.replace("__LANG__", html.escape(trace.lesson.language))
+    style = LIGHT_LINK if manifest.get("style") == "light" else ""
+    return (_PAGE.replace("__STYLE__", style).replace("__LANG__", html.escape(trace.lesson.language))
             .replace("__PAGE_TITLE__", html.escape(_("Try it: {title}").format(title=trace.lesson.title)))
             .replace("__TITLE__", html.escape(trace.lesson.title))
             .replace("__VIDEO__", link)

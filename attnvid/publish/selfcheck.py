@@ -24,40 +24,8 @@ from attncore.i18n import _, ngettext, number
 
 from .clips import shown
 
-_STYLE = """<style>
-  #self-check { padding: 0 20px 24px; }
-  #self-check h2 { font-size: 18px; margin: 8px 0 4px; }
-  #self-check .exercises { display: grid; grid-template-columns: repeat(auto-fill, minmax(360px, 1fr)); gap: 16px;
-                           margin-top: 12px; }
-  #self-check .exercise { background: var(--panel); border-radius: 6px; padding: 12px; min-width: 0; }
-  #self-check h3 { font-size: 16px; margin: 0 0 6px; color: var(--accent); }
-  #self-check .givens { font: 13px/1.4 "DejaVu Sans Mono", monospace; white-space: pre-wrap; overflow-wrap: anywhere;
-                        background: var(--pg-field, #181a21); border-radius: 4px; padding: 6px 8px; margin: 8px 0; }
-  #self-check fieldset { border: 0; margin: 0; padding: 0; }
-  #self-check fieldset label { display: block; padding: 2px 0; overflow-wrap: anywhere; }
-  #self-check input[type=text] { background: var(--pg-field, #181a21); color: var(--text); border: 1px solid var(--pg-line, #4a4f5c); border-radius: 4px;
-                                 padding: 5px 8px; font: inherit; width: 9em; }
-  #self-check button.check { background: var(--panel); color: var(--text); border: 1px solid var(--accent);
-                             border-radius: 4px; padding: 5px 14px; font: inherit; cursor: pointer; margin: 8px 8px 0 0; }
-  #self-check .verdict { min-height: 1.4em; margin: 6px 0; }
-  #self-check .verdict.right { color: var(--sc-right, #8bd17c); }
-  #self-check .verdict.wrong { color: var(--sc-wrong, #f28b82); }
-  #self-check details.worked ol { margin: 6px 0; padding-left: 20px; font: 13px/1.45 "DejaVu Sans Mono", monospace;
-                                  overflow-wrap: anywhere; }
-  #self-check button.chapter, #self-check a { color: var(--accent); background: none; border: 0; padding: 0; font: inherit;
-                                              cursor: pointer; text-decoration: none; text-align: left; }
-  #self-check button.chapter:hover { text-decoration: underline; }
-  #self-check p a { text-decoration: underline; }  /* links in a sentence: told apart by more than their colour */
-  @media (max-width: 600px) {  /* a phone: one column, the options side by side when they fit */
-    #self-check { padding: 0 8px 16px; }
-    #self-check .exercises { grid-template-columns: 1fr; gap: 10px; }
-    #self-check .exercise { padding: 8px 10px; }
-    #self-check fieldset label { display: inline-block; margin-right: 1.4em; }
-    #self-check .verdict { min-height: 0; }
-  }
-</style>"""
-
-#: The section's script, a file beside the page (:data:`attnvid.publish.page.SCRIPTS`).
+#: The section's style and script, files beside the page (:data:`attnvid.publish.page.STYLES`, ``SCRIPTS``).
+_STYLE = '<link rel="stylesheet" href="selfcheck.css">'
 _SCRIPT = '<script src="selfcheck.js" defer></script>'
 
 
