@@ -47,8 +47,8 @@ def lecture(quality: str, jobs: int | None, lesson_path: Path | None, voice: str
     per part, then one slide per section, its video playing by itself, the narration in
     the notes), handout.pdf (each section's last frame and narration), index.html (offline
     player with chapters, presenter mode, the parts, a self-check of the exercises and the
-    Try it panel), playground.html (the panel on its own), lecture.js, selfcheck.js and
-    playground.js (the pages' scripts), workbook.xlsx (every number as a live formula),
+    Try it panel), playground.html (the panel on its own), the pages' scripts and styles
+    (lecture.js, lecture.css and the like), workbook.xlsx (every number as a live formula),
     exercises.pdf, quiz.gift and quiz.xml (ten exercises with worked answers, seed 0) and
     manifest.json. Its path is the last line printed.
     """
