@@ -582,7 +582,7 @@ def test_sheet_has_the_questions_then_the_key_inside_its_pages(name: str, writte
 # The page's self-check ------------------------------------------------------------------------------
 def page_with_self_check(folder: Path, spec: str) -> tuple[Path, tuple[Exercise, ...], list[dict[str, Any]]]:
     """The lecture page of ``spec``'s lesson, from a manifest without video (nothing rendered)."""
-    from attnvid.publish.page import lecture_page
+    from attnvid.publish.page import lecture_page, write_page_assets
     from attnvid.publish.quiz import write_exercise_files
     from attnvid.publish.selfcheck import self_check_section
     from scenes.lecture import LECTURE
@@ -597,6 +597,7 @@ def page_with_self_check(folder: Path, spec: str) -> tuple[Path, tuple[Exercise,
     page = folder / "index.html"
     page.write_text(lecture_page(manifest, lesson.title, [], self_check_section(items, chapters, files)),
                     encoding="utf-8")
+    write_page_assets(folder)
     return page, items, chapters
 
 

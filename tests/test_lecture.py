@@ -134,6 +134,7 @@ def test_page_in_headless_chromium(lecture_dir: Path) -> None:
             page = browser.new_page()
             page.on("request", lambda r: requests.append(r.url))
             page.goto((lecture_dir / "index.html").resolve().as_uri())
+            page.evaluate("lecture.video.preload = 'metadata'")  # the page loads nothing until asked
             page.wait_for_function("document.getElementById('video').readyState >= 1", timeout=20000)
             assert page.evaluate("lecture.video.duration") == pytest.approx(m["duration_s"], abs=0.1)
             # A chapter click seeks to its start.
@@ -155,7 +156,9 @@ def test_page_in_headless_chromium(lecture_dir: Path) -> None:
             length = m["chapters"][short]["end_s"] - m["chapters"][short]["start_s"]
             assert waited >= length * 0.8, "it paused only after playing the section"
             assert page.evaluate("lecture.video.currentTime") == pytest.approx(m["chapters"][short]["end_s"], abs=0.1)
-            # Space goes on into the next section; ArrowLeft steps back a section.
+            # Space goes on into the next section; ArrowLeft steps back a section (the page's keys, where
+            # no control has the focus: the chapter clicked above has it)
+            page.evaluate("document.activeElement.blur()")
             page.keyboard.press("Space")
             page.wait_for_function(f"!lecture.video.paused && lecture.state().current === {short + 1}", timeout=5000)
             page.keyboard.press("ArrowLeft")

@@ -46,7 +46,7 @@ from attncore.steps import (
     split_heads,
 )
 from attncore.trace import LessonTrace
-from attnvid.publish.page import lecture_page
+from attnvid.publish.page import lecture_page, write_page_assets
 from attnvid.publish.playground import SIGNIFICANT, STEPS, playground_page, playground_panel
 
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -112,6 +112,7 @@ class Built:
             (page / "index.html").write_text(lecture_page(manifest, lesson.title, [], panel=playground_panel(trace, manifest)),
                                              encoding="utf-8")
             (page / "playground.html").write_text(playground_page(trace, manifest), encoding="utf-8")
+            write_page_assets(page)
             self.entries[name] = {"lesson": lesson, "trace": trace, "dir": page}
         return self.entries[name]
 
@@ -662,7 +663,7 @@ def test_a_light_lecture_gets_a_light_panel() -> None:
     the self-check's too, come from variables the light page sets (no dark box left on a
     light page)."""
     import attnvid.publish.selfcheck as selfcheck
-    from attnvid.publish.page import LIGHT_CSS, LIGHT_PANEL_VARS
+    from attnvid.publish.page import LIGHT_CSS, LIGHT_LINK, LIGHT_PANEL_VARS
     from scenes.theme import LIGHT_ROLE, ROLE
 
     trace = trace_lesson()
@@ -670,9 +671,9 @@ def test_a_light_lecture_gets_a_light_panel() -> None:
     dark_page = playground_page(trace, manifest)
     light_page = playground_page(trace, {**manifest, "style": "light"})
     assert LIGHT_ROLE["animal"] in light_page and ROLE["animal"] not in light_page
-    assert ROLE["animal"] in dark_page and LIGHT_PANEL_VARS in light_page and LIGHT_PANEL_VARS not in dark_page
-    assert LIGHT_PANEL_VARS in LIGHT_CSS
-    for source in (Path(selfcheck.__file__).with_name("playground.css"), Path(selfcheck.__file__)):
+    assert ROLE["animal"] in dark_page and LIGHT_LINK in light_page and LIGHT_LINK not in dark_page
+    assert LIGHT_PANEL_VARS in LIGHT_CSS  # light.css, beside the page
+    for source in (Path(selfcheck.__file__).with_name("playground.css"), Path(selfcheck.__file__).with_name("selfcheck.css")):
         css = source.read_text(encoding="utf-8")
         bare = re.findall(r"(?<!, )#[0-9a-fA-F]{6}\b(?!\))", css)  # a colour outside var(--x, fallback)
         assert not bare, f"{source.name}: colours not behind a variable: {bare}"

@@ -195,14 +195,15 @@ def test_a_lesson_chooses_its_style_and_the_styles_are_kept_apart(tmp_path: Path
 def test_a_light_lecture_has_a_light_page() -> None:
     from attncore import default_lesson
     from attnvid.publish.assemble import lecture_manifest
-    from attnvid.publish.page import LIGHT_CSS, lecture_page
+    from attnvid.publish.page import LIGHT_CSS, LIGHT_LINK, lecture_page
 
     pages = {}
     for style in STYLE_NAMES:
         m = lecture_manifest(default_lesson(), "low", 1.0, [], ["posters/00_TitleCard.png"], "none", style=style)
         assert m["style"] == style
         pages[style] = lecture_page(m, "t")
-    assert LIGHT_CSS in pages["light"] and LIGHT_CSS not in pages["dark"] and "color-scheme: light" in pages["light"]
+    # light.css (LIGHT_CSS, written beside the page) over the page's own style
+    assert LIGHT_LINK in pages["light"] and LIGHT_LINK not in pages["dark"] and "color-scheme: light" in LIGHT_CSS
     light = Theme(style="light")
     for role in ("background", "panel", "text", "muted", "accent"):
         assert light[role] in LIGHT_CSS, f"the page's light {role} is the theme's"

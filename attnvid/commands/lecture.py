@@ -52,10 +52,11 @@ def lecture(quality: str, jobs: int | None, lesson_path: Path | None, voice: str
     per part, then one slide per section, its video playing by itself, the narration in
     the notes), handout.pdf (each section's last frame and narration), index.html (offline
     player with chapters, presenter mode, the parts, a self-check of the exercises and the
-    Try it panel), playground.html (the panel on its own), workbook.xlsx (every number as a
-    live formula), exercises.pdf, quiz.gift and quiz.xml (ten exercises with worked answers,
-    seed 0) and manifest.json. Its path is the last line printed; with --package, the
-    packages' paths follow it (as attnvid package writes them).
+    Try it panel), playground.html (the panel on its own), the pages' scripts and styles
+    (lecture.js, lecture.css and the like), workbook.xlsx (every number as a live formula),
+    exercises.pdf, quiz.gift and quiz.xml (ten exercises with worked answers, seed 0) and
+    manifest.json. Its path is the last line printed; with --package, the packages' paths
+    follow it (as attnvid package writes them).
     """
     voice = spoken_voice(voice, rate)
     lesson = get_lesson(lesson_path)

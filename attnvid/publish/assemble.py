@@ -38,7 +38,7 @@ from ..speech.voices import voice_engine
 from .clips import SectionClip, chapter_title, last_frame, shown, write_section_clips
 from .deck import DECK_NAME, DeckPart, write_deck
 from .handout import HANDOUT_NAME, write_handout
-from .page import lecture_page
+from .page import lecture_page, write_page_assets
 from .playground import PLAYGROUND_NAME, playground_page, playground_panel
 from .quiz import write_exercise_files
 from .selfcheck import self_check_section
@@ -336,6 +336,7 @@ def _assemble(folder: Path, lesson: Lesson, jobs: Sequence[Job], results: Sequen
                                 style)
     write_manifest(folder, manifest)
     page_cues = [{"start": c.start, "end": c.end, "text": c.text} for c in cues]
+    write_page_assets(folder)  # the pages' scripts
     write_atomic(folder / PLAYGROUND_NAME, playground_page(trace, manifest).encode())
     panel = playground_panel(trace, manifest)  # the same panel in the page, its steps linked to the chapters
     check = self_check_section(exercises, manifest["chapters"], exercise_files, in_video)

@@ -1,9 +1,13 @@
-"""The offline lecture page: one HTML file, no network, no library.
+"""The offline lecture page: one HTML file, its scripts and styles (:data:`SCRIPTS`, :data:`STYLES`),
+no network, no library.
 
 The manifest is embedded in the page (browsers refuse ``fetch`` from ``file://``), so
 double-clicking ``index.html`` works. Presenter mode pauses at the end of every section
 and waits for the lecturer (space, →, ↓, Page Down or a click go on; ←, ↑, Page Up step
-back a section), which is what a live presentation needs. The header links the lecture's
+back a section), which is what a live presentation needs. The page's keys act only where
+no control has the focus (a focused button, link, field or video keeps its own keys), and
+the page lists them (``#keys``); skip links lead past the chapters to the video, the
+self-check and the Try it panel. The header links the lecture's
 other files: the slides, the handout and the workbook (:data:`LINKS`). Below, one card
 per part of the lecture: its own video (with its captions), its scenes, and a button
 that plays it in the whole lecture; the chapter list labels where each part begins.
@@ -13,9 +17,13 @@ from __future__ import annotations
 
 import html
 import json
+from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from attncore.i18n import N_, _, language, ngettext
+
+from ..outputs import write_atomic
 
 #: The Try it panel's and the self-check's own surfaces in the light style (:mod:`.playground`,
 #: :mod:`.selfcheck`): white fields and
@@ -26,13 +34,14 @@ LIGHT_PANEL_VARS = ("--pg-field: #ffffff; --pg-card: #f7f5ef; --pg-line: #7d838e
 #: accent) as the page's variables, over the dark ones; the playground's own page sets them too.
 LIGHT_ROOT_VARS = ("color-scheme: light; --bg: #fbfaf6; --panel: #f0eee8; --text: #1c1e24; --muted: #5b606b; "
                    "--accent: #955800;")
-#: The page of a light lecture (``--theme light``).
-LIGHT_CSS = ("""<style>
-  :root { """ + LIGHT_ROOT_VARS + " " + LIGHT_PANEL_VARS + """ }
-  nav button:hover { background: #e4e1d8; }
-  nav button.current { background: #f3e4c4; }
-  .bar button { border-color: #7d838e; }
-</style>""")
+#: ``light.css``, what the pages of a light lecture (``--theme light``) add to their style.
+LIGHT_CSS = (":root { " + LIGHT_ROOT_VARS + " " + LIGHT_PANEL_VARS + """ }
+nav button:hover { background: #e4e1d8; }
+nav button.current { background: #f3e4c4; }
+.bar button { border-color: #7d838e; }
+""")
+#: The link a light page adds after its other styles.
+LIGHT_LINK = '<link rel="stylesheet" href="light.css">'
 
 _PAGE = """<!doctype html>
 <html lang="__LANG__">
@@ -40,196 +49,36 @@ _PAGE = """<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>__TITLE__</title>
-<style>
-  :root { color-scheme: dark; --bg: #14161c; --panel: #20232c; --text: #ece8e1; --muted: #8d93a1; --accent: #f2c14e; }
-  * { box-sizing: border-box; }
-  body { margin: 0; background: var(--bg); color: var(--text); font: 16px/1.4 "DejaVu Sans", system-ui, sans-serif; }
-  header { padding: 12px 20px; display: flex; gap: 16px; align-items: baseline; flex-wrap: wrap; }
-  h1 { font-size: 20px; margin: 0; }
-  .muted { color: var(--muted); }
-  main { display: grid; grid-template-columns: minmax(0, 1fr) 320px; gap: 16px; padding: 0 20px 20px; }
-  @media (max-width: 900px) { main { grid-template-columns: 1fr; } }
-  video { width: 100%; background: #000; border-radius: 6px; display: block; }
-  nav { background: var(--panel); border-radius: 6px; padding: 8px; max-height: 80vh; overflow: auto; }
-  nav ol { list-style: none; margin: 0; padding: 0; }
-  nav button { width: 100%; text-align: left; background: none; border: 0; color: var(--text); padding: 6px 8px;
-               border-radius: 4px; cursor: pointer; font: inherit; display: flex; gap: 8px; }
-  nav button:hover { background: #2b2f3a; }
-  nav button.current { background: #3a3520; color: var(--accent); }
-  nav .t { color: var(--muted); font-variant-numeric: tabular-nums; min-width: 3.2em; }
-  .bar { display: flex; gap: 12px; align-items: center; margin-top: 10px; flex-wrap: wrap; }
-  .bar button { background: var(--panel); color: var(--text); border: 1px solid #4a4f5c; border-radius: 4px;
-                padding: 6px 12px; font: inherit; cursor: pointer; }
-  .bar button[aria-pressed="true"] { border-color: var(--accent); color: var(--accent); }
-  #status { color: var(--muted); }
-  .files { display: flex; gap: 14px; margin-left: auto; }
-  .files a { color: var(--accent); text-decoration: none; }
-  .files a:hover { text-decoration: underline; }
-  #parts { padding: 0 20px 24px; }
-  #parts h2 { font-size: 18px; margin: 8px 0 12px; }
-  .parts { display: grid; grid-template-columns: repeat(auto-fill, minmax(300px, 1fr)); gap: 16px; }
-  .part { background: var(--panel); border-radius: 6px; padding: 12px; }
-  .part h3 { font-size: 16px; margin: 0 0 4px; color: var(--accent); }
-  .part p { margin: 6px 0; }
-  .part ul { margin: 6px 0; padding: 0; list-style: none; color: var(--muted); font-size: 14px; }
-  .part a, .part button { color: var(--accent); background: none; border: 0; padding: 0; font: inherit; cursor: pointer;
-                          text-decoration: none; margin-right: 14px; white-space: nowrap; }
-  .part a:hover, .part button:hover { text-decoration: underline; }
-  nav .part-label { color: var(--accent); font-size: 13px; padding: 8px 8px 2px; text-transform: uppercase;
-                    letter-spacing: 0.04em; }
-</style>
+<link rel="stylesheet" href="lecture.css">
 __STYLE__
+<script src="lecture.js" defer></script>
 </head>
 <body>
+<a class="skip" href="#player">__T_SKIP_VIDEO__</a>__SKIPS__
 <header><h1>__TITLE__</h1><span class="muted" id="meta"></span>__LINKS__</header>
-<main>
-  <section>
-    <video id="video" controls preload="auto" playsinline poster="__POSTER__">
+<main id="main">
+<div class="stage">
+  <section id="player" tabindex="-1">
+    <video id="video" controls preload="none" playsinline poster="__POSTER__">
       <source src="__VIDEO__" type="video/mp4">
       __TRACKS__
     </video>
     <div class="bar">
-      <button id="presenter" aria-pressed="false" title="__T_PRESENTER_TIP__">__T_PRESENTER__</button>
-      <button id="back" title="__T_BACK_TIP__">__T_BACK__</button>
-      <button id="next" title="__T_NEXT_TIP__">__T_NEXT__</button>
+      <button id="presenter" type="button" aria-pressed="false" title="__T_PRESENTER_TIP__">__T_PRESENTER__</button>
+      <button id="back" type="button" title="__T_BACK_TIP__">__T_BACK__</button>
+      <button id="next" type="button" title="__T_NEXT_TIP__">__T_NEXT__</button>
       <span id="status"></span>
     </div>
+    <details class="keys" id="keys"><summary>__T_KEYS__</summary><p>__T_KEYS_TEXT__</p></details>
   </section>
   <nav aria-label="__T_CHAPTERS__"><ol id="chapters"></ol></nav>
-</main>
+</div>
 __PARTS__
 __SELFCHECK__
+__PANEL__
+</main>
 <script id="manifest" type="application/json">__MANIFEST__</script>
 <script id="page-strings" type="application/json">__STRINGS__</script>
-<script>
-"use strict";
-const manifest = JSON.parse(document.getElementById("manifest").textContent);
-// The page's words in the lecture's language (translated when the page was written): {name}s filled here.
-const S = JSON.parse(document.getElementById("page-strings").textContent);
-function fillIn(text, values) { return text.replace(/\\{(\\w+)\\}/g, (m, k) => (k in values ? String(values[k]) : m)); }
-const chapters = manifest.chapters;
-const video = document.getElementById("video");
-// Captions from the embedded cues (a <track> file would be refused from file://).
-if (manifest.caption_cues.length) {
-  const cap = (manifest.captions || [])[0] || {};
-  const track = video.addTextTrack("captions", cap.label || S.captions, cap.lang || S.lang);
-  manifest.caption_cues.forEach(c => track.addCue(new VTTCue(c.start, c.end, c.text)));
-  track.mode = "showing";
-}
-const list = document.getElementById("chapters");
-const status = document.getElementById("status");
-const presenterButton = document.getElementById("presenter");
-const EPS = 0.04;  // seconds: under one frame at 25 fps and more
-let presenter = false;
-let holdAt = null;  // index of the chapter whose end we paused at
-
-function fmt(t) { const m = Math.floor(t / 60), s = Math.floor(t % 60); return m + ":" + String(s).padStart(2, "0"); }
-function chapterAt(t) {
-  for (let i = chapters.length - 1; i >= 0; i--) if (t >= chapters[i].start_s - EPS) return i;
-  return 0;
-}
-chapters.forEach((c, i) => {
-  const li = document.createElement("li");
-  const b = document.createElement("button");
-  b.dataset.index = i;
-  b.innerHTML = '<span class="t">' + fmt(c.start_s) + "</span><span></span>";
-  b.lastChild.textContent = c.title;
-  b.addEventListener("click", () => seekTo(i, true));
-  li.appendChild(b);
-  list.appendChild(li);
-});
-document.getElementById("meta").textContent = S.sections + " · " + fmt(manifest.duration_s);
-// The parts: a label over each part's first chapter; each part's own video gets its
-// captions (the lecture's cues in its time span, shifted to start at zero); a button
-// plays the part in the lecture's video.
-(manifest.parts || []).forEach((p, n) => {
-  const first = list.children[chapterAt(p.start_s + EPS)];
-  const label = document.createElement("div");
-  label.className = "part-label";
-  label.textContent = fillIn(S.part, { n: n + 1, title: p.title });
-  if (first) first.insertBefore(label, first.firstChild);
-  const article = document.querySelector('.part[data-index="' + n + '"]');
-  if (!article) return;
-  const v = article.querySelector("video");
-  const end = p.start_s + p.duration_s;
-  const cues = manifest.caption_cues.filter(c => c.start >= p.start_s - EPS && c.start < end - EPS);
-  if (v && cues.length) {
-    const cap = (p.captions || [])[0] || {};
-    const track = v.addTextTrack("captions", cap.label || S.captions, cap.lang || S.lang);
-    cues.forEach(c => track.addCue(new VTTCue(c.start - p.start_s, Math.min(c.end, end) - p.start_s, c.text)));
-    track.mode = "showing";
-  }
-  article.querySelector("button.in-lecture").addEventListener("click", () => {
-    seekTo(chapterAt(p.start_s + EPS), true);
-    video.scrollIntoView({ behavior: "smooth", block: "start" });
-  });
-});
-
-function seekTo(i, play) {
-  i = Math.max(0, Math.min(chapters.length - 1, i));
-  holdAt = null;
-  current = i;
-  video.currentTime = chapters[i].start_s + 0.001;
-  if (play) video.play();
-  mark();
-}
-function mark() {
-  const i = chapterAt(video.currentTime);
-  list.querySelectorAll("button").forEach(b => b.classList.toggle("current", Number(b.dataset.index) === i));
-  // (a pause at a section's end happens in presenter mode only)
-  status.textContent = fillIn(holdAt !== null ? S.status_held : presenter ? S.status_presenter : S.status,
-                           { i: i + 1, n: chapters.length });
-}
-// Presenter mode: stop at the end of the section being played. The section is fixed
-// when playback starts or jumps (not re-derived from the time, which may already have
-// crossed into the next section between two checks).
-let current = 0;
-function check() {
-  if (video.seeking) return;
-  const t = video.currentTime;
-  if (!presenter || video.paused || holdAt !== null) { current = chapterAt(t); return; }
-  const end = chapters[current].end_s;
-  if (t >= end - EPS && current < chapters.length - 1) {
-    video.pause();
-    video.currentTime = end - EPS;
-    holdAt = current;
-    mark();
-  }
-}
-function loop() { check(); requestAnimationFrame(loop); }
-requestAnimationFrame(loop);
-setInterval(check, 20);  // also when frames are not painted (a hidden tab)
-video.addEventListener("seeked", () => { if (holdAt === null) current = chapterAt(video.currentTime); });
-video.addEventListener("play", () => { if (holdAt === null) current = chapterAt(video.currentTime); });
-function goOn() {
-  if (holdAt !== null) { const i = holdAt; holdAt = null; current = i + 1; video.currentTime = chapters[i + 1].start_s + 0.001; video.play(); }
-  else if (video.paused) video.play();
-  else video.pause();
-  mark();
-}
-function stepBack() {
-  const i = holdAt !== null ? holdAt : chapterAt(video.currentTime);
-  const into = video.currentTime - chapters[i].start_s;
-  seekTo(holdAt !== null ? i : (into > 1.5 ? i : i - 1), !video.paused || holdAt !== null);
-}
-presenterButton.addEventListener("click", () => {
-  presenter = !presenter; holdAt = null;
-  presenterButton.setAttribute("aria-pressed", String(presenter)); mark();
-});
-document.getElementById("next").addEventListener("click", () => seekTo(chapterAt(video.currentTime) + 1, !video.paused || holdAt !== null));
-document.getElementById("back").addEventListener("click", stepBack);
-video.addEventListener("click", e => { if (presenter) { e.preventDefault(); goOn(); } });
-video.addEventListener("timeupdate", mark);
-document.addEventListener("keydown", e => {
-  if (e.target.tagName === "INPUT") return;
-  if (["ArrowRight", "ArrowDown", "PageDown", " "].includes(e.key)) { e.preventDefault(); presenter ? goOn() : (e.key === " " ? goOn() : seekTo(chapterAt(video.currentTime) + 1, !video.paused)); }
-  else if (["ArrowLeft", "ArrowUp", "PageUp"].includes(e.key)) { e.preventDefault(); stepBack(); }
-  else if (e.key === "p" || e.key === "P") presenterButton.click();
-});
-window.lecture = { video, chapters, seekTo, goOn, stepBack, setPresenter(on) { if (presenter !== on) presenterButton.click(); }, state: () => ({ presenter, holdAt, current }) };
-mark();
-</script>
-__PANEL__
 </body>
 </html>
 """
@@ -272,8 +121,9 @@ def _part(n: int, part: dict[str, Any]) -> str:
     heading = _("Part {n} · {title}").format(n=n, title=part["title"])
     return (f'<article class="part" data-index="{n - 1}"><h3>{html.escape(heading)}</h3>'
             f'<p class="muted">{html.escape(count)} · {html.escape(sections)} · {_clock(part["duration_s"])}</p>'
-            f'<video controls preload="metadata" playsinline poster="{html.escape(part["poster"])}">'
-            f'<source src="{html.escape(part["video"])}" type="video/mp4"></video>'
+            f'<video controls preload="none" playsinline poster="{html.escape(part["poster"])}" '
+            f'aria-label="{html.escape(heading)}">'
+            f'<source src="{html.escape(part["video"])}" type="video/mp4">{_tracks(part["captions"])}</video>'
             f"<ul>{items}</ul><p>{links}</p></article>")
 
 
@@ -314,16 +164,65 @@ def _chrome() -> dict[str, str]:
         # Translators: a button that goes on to the next section of the video.
         "__T_NEXT__": _("Section ▶"),
         "__T_CHAPTERS__": _("Chapters"),
+        "__T_SKIP_VIDEO__": _("Skip to the video"),
+        "__T_KEYS__": _("Keyboard"),
+        "__T_KEYS_TEXT__": _("Tab goes from control to control, ↑ and ↓ from chapter to chapter; Space or Enter does what the "
+                             "focused one says. "
+                             "Where no control has the focus: Space plays or pauses, → and ← go to the next or "
+                             "previous section, P turns presenter mode on or off; in presenter mode ↓ or Page Down "
+                             "goes on and ↑ or Page Up goes back (a presentation clicker's keys)."),
     }
+
+
+def _skips(self_check: str, panel: str) -> str:
+    """The links past the header and the chapters to the self-check and the Try it panel (the
+    first to the video is in :data:`_PAGE`): the first Tab stops of the page."""
+    out = ""
+    if self_check:
+        said = _("Skip to the self-check")
+        out += f'<a class="skip" href="#self-check">{html.escape(said)}</a>'
+    if panel:
+        said = _("Skip to Try it")
+        out += f'<a class="skip" href="#playground">{html.escape(said)}</a>'
+    return out
+
+
+def _tracks(captions: list[dict[str, Any]]) -> str:
+    """The video's captions as a ``<track>`` (the WebVTT file; the page's script fills the same
+    track from embedded cues where the browser refuses the file, from ``file://``)."""
+    vtt = next((c for c in captions if c.get("format") == "vtt"), None)
+    if not vtt:
+        return ""
+    return (f'<track kind="captions" src="{html.escape(vtt["path"])}" srclang="{html.escape(vtt.get("lang") or language())}" '
+            f'label="{html.escape(vtt.get("label") or _("Captions"))}" default>')
+
+
+#: The pages' scripts and styles, files beside ``index.html`` and ``playground.html`` (what
+#: :func:`write_page_assets` writes): no inline code or style, so that a
+#: Content-Security-Policy of 'self' runs and applies them.
+SCRIPTS = ("lecture.js", "selfcheck.js", "playground.js")
+STYLES = ("lecture.css", "selfcheck.css", "playground.css")
+
+
+def write_page_assets(folder: Path) -> None:
+    """Write :data:`SCRIPTS`, :data:`STYLES` and ``light.css`` into ``folder``, the folder of
+    the pages that load them."""
+    for name in SCRIPTS + STYLES:
+        write_atomic(folder / name, resources.files("attnvid.publish").joinpath(name).read_bytes())
+    write_atomic(folder / "light.css", LIGHT_CSS.encode())
 
 
 def lecture_page(manifest: dict[str, Any], title: str, cues: list[dict[str, Any]] | None = None,
                  self_check: str = "", panel: str = "") -> str:
     """The page for a lecture folder whose ``manifest`` is given (paths relative to it);
-    ``panel``, HTML placed after the player's script (the "Try it" panel, :mod:`.playground`).
+    ``panel``, HTML placed after the self-check (the "Try it" panel, :mod:`.playground`).
+    The page runs :data:`SCRIPTS`, which :func:`write_page_assets` writes beside it.
 
-    Captions are embedded as cues and added with ``addTextTrack``: browsers refuse to load
-    a ``<track>`` file from ``file://``, and the page must work when opened from disk.
+    Each video's captions are a ``<track>`` of its WebVTT file, and its cues are embedded
+    too: browsers refuse a ``<track>`` file from ``file://``, and the page must work when
+    opened from disk (the script then fills the same track). No video loads more than its
+    poster until the student plays it (``preload="none"``: asked for its metadata only, Chromium
+    took 8 MB of the lecture's MP4 from a local server in 10 s).
     ``self_check`` is the exercises' section (:func:`attnvid.publish.selfcheck.self_check_section`).
     """
     data = json.dumps({**manifest, "caption_cues": cues or []}, ensure_ascii=False).replace("</", "<\\/")
@@ -335,10 +234,11 @@ def lecture_page(manifest: dict[str, Any], title: str, cues: list[dict[str, Any]
     return (
         page.replace("__LANG__", html.escape(language()))
         .replace("__TITLE__", html.escape(title))
-        .replace("__STYLE__", LIGHT_CSS if manifest.get("style") == "light" else "")
+        .replace("__STYLE__", LIGHT_LINK if manifest.get("style") == "light" else "")
         .replace("__VIDEO__", html.escape(manifest["video"]))
         .replace("__POSTER__", html.escape(posters[0]))
-        .replace("__TRACKS__", "")
+        .replace("__TRACKS__", _tracks(manifest.get("captions") or []))
+        .replace("__SKIPS__", _skips(self_check, panel))
         .replace("__LINKS__", _links(manifest))
         .replace("__PARTS__", _parts(manifest))
         .replace("__SELFCHECK__", self_check)

@@ -495,7 +495,8 @@
     for (const [index, stepId, mode] of DATA.chapter_steps) {
       const li = items[index];
       if (!li) continue;
-      li.append(el("a", { class: "pg-try", href: "#pg-step-" + stepId, title: S.try_tip, text: S.try_it,
+      // tabindex -1: the chapter list is one Tab stop, its items reached with ↑ and ↓ (lecture.js)
+      li.append(el("a", { class: "pg-try", href: "#pg-step-" + stepId, title: S.try_tip, text: S.try_it, tabindex: "-1",
         onclick: e => { e.preventDefault(); show(stepId, mode); } }));
     }
   }

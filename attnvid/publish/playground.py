@@ -4,8 +4,8 @@ A student changes a cell of the embedding table, the sentence, the focus word, t
 scaling, the causal mask or positions on or off, or switches from the simplified step
 (Q = K = V = X) to the lesson's trained weights (one head, or each head), and every step
 is recomputed in the page, in the lecture's order, names and colours. The panel is plain
-JavaScript (``playground.js``, beside this module) with the lesson's inputs embedded as
-JSON from attncore, so it works offline from ``file://``. It goes into ``index.html``
+JavaScript (``playground.js``, written beside the page: :func:`attnvid.publish.page.write_page_assets`)
+with the lesson's inputs embedded as JSON from attncore, so it works offline from ``file://``. It goes into ``index.html``
 (:func:`playground_panel`, each step linked to its chapter and each chapter to its step)
 and stands alone as ``playground.html`` (:func:`playground_page`) for a course site.
 
@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import html
 import json
-from importlib import resources
 from typing import Any
 
 from attncore import Lesson, LessonTrace
@@ -33,7 +32,7 @@ from attncore.lesson import EXP_LIMIT, LIMITS, VALUE_LIMIT
 from attncore.steps import sinusoidal_encoding
 
 from .clips import shown
-from .page import LIGHT_PANEL_VARS, LIGHT_ROOT_VARS
+from .page import LIGHT_LINK
 from .workbook.style import Palette
 
 __all__ = ["PLAYGROUND_NAME", "STEPS", "playground_data", "playground_page", "playground_panel"]
@@ -66,10 +65,6 @@ _ALSO = {"SimplifiedAttention": ("scores", ""), "LearningTheWeights": ("projecti
 SIGNIFICANT = 6
 
 
-def _asset(name: str) -> str:
-    return resources.files("attnvid.publish").joinpath(name).read_text(encoding="utf-8")
-
-
 def _colours(lesson: Lesson, style: str = "dark") -> tuple[dict[str, str], list[str], list[str]]:
     """Role colours (the theme of the video's ``style`` with the lesson's ``[theme]``), one per
     dimension and one per head, as the video picks them (``scenes.theme.Theme.dim`` and ``.head``)."""
@@ -78,7 +73,8 @@ def _colours(lesson: Lesson, style: str = "dark") -> tuple[dict[str, str], list[
 
 
 def _chapters(manifest: dict[str, Any]) -> tuple[dict[str, dict[str, Any]], list[tuple[int, str, str]]]:
-    """Each step's chapter (the first of its scene: index and start) and each chapter's step."""
+    """Each step's chapter (the first of its scene: index and start) and the chapters that link
+    their step: the first of each run of chapters showing the same one."""
     sections = manifest.get("sections") or []
     steps: dict[str, dict[str, Any]] = {}
     links: list[tuple[int, str, str]] = []
@@ -87,7 +83,8 @@ def _chapters(manifest: dict[str, Any]) -> tuple[dict[str, dict[str, Any]], list
         for step, _title, scene, _mode in STEPS:
             if s["scene"] == scene and step not in steps:
                 steps[step] = {"index": index, "start_s": s["start_s"]}
-        if s["scene"] in by_scene:
+        # a link on the first chapter of a run that shows the same step (a shorter list, fewer Tab stops)
+        if s["scene"] in by_scene and (not links or links[-1][1:] != by_scene[s["scene"]]):
             step, mode = by_scene[s["scene"]]
             links.append((index, step, mode))
     return steps, links
@@ -270,15 +267,15 @@ def playground_panel(trace: LessonTrace, manifest: dict[str, Any], *, in_lecture
                      "with the video's numbers ({n} decimals, halves rounded away from zero).",
                      lesson.decimals).format(n=lesson.decimals)
     return (
-        f"<style>{_asset('playground.css')}</style>"
-        f'<section id="playground" class="pg" aria-labelledby="pg-heading">'
+        '<link rel="stylesheet" href="playground.css">'
+        f'<section id="playground" class="pg" tabindex="-1" aria-labelledby="pg-heading">'
         f'<h2 id="pg-heading">{html.escape(heading)}</h2>'
         f'<p class="pg-muted">{html.escape(about, quote=False)}</p>'
         f"{_controls(lesson)}"
         f'<p class="pg-message" role="status" aria-live="polite"></p>'
         f'<div class="pg-steps"></div></section>'
         f'<script id="playground-data" type="application/json">{data}</script>'
-        f"<script>{_asset('playground.js')}</script>"
+        '<script src="playground.js" defer></script>'
     )
 
 
@@ -288,18 +285,14 @@ _PAGE = """<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>__PAGE_TITLE__</title>
-<style>
-  :root { color-scheme: dark; --bg: #14161c; --panel: #20232c; --text: #ece8e1; --muted: #8d93a1; --accent: #f2c14e; }
-  * { box-sizing: border-box; }
-  body { margin: 0; background: var(--bg); color: var(--text); font: 16px/1.4 "DejaVu Sans", system-ui, sans-serif; }
-  .pg-page-head { padding: 12px 20px 0; }
-  .pg-page-head h1 { font-size: 20px; margin: 0; }
-  .pg-page-head a { color: var(--accent); }
-</style>
+<link rel="stylesheet" href="lecture.css">
+__STYLE__
 </head>
 <body>
-<div class="pg-page-head"><h1>__TITLE__</h1>__VIDEO__</div>
+<header class="pg-page-head"><h1>__TITLE__</h1>__VIDEO__</header>
+<main>
 __PANEL__
+</main>
 </body>
 </html>
 """
@@ -310,10 +303,8 @@ def playground_page(trace: LessonTrace, manifest: dict[str, Any]) -> str:
     video = manifest.get("video")
     said = _("The lecture video")
     link = f'<p><a href="{html.escape(video)}">{html.escape(said)}</a></p>' if video else ""
-    light = manifest.get("style") == "light"
-    root = f":root {{ {LIGHT_ROOT_VARS} {LIGHT_PANEL_VARS} }}" if light else ""
-    page = _PAGE.replace("</style>", f"  {root}\n</style>", 1) if light else _PAGE
-    return (page.replace("__LANG__", html.escape(trace.lesson.language))
+    style = LIGHT_LINK if manifest.get("style") == "light" else ""
+    return (_PAGE.replace("__STYLE__", style).replace("__LANG__", html.escape(trace.lesson.language))
             .replace("__PAGE_TITLE__", html.escape(_("Try it: {title}").format(title=trace.lesson.title)))
             .replace("__TITLE__", html.escape(trace.lesson.title))
             .replace("__VIDEO__", link)

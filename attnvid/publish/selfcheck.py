@@ -5,8 +5,8 @@ number field or the options, a Check button. A right answer is accepted (a numbe
 within the tolerance, half a unit of its last shown decimal; the right option); a
 wrong one is refused, naming the mistake a wrong option comes from, and the worked
 solution opens. Each card links the chapter of the lecture that explains it, which
-seeks the page's video there (``window.lecture.seekTo``). Plain JavaScript in the page:
-nothing is loaded, and it works from ``file://``.
+seeks the page's video there (``window.lecture.seekTo``). Plain JavaScript in
+``selfcheck.js`` beside the page: nothing else is loaded, and it works from ``file://``.
 
 Kept out of :mod:`attnvid.publish.page`, which only places the section
 (``__SELFCHECK__``): the page's other panels change without touching this one.
@@ -25,69 +25,9 @@ from attncore.i18n import _, ngettext, number
 
 from .clips import shown
 
-_STYLE = """<style>
-  #self-check { padding: 0 20px 24px; }
-  #self-check h2 { font-size: 18px; margin: 8px 0 4px; }
-  #self-check .exercises { display: grid; grid-template-columns: repeat(auto-fill, minmax(360px, 1fr)); gap: 16px;
-                           margin-top: 12px; }
-  #self-check .exercise { background: var(--panel); border-radius: 6px; padding: 12px; min-width: 0; }
-  #self-check h3 { font-size: 16px; margin: 0 0 6px; color: var(--accent); }
-  #self-check .givens { font: 13px/1.4 "DejaVu Sans Mono", monospace; white-space: pre-wrap; overflow-wrap: anywhere;
-                        background: var(--pg-field, #181a21); border-radius: 4px; padding: 6px 8px; margin: 8px 0; }
-  #self-check fieldset { border: 0; margin: 0; padding: 0; }
-  #self-check fieldset label { display: block; padding: 2px 0; overflow-wrap: anywhere; }
-  #self-check input[type=text] { background: var(--pg-field, #181a21); color: var(--text); border: 1px solid var(--pg-line, #4a4f5c); border-radius: 4px;
-                                 padding: 5px 8px; font: inherit; width: 9em; }
-  #self-check button.check { background: var(--panel); color: var(--text); border: 1px solid var(--accent);
-                             border-radius: 4px; padding: 5px 14px; font: inherit; cursor: pointer; margin: 8px 8px 0 0; }
-  #self-check .verdict { min-height: 1.4em; margin: 6px 0; }
-  #self-check .verdict.right { color: var(--sc-right, #8bd17c); }
-  #self-check .verdict.wrong { color: var(--sc-wrong, #f28b82); }
-  #self-check details.worked ol { margin: 6px 0; padding-left: 20px; font: 13px/1.45 "DejaVu Sans Mono", monospace;
-                                  overflow-wrap: anywhere; }
-  #self-check button.chapter, #self-check a { color: var(--accent); background: none; border: 0; padding: 0; font: inherit;
-                                              cursor: pointer; text-decoration: none; text-align: left; }
-  #self-check button.chapter:hover, #self-check a:hover { text-decoration: underline; }
-</style>"""
-
-_SCRIPT = """<script>
-(() => {
-  "use strict";
-  const number = s => Number(s.trim().replace(/\\u2212/g, "-").replace(",", "."));
-  // the words in the lecture's language, {name}s filled here
-  const S = JSON.parse(document.getElementById("self-check-strings").textContent);
-  const fill = (text, values) => text.replace(/\\{(\\w+)\\}/g, (m, k) => (k in values ? String(values[k]) : m));
-  document.querySelectorAll("#self-check .exercise").forEach(ex => {
-    const verdict = ex.querySelector(".verdict"), worked = ex.querySelector("details.worked");
-    ex.querySelector("button.check").addEventListener("click", () => {
-      let right, said;
-      if (ex.dataset.numerical === "1") {
-        const raw = ex.querySelector("input.answer").value, v = number(raw);
-        if (raw.trim() === "" || !Number.isFinite(v)) { verdict.textContent = S.type_number; return; }
-        // the tolerance, plus a hair for the binary representation of decimals (0.005 is not exact)
-        right = Math.abs(v - number(ex.dataset.answer)) <= Number(ex.dataset.tolerance) + 1e-9;
-        said = right ? fill(S.right, { answer: ex.dataset.shown }) :
-          fill(S.not_within, { number: raw.trim(), tolerance: ex.dataset.toleranceShown || ex.dataset.tolerance });
-      } else {
-        const picked = ex.querySelector("input[type=radio]:checked");
-        if (!picked) { verdict.textContent = S.choose; return; }
-        right = picked.dataset.right === "1";
-        said = right ? fill(S.right, { answer: ex.dataset.shown }) : fill(S.mistake, { mistake: picked.dataset.mistake });
-      }
-      verdict.textContent = said;
-      verdict.className = "verdict " + (right ? "right" : "wrong");
-      ex.dataset.result = right ? "right" : "wrong";
-      if (!right) worked.open = true;
-    });
-    const link = ex.querySelector("button.chapter");
-    if (link) link.addEventListener("click", () => {
-      if (!window.lecture) return;
-      window.lecture.seekTo(Number(link.dataset.chapter), true);
-      window.lecture.video.scrollIntoView({ behavior: "smooth", block: "start" });
-    });
-  });
-})();
-</script>"""
+#: The section's style and script, files beside the page (:data:`attnvid.publish.page.STYLES`, ``SCRIPTS``).
+_STYLE = '<link rel="stylesheet" href="selfcheck.css">'
+_SCRIPT = '<script src="selfcheck.js" defer></script>'
 
 
 def _e(text: str) -> str:
@@ -175,7 +115,7 @@ def self_check_section(exercises: Sequence[Exercise], chapters: Sequence[dict[st
     heading = ngettext("Check yourself: {n} question", "Check yourself: {n} questions", len(exercises)).format(
         n=len(exercises))
     asks = ' data-in-video="1"' if in_video else ""
-    return (f'<section id="self-check" aria-labelledby="self-check-title"{asks}>{_STYLE}'
+    return (f'<section id="self-check" tabindex="-1" aria-labelledby="self-check-title"{asks}>{_STYLE}'
             f'<h2 id="self-check-title">{_e(heading)}</h2>'
             f'<p class="muted">{about}</p><div class="exercises">{cards}</div>'
             f'<script id="self-check-strings" type="application/json">{_strings()}</script>{_SCRIPT}'
