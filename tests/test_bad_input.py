@@ -41,6 +41,7 @@ BASE = {
     "workbook": ["workbook"],
     "exercises": ["exercises"],
     "batch": ["batch", "default", "--scene", "Softmax"],
+    "locale": ["locale", "init", "it"],
 }
 
 

@@ -62,7 +62,7 @@ def test_the_corpus_covers_every_failure() -> None:
                  "duplicate_dimension", "focus_not_in_sentence", "heads_not_dividing",
                  "too_many_tokens", "too_many_dimensions", "too_many_contexts", "too_many_heads", "not_utf8",
                  # a line for the first byte that is not UTF-8, "did you mean" for keys, a decimal comma (issue 47)
-                 "not_utf8_latin1", "key_misspelt", "decimal_comma",
+                 "not_utf8_latin1", "key_misspelt", "decimal_comma", "language_unknown",
                  # [projections] weights and the [training] table (issue #13)
                  "weights_unknown_kind", "training_not_a_table", "training_unknown_key", "training_steps_out_of_range",
                  "training_bad_seed", "training_learning_rate_out_of_range", "training_examples_not_a_list",

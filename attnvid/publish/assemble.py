@@ -304,7 +304,7 @@ def assemble_lecture(folder: Path, lesson: Lesson, jobs: Sequence[Job], results:
     Every file goes through a ``.part`` name, so a reader sees whole files only. Everything
     is written in the lesson's language (``titles``: the scenes' English titles).
     """
-    with use(lesson.language):
+    with use(lesson.language, lesson.catalogue):
         return _assemble(folder, lesson, jobs, results, titles, quality, voice, prints)
 
 
