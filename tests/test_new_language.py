@@ -123,7 +123,7 @@ def ocr(png: Path) -> str:
 
     big = png.with_name(png.stem + "_ocr.png")
     with Image.open(png) as im:
-        ImageOps.invert(im.convert("L")).resize((im.width * 3, im.height * 3), Image.LANCZOS).save(big)
+        ImageOps.invert(im.convert("L")).resize((im.width * 3, im.height * 3), Image.Resampling.LANCZOS).save(big)
     r = subprocess.run(["tesseract", str(big), "stdout", "-l", "ita"], capture_output=True, text=True, check=True,
                        env={**os.environ, "OMP_THREAD_LIMIT": "1"})
     return " ".join(r.stdout.split())
