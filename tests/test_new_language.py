@@ -292,3 +292,22 @@ def test_the_locale_tool_answers_help_and_writes_nothing_on_an_unchanged_tree(co
     assert r.returncode == 0 and "init" in r.stdout and "check" in r.stdout
     r = subprocess.run([ATTNVID, "locale", "init", "xx"], capture_output=True, text=True, env=env, timeout=300)
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "'xx' is not a language code CLDR knows" in r.stderr
+
+
+def test_a_hand_written_lesson_catalogue_gets_the_languages_plural_rule(tmp_path: Path) -> None:
+    """A lesson's ``.po`` written by hand, no header at all: the plural rule is CLDR's for its
+    language (Babel), so Italian's three forms (one, many, other) and Arabic's six fall right."""
+    from attncore.i18n import ngettext, use
+
+    (tmp_path / "pesca.toml").write_text(PESCA.format(title="Pesca"), encoding="utf-8")
+    (tmp_path / "pesca.it.po").write_text(
+        'msgid "{n} scene"\nmsgid_plural "{n} scenes"\nmsgstr[0] "{n} scena"\nmsgstr[1] "{n} di scene"\n'
+        'msgstr[2] "{n} scene"\n', encoding="utf-8")
+    from attncore import load_lesson
+
+    lesson = load_lesson(tmp_path / "pesca.toml")
+    with use(lesson.language, lesson.catalogue):
+        assert [ngettext("{n} scene", "{n} scenes", n) for n in (1, 2, 1_000_000)] == [
+            "{n} scena", "{n} scene", "{n} di scene"]
+        assert ngettext("{n} section", "{n} sections", 2) == "{n} sections"  # not in it: English, English's rule
+    forget_catalogues()
