@@ -192,14 +192,15 @@ def translations(lang: str, catalogue: str | None = None) -> _gettext.NullTransl
     one translate nothing."""
     if catalogue is None:
         catalogue = _lesson_po.get() if lang == _current.get() else ""
-    return _translations(str(locale_dir()), lang, catalogue)
+    return _translations(os.environ.get(LOCALE_ENV, ""), lang, catalogue)
 
 
 @cache
 def _translations(folder: str, lang: str, catalogue: str) -> _gettext.NullTranslations:
+    """``folder``: :data:`LOCALE_ENV`'s value ("" the package's), the key of this cache."""
     if lang == "en":
         return _gettext.NullTranslations()
-    package = _package_translations(Path(folder), lang)
+    package = _package_translations(Path(folder) if folder else LOCALE_DIR, lang)
     if not catalogue:
         return package
     own = _gettext.GNUTranslations(io.BytesIO(compile_po(Path(catalogue), lang)))
