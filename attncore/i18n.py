@@ -59,7 +59,7 @@ from typing import Any
 __all__ = [
     "DOMAIN", "LANGUAGES", "catalogue_digest", "forget_catalogues", "has_text", "locale_main", "LOCALE_DIR", "LOCALE_ENV", "N_", "UnknownLanguage", "_", "catalogue_path", "cldr_language",
     "coverage", "english_name", "language", "language_warnings", "languages", "lesson_catalogue", "list_of",
-    "locale_dir", "ngettext", "number", "pgettext", "fields", "problems", "quoted", "set_language", "translations",
+    "locale_dir", "ngettext", "number", "unnumber", "pgettext", "fields", "problems", "quoted", "set_language", "translations",
     "use", "viewer_language",
 ]
 
@@ -394,6 +394,22 @@ def number(plain: str, lang: str | None = None) -> str:
         # grouping only: the integer part is exact, Babel does not round it
         digits = format_decimal(Decimal(digits), locale=lang, numbering_system="default")
     return m["sign"] + (digits + ((decimal_sign + frac) if frac is not None else "")).translate(digits_of)
+
+
+def unnumber(text: str, lang: str | None = None) -> str:
+    """The numbers of ``text`` written by :func:`number` in ``lang`` back in the ``.`` form code
+    parses: ASCII digits, grouping dropped, a decimal point.
+
+    >>> unnumber("\u22121.234,50", "de"), unnumber("۱٬۲۳۴٫۵", "fa"), unnumber("2,5 e 0,5", "it")
+    ('\u22121234.50', '1234.5', '2.5 e 0.5')
+    """
+    lang = lang or _current.get()
+    if lang == "en":
+        return text
+    decimal, group, digits_of = _symbols(lang)
+    text = text.translate({ord(v): chr(k) for k, v in digits_of.items()})
+    text = re.sub(rf"(?<=\d){re.escape(group)}(?=\d{{3}})", "", text)
+    return re.sub(rf"(?<=\d){re.escape(decimal)}(?=\d)", ".", text) if decimal != "." else text
 
 
 #: Where a line may break: ordinary white space, not a no-break space (French sets one inside
