@@ -59,7 +59,7 @@ from typing import Any
 __all__ = [
     "DOMAIN", "LANGUAGES", "catalogue_digest", "forget_catalogues", "has_text", "locale_main", "LOCALE_DIR", "LOCALE_ENV", "N_", "UnknownLanguage", "_", "catalogue_path", "cldr_language",
     "coverage", "english_name", "language", "language_warnings", "languages", "lesson_catalogue", "list_of",
-    "locale_dir", "ngettext", "number", "unnumber", "pgettext", "fields", "problems", "quoted", "set_language", "translations",
+    "locale_dir", "ngettext", "number", "unnumber", "wrong_placeholders", "pgettext", "fields", "problems", "quoted", "set_language", "translations",
     "use", "viewer_language",
 ]
 
@@ -248,12 +248,14 @@ def has_text(lang: str | None = None) -> bool:
 
 def compile_po(po: Path, lang: str | None = None) -> bytes:
     """The ``.mo`` bytes of a ``.po`` file (Babel's reader and writer; fuzzy and untranslated
-    entries left out). The plural rule is the file's ``Plural-Forms``, else CLDR's for ``lang``."""
+    entries left out, and those whose placeholders are wrong: :func:`wrong_placeholders`). The plural rule is the file's ``Plural-Forms``, else CLDR's for ``lang``."""
     from babel.messages.mofile import write_mo
     from babel.messages.pofile import read_po
 
     with po.open("rb") as f:
         catalog = read_po(f, locale=lang)
+    for m in [m for m in catalog if m.id and m.string and wrong_placeholders(m.id, m.string)]:
+        catalog.delete(m.id, context=m.context)  # shown in English rather than failing (check names it)
     out = io.BytesIO()
     write_mo(out, catalog)
     return out.getvalue()
@@ -265,31 +267,37 @@ def template_path() -> Path:
     return pot if pot.is_file() else LOCALE_DIR / f"{DOMAIN}.pot"
 
 
-def _translated(catalog: Any) -> set[tuple[Any, Any]]:
-    """The (id, context) of every message ``catalog`` translates (every form, not fuzzy)."""
-    return {(m.id, m.context) for m in catalog if m.id and not m.fuzzy
+def _translated(catalog: Any) -> tuple[set[tuple[Any, Any]], set[tuple[Any, Any]]]:
+    """The (id, context) of every message ``catalog`` translates (every form, not fuzzy), and of
+    those among them whose placeholders are wrong (left out when read: shown in English)."""
+    done = {(m.id, m.context): m for m in catalog if m.id and not m.fuzzy
             and (all(m.string) if isinstance(m.string, (tuple, list)) else m.string)}
+    wrong = {k for k, m in done.items() if wrong_placeholders(m.id, m.string)}
+    return set(done) - wrong, wrong
 
 
 @cache
-def _coverage(folder: str, lang: str, catalogue: str, stamp: tuple[float, ...]) -> tuple[int, int]:
+def _coverage(folder: str, lang: str, catalogue: str, stamp: tuple[float, ...]) -> tuple[int, int, int]:
     template = _read(template_path())
     done: set[tuple[Any, Any]] = set()
+    wrong: set[tuple[Any, Any]] = set()
     for path in (Path(folder) / lang / "LC_MESSAGES" / f"{DOMAIN}.po", Path(catalogue) if catalogue else None):
         if path is not None and path.is_file():
-            done |= _translated(_read(path, lang))
+            good, bad = _translated(_read(path, lang))
+            done, wrong = done | good, wrong | bad
     wanted = {(m.id, m.context) for m in template if m.id}
-    return len(wanted & done), len(wanted)
+    return len(wanted & done), len(wanted), len(wanted & wrong - done)
 
 
-def coverage(lang: str, catalogue: str = "") -> tuple[int, int]:
+def coverage(lang: str, catalogue: str = "") -> tuple[int, int, int]:
     """How many of the template's messages ``lang`` translates (its package catalogue and the
-    lesson's own ``catalogue`` together), and how many there are. A compiled ``.mo`` without
-    its ``.po`` counts as complete."""
+    lesson's own ``catalogue`` together), how many there are, and how many translations are
+    left out because their placeholders are wrong. A compiled ``.mo`` without its ``.po``
+    counts as complete."""
     po = catalogue_path(lang)
     if not po.is_file() and catalogue_path(lang, ".mo").is_file() and not catalogue:
         n = len([m for m in _read(template_path()) if m.id])
-        return n, n
+        return n, n, 0
     stamp = tuple(p.stat().st_mtime for p in (po, Path(catalogue)) if str(p) and p.is_file())
     return _coverage(str(locale_dir()), lang, catalogue, stamp)
 
@@ -305,9 +313,11 @@ def language_warnings(code: str, catalogue: str = "") -> list[str]:
     if not catalogue and lang not in languages():
         return [f"no {name} catalogue ({lang}): the lecture's text is shown in English, its numbers as {name} "
                 f"writes them; to translate it: python -m attncore.locale init {lang} (README: Languages)"]
-    done, total = coverage(lang, catalogue)
+    done, total, wrong = coverage(lang, catalogue)
+    left_out = (f" ({wrong} more left out: {'its' if wrong == 1 else 'their'} placeholders are wrong; "
+                f"python -m attncore.locale check names {'it' if wrong == 1 else 'them'})") if wrong else ""
     if done < total:
-        return [f"{name} catalogue translates {done} of {total} messages; the rest are shown in English"]
+        return [f"{name} catalogue translates {done} of {total} messages{left_out}; the rest are shown in English"]
     return []
 
 
@@ -507,13 +517,21 @@ def problems(catalog: Any, template: Any) -> list[str]:
         if not all(strings):
             out.append(f"{catalog.locale}: untranslated: {ident!r}")
             continue
-        want = set(fields(ids[-1])) | set(fields(ids[0]))
-        for s in strings:
-            got = set(fields(s))
-            # a plural form may leave the count out ("un mot") but never add or rename one
-            if not (got <= want and set(fields(ids[-1])) - {"n"} <= got | {"n"}):
-                out.append(f"{catalog.locale}: placeholders {sorted(got)} instead of {sorted(want)}: {ident!r} -> {s!r}")
+        want = sorted(set(fields(ids[-1])) | set(fields(ids[0])))
+        for s in wrong_placeholders(m.id, t.string):
+            out.append(f"{catalog.locale}: placeholders {fields(s)} instead of {want}: {ident!r} -> {s!r}")
     return out
+
+
+def wrong_placeholders(msgid: Any, string: Any) -> list[str]:
+    """The translations (``string``: one, or a plural's forms) of ``msgid`` whose placeholders are
+    not the message's: filled with ``str.format`` they would fail, so they are never shown."""
+    ids: tuple[str, ...] = tuple(msgid) if isinstance(msgid, (tuple, list)) else (str(msgid),)
+    strings: tuple[str, ...] = tuple(string) if isinstance(string, (tuple, list)) else (str(string or ""),)
+    want = set(fields(ids[-1])) | set(fields(ids[0]))
+    # a plural form may leave the count out ("un mot") but never add or rename one
+    return [s for s in strings if s and not (set(fields(s)) <= want
+                                             and set(fields(ids[-1])) - {"n"} <= set(fields(s)) | {"n"})]
 
 
 def _read(path: Path, lang: str | None = None) -> Any:
