@@ -47,3 +47,24 @@ def compile_() -> None:
 def update() -> None:
     """Extract the messages from the code and bring every catalogue up to them (writes only what changed)."""
     _run("update")
+
+
+@locale.command()
+def extract() -> None:
+    """Write the message template (attnvid.pot) from the code only."""
+    _run("extract")
+
+
+@locale.command()
+@click.argument("folder", type=click.Path(file_okay=False))
+@click.argument("prefixes", nargs=-1, required=True)
+def fragment(folder: str, prefixes: tuple[str, ...]) -> None:
+    """Write FOLDER/<code>.po with the messages of files under PREFIXES, for a translator to fill."""
+    _run("fragment", folder, *prefixes)
+
+
+@locale.command()
+@click.argument("folders", nargs=-1, required=True, type=click.Path(file_okay=False))
+def merge(folders: tuple[str, ...]) -> None:
+    """Copy the filled translations of fragments in FOLDERS into the catalogues."""
+    _run("merge", *folders)
