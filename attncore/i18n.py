@@ -57,10 +57,11 @@ from pathlib import Path
 from typing import Any
 
 __all__ = [
-    "DOMAIN", "LANGUAGES", "catalogue_digest", "forget_catalogues", "has_text", "locale_main", "LOCALE_DIR", "LOCALE_ENV", "N_", "UnknownLanguage", "_", "catalogue_path", "cldr_language",
-    "coverage", "english_name", "language", "language_warnings", "languages", "lesson_catalogue", "list_of",
-    "locale_dir", "ngettext", "number", "unnumber", "wrong_placeholders", "pgettext", "fields", "problems", "quoted", "set_language", "translations",
-    "use", "viewer_language",
+    "_", "catalogue_digest", "catalogue_path", "cldr_language", "coverage", "DOMAIN", "english_name",
+    "fields", "forget_catalogues", "has_text", "language", "language_warnings", "LANGUAGES", "languages",
+    "lesson_catalogue", "list_of", "LOCALE_DIR", "locale_dir", "LOCALE_ENV", "locale_main", "N_",
+    "ngettext", "number", "pgettext", "problems", "quoted", "set_language", "translations",
+    "UnknownLanguage", "unnumber", "use", "viewer_language", "wrong_placeholders",
 ]
 
 DOMAIN = "attnvid"
@@ -72,10 +73,6 @@ LOCALE_ENV = "ATTNCORE_LOCALE_DIR"
 #: The languages shipped with the lecture: English (the code's own) and each catalogue shipped.
 #: :func:`languages` is every one a lecturer can pick (those plus any catalogue added).
 LANGUAGES: tuple[str, ...] = ("en", "fr", "de", "es", "zh")
-#: A language's name in itself, as a lecturer picks it.
-NAMES = {"en": "English", "fr": "français", "de": "Deutsch", "es": "español", "zh": "中文"}
-#: Its name in English (messages to the author stay English).
-ENGLISH_NAMES = {"en": "English", "fr": "French", "de": "German", "es": "Spanish", "zh": "Chinese"}
 
 _current: contextvars.ContextVar[str] = contextvars.ContextVar("attnvid_language", default="en")
 #: The lesson's own catalogue (a ``.po`` path) for the current language, "" when it has none.
