@@ -331,3 +331,27 @@ def test_a_translation_with_wrong_placeholders_is_shown_in_english_and_named(tmp
     assert re.fullmatch(r"Italian catalogue translates 1 of \d+ messages \(1 more left out: its placeholders are "
                         r"wrong; python -m attncore.locale check names it\); the rest are shown in English", warning)
     forget_catalogues()
+
+
+def test_an_edited_translation_renders_again(tmp_path: Path) -> None:
+    """The render cache key covers the catalogues of the lesson's language (the lesson's own
+    included): a corrected translation is not served from the cache; an English lesson's key
+    is as it was."""
+    from attncore import load_lesson
+    from attnvid.render.jobs import plan
+
+    lesson_path = tmp_path / "pesca.toml"
+    lesson_path.write_text(PESCA.format(title="Pesca"), encoding="utf-8")
+    po = tmp_path / "pesca.it.po"
+
+    def key() -> str:
+        (job,) = plan(load_lesson(lesson_path), str(lesson_path), ["TitleCard"], "low", "mp4", tmp_path / "media")
+        return job.key
+
+    no_catalogue = key()
+    po.write_text('msgid "Self-attention, step by step"\nmsgstr "Auto-attenzione, passo dopo passo"\n', encoding="utf-8")
+    first = key()
+    po.write_text('msgid "Self-attention, step by step"\nmsgstr "Auto-attenzione, un passo alla volta"\n',
+                  encoding="utf-8")
+    assert len({no_catalogue, first, key()}) == 3
+    assert key() == key()
