@@ -175,7 +175,7 @@ def languages() -> tuple[str, ...]:
 def lesson_catalogue(source: str, code: str) -> str:
     """The lesson's own catalogue for ``code``: ``<stem>.<lang>.po`` beside the lesson file
     (``pesca.toml`` and ``pesca.it.po``), "" when there is none (or the lesson is built in)."""
-    if not source or source == "built-in" or not source.endswith(".toml"):
+    if not source.endswith(".toml") or not Path(source).is_file():  # built in: "built-in", "souris.toml"
         return ""
     lang = viewer_language(code)
     path = Path(source).with_suffix(f".{lang}.po")
