@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from . import display
-from .i18n import language, number, pgettext
+from .i18n import number, pgettext, unnumber
 
 if TYPE_CHECKING:
     from .trace import LessonTrace
@@ -158,14 +158,7 @@ def machine(text: str) -> str:
     ...     machine("\u22121.234,50")
     '\u22121234.50'
     """
-    lang = language()
-    if lang == "en":
-        return text
-    from babel.numbers import get_decimal_symbol, get_group_symbol
-
-    decimal, group = get_decimal_symbol(lang), get_group_symbol(lang)
-    text = re.sub(rf"(?<=\d){re.escape(group)}(?=\d{{3}})", "", text)
-    return re.sub(rf"(?<=\d){re.escape(decimal)}(?=\d)", ".", text) if decimal != "." else text
+    return unnumber(text)
 
 
 def shown_value(x: float, decimals: int) -> float:

@@ -27,10 +27,18 @@ Catalogues are gettext's: ``attncore/locale/<language>/LC_MESSAGES/attnvid.po``,
 ids extracted from the code with Babel (``python -m attncore.locale extract``), compiled
 to ``.mo`` when the package is built or installed (``setup.py``). A ``.po`` newer than
 its ``.mo`` (a translator's edit not yet installed) is read directly, through Babel.
+The languages are English and every catalogue found there (:func:`languages`): a lecturer
+adds one with ``python -m attncore.locale init it``. A lesson may carry its own catalogue
+beside its file, ``<stem>.<code>.po`` (:func:`lesson_catalogue`), read at run time and
+taking precedence over the package's for that language.
+
+A language is any CLDR locale Babel knows (:func:`cldr_language`); one without a
+catalogue is shown in English, with its own numbers.
 
 Numbers: :func:`number` writes a number :func:`attncore.display.fmt` rounded in the
-language's decimal sign and digit grouping, from Babel's locale data (CLDR); the rounding
-stays ours (half away from zero), only the symbols change.
+language's decimal sign, digit grouping and digits, from Babel's locale data (CLDR); the
+rounding stays ours (half away from zero), only the symbols change. Plural forms come from
+the catalogue's header, which Babel fills from CLDR's plural rule of the language.
 """
 
 from __future__ import annotations
@@ -49,85 +57,265 @@ from pathlib import Path
 from typing import Any
 
 __all__ = [
-    "DOMAIN", "LANGUAGES", "LOCALE_DIR", "N_", "_", "catalogue_path", "language", "list_of", "ngettext",
-    "number", "pgettext", "fields", "problems", "quoted", "set_language", "translations", "use", "viewer_language",
+    "_", "catalogue_digest", "catalogue_path", "cldr_language", "coverage", "DOMAIN", "english_name",
+    "fields", "forget_catalogues", "has_text", "language", "language_warnings", "LANGUAGES", "languages",
+    "lesson_catalogue", "list_of", "LOCALE_DIR", "locale_dir", "LOCALE_ENV", "locale_main", "N_",
+    "ngettext", "number", "pgettext", "problems", "quoted", "set_language", "translations",
+    "UnknownLanguage", "unnumber", "use", "viewer_language", "wrong_placeholders",
 ]
 
 DOMAIN = "attnvid"
 LOCALE_DIR = Path(__file__).with_name("locale")
-#: The languages the lecture is written in: English (the code's own) and each catalogue shipped.
+#: Another folder of catalogues read instead of the package's, in the same layout
+#: (``<code>/LC_MESSAGES/attnvid.po``, and the template ``attnvid.pot``): a copy in which to try
+#: a language without touching the installed package (the tests use one).
+LOCALE_ENV = "ATTNCORE_LOCALE_DIR"
+#: The languages shipped with the lecture: English (the code's own) and each catalogue shipped.
+#: :func:`languages` is every one a lecturer can pick (those plus any catalogue added).
 LANGUAGES: tuple[str, ...] = ("en", "fr", "de", "es", "zh")
-#: A language's name in itself, as a lecturer picks it.
-NAMES = {"en": "English", "fr": "français", "de": "Deutsch", "es": "español", "zh": "中文"}
-#: Its name in English (messages to the author stay English).
-ENGLISH_NAMES = {"en": "English", "fr": "French", "de": "German", "es": "Spanish", "zh": "Chinese"}
 
 _current: contextvars.ContextVar[str] = contextvars.ContextVar("attnvid_language", default="en")
+#: The lesson's own catalogue (a ``.po`` path) for the current language, "" when it has none.
+_lesson_po: contextvars.ContextVar[str] = contextvars.ContextVar("attnvid_lesson_catalogue", default="")
+
+
+class UnknownLanguage(ValueError):
+    """A language code that is no CLDR locale (``xx``): nothing knows how to write it."""
+
+
+@cache
+def cldr_language(code: str) -> str:
+    """The CLDR language of a lesson's ``language`` (an espeak-ng or BCP 47 code: ``fr``,
+    ``de-ch``, ``cmn``, ``pt-br``), as Babel names it; :class:`UnknownLanguage` when Babel
+    (CLDR) knows no such language.
+
+    >>> cldr_language("de-ch"), cldr_language("cmn"), cldr_language("iw"), cldr_language("it")
+    ('de', 'zh', 'he', 'it')
+    """
+    from babel import Locale, UnknownLocaleError
+
+    base = code.strip().lower().replace("_", "-").split("-")[0]
+    try:
+        return str(Locale.parse(base).language)
+    except (UnknownLocaleError, ValueError, TypeError):
+        raise UnknownLanguage(f"{code!r} is not a language code CLDR knows") from None
+
+
+def english_name(code: str) -> str:
+    """The language's name in English, for messages to the author ("Italian")."""
+    from babel import Locale
+
+    try:
+        return str(Locale.parse(cldr_language(code)).english_name)
+    except UnknownLanguage:
+        return code
 
 
 def viewer_language(code: str | None) -> str:
-    """The shipped language a lesson's ``language`` (an espeak-ng code such as ``fr``,
-    ``de-ch`` or ``cmn``) is shown in: its first part when shipped, else English.
+    """The language a lesson's ``language`` (an espeak-ng code such as ``fr``, ``de-ch`` or
+    ``cmn``) is shown in: its CLDR language (numbers follow it; its catalogue, when there is
+    one, translates the text), English for a code CLDR does not know (refused when a lesson
+    or ``--language`` names it).
 
     >>> viewer_language("fr"), viewer_language("de-ch"), viewer_language("cmn"), viewer_language("it")
-    ('fr', 'de', 'zh', 'en')
+    ('fr', 'de', 'zh', 'it')
     """
-    base = (code or "en").lower().split("-")[0].split("_")[0]
-    base = {"cmn": "zh", "yue": "zh"}.get(base, base)
-    return base if base in LANGUAGES else "en"
+    try:
+        return cldr_language(code or "en")
+    except UnknownLanguage:
+        return "en"
 
 
 def language() -> str:
-    """The current viewer language (a code of :data:`LANGUAGES`)."""
+    """The current viewer language (a CLDR language code)."""
     return _current.get()
 
 
-def set_language(code: str | None) -> str:
-    """Make ``code`` (see :func:`viewer_language`) the current language of this thread; return it."""
+def set_language(code: str | None, catalogue: str = "") -> str:
+    """Make ``code`` (see :func:`viewer_language`) the current language of this thread, with the
+    lesson's own ``catalogue`` for it (a ``.po`` path, :func:`lesson_catalogue`); return it."""
     lang = viewer_language(code)
     _current.set(lang)
+    _lesson_po.set(catalogue)
     return lang
 
 
 @contextmanager
-def use(code: str | None) -> Iterator[str]:
-    """The block is written in ``code`` (see :func:`viewer_language`)."""
+def use(code: str | None, catalogue: str = "") -> Iterator[str]:
+    """The block is written in ``code`` (see :func:`viewer_language`), with the lesson's own
+    ``catalogue`` for it (:func:`lesson_catalogue`)."""
     token = _current.set(viewer_language(code))
+    po_token = _lesson_po.set(catalogue)
     try:
         yield _current.get()
     finally:
+        _lesson_po.reset(po_token)
         _current.reset(token)
 
 
+def locale_dir() -> Path:
+    """The folder of catalogues: the package's, or :data:`LOCALE_ENV`'s when set."""
+    other = os.environ.get(LOCALE_ENV, "")
+    return Path(other) if other else LOCALE_DIR
+
+
 def catalogue_path(lang: str, suffix: str = ".po") -> Path:
-    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}{suffix}"
+    return locale_dir() / lang / "LC_MESSAGES" / f"{DOMAIN}{suffix}"
+
+
+def languages() -> tuple[str, ...]:
+    """English and every language with a catalogue (``.po`` or ``.mo``) in :func:`locale_dir`."""
+    folder = locale_dir()
+    found = sorted(p.name for p in folder.iterdir() if p.is_dir() and p.name != "en"
+                   and any((p / "LC_MESSAGES" / f"{DOMAIN}{s}").is_file() for s in (".po", ".mo"))) \
+        if folder.is_dir() else []
+    return ("en", *found)
+
+
+def lesson_catalogue(source: str, code: str) -> str:
+    """The lesson's own catalogue for ``code``: ``<stem>.<lang>.po`` beside the lesson file
+    (``pesca.toml`` and ``pesca.it.po``), "" when there is none (or the lesson is built in)."""
+    if not source.endswith(".toml") or not Path(source).is_file():  # built in: "built-in", "souris.toml"
+        return ""
+    lang = viewer_language(code)
+    path = Path(source).with_suffix(f".{lang}.po")
+    return str(path) if lang != "en" and path.is_file() else ""
+
+
+def translations(lang: str, catalogue: str | None = None) -> _gettext.NullTranslations:
+    """The catalogue of ``lang``: the lesson's own (``catalogue``; None: the current lesson's
+    when ``lang`` is the current language) before the package's compiled ``.mo``, or its
+    ``.po`` when that is newer (or the ``.mo`` is missing); English and a language without
+    one translate nothing."""
+    if catalogue is None:
+        catalogue = _lesson_po.get() if lang == _current.get() else ""
+    return _translations(os.environ.get(LOCALE_ENV, ""), lang, catalogue)
 
 
 @cache
-def translations(lang: str) -> _gettext.NullTranslations:
-    """The catalogue of ``lang``: its compiled ``.mo``, or its ``.po`` when that is newer
-    (or the ``.mo`` is missing); English and a language without one translate nothing."""
+def _translations(folder: str, lang: str, catalogue: str) -> _gettext.NullTranslations:
+    """``folder``: :data:`LOCALE_ENV`'s value ("" the package's), the key of this cache."""
     if lang == "en":
         return _gettext.NullTranslations()
-    po, mo = catalogue_path(lang), catalogue_path(lang, ".mo")
+    package = _package_translations(Path(folder) if folder else LOCALE_DIR, lang)
+    if not catalogue:
+        return package
+    own = _gettext.GNUTranslations(io.BytesIO(compile_po(Path(catalogue), lang)))
+    own.add_fallback(package)
+    return own
+
+
+def _package_translations(folder: Path, lang: str) -> _gettext.NullTranslations:
+    po = folder / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+    mo = po.with_suffix(".mo")
     if mo.exists() and (not po.exists() or mo.stat().st_mtime >= po.stat().st_mtime):
         with mo.open("rb") as f:
             return _gettext.GNUTranslations(f)
     if not po.exists():
         return _gettext.NullTranslations()
-    return _gettext.GNUTranslations(io.BytesIO(compile_po(po)))
+    return _gettext.GNUTranslations(io.BytesIO(compile_po(po, lang)))
 
 
-def compile_po(po: Path) -> bytes:
-    """The ``.mo`` bytes of a ``.po`` file (Babel's reader and writer; fuzzy entries left out)."""
+def catalogue_digest(code: str, catalogue: str = "") -> str:
+    """A digest of the catalogues that translate ``code`` (the package's ``.po`` and ``.mo``, the
+    lesson's own ``catalogue``): part of a render's cache key, so that a translation edited
+    renders again. "" for English."""
+    import hashlib
+
+    lang = viewer_language(code)
+    if lang == "en":
+        return ""
+    h = hashlib.sha256(lang.encode())
+    for path in (catalogue_path(lang), catalogue_path(lang, ".mo"), Path(catalogue) if catalogue else None):
+        h.update(path.read_bytes() if path is not None and path.is_file() else b"-")
+    return f"|catalogues:{h.hexdigest()[:16]}"
+
+
+def forget_catalogues() -> None:
+    """Read the catalogues again at the next message (they are read once per process)."""
+    _translations.cache_clear()
+
+
+def has_text(lang: str | None = None) -> bool:
+    """Whether ``lang`` (the current language when None) has a catalogue: its text is its own,
+    not the English of the code."""
+    lang = lang or _current.get()
+    return lang == "en" or type(translations(lang)) is not _gettext.NullTranslations
+
+
+def compile_po(po: Path, lang: str | None = None) -> bytes:
+    """The ``.mo`` bytes of a ``.po`` file (Babel's reader and writer; fuzzy and untranslated
+    entries left out, and those whose placeholders are wrong: :func:`wrong_placeholders`). The plural rule is the file's ``Plural-Forms``, else CLDR's for ``lang``."""
     from babel.messages.mofile import write_mo
     from babel.messages.pofile import read_po
 
     with po.open("rb") as f:
-        catalog = read_po(f)
+        catalog = read_po(f, locale=lang)
+    for m in [m for m in catalog if m.id and m.string and wrong_placeholders(m.id, m.string)]:
+        catalog.delete(m.id, context=m.context)  # shown in English rather than failing (check names it)
     out = io.BytesIO()
     write_mo(out, catalog)
     return out.getvalue()
+
+
+def template_path() -> Path:
+    """The message template: :func:`locale_dir`'s, else the package's."""
+    pot = locale_dir() / f"{DOMAIN}.pot"
+    return pot if pot.is_file() else LOCALE_DIR / f"{DOMAIN}.pot"
+
+
+def _translated(catalog: Any) -> tuple[set[tuple[Any, Any]], set[tuple[Any, Any]]]:
+    """The (id, context) of every message ``catalog`` translates (every form, not fuzzy), and of
+    those among them whose placeholders are wrong (left out when read: shown in English)."""
+    done = {(m.id, m.context): m for m in catalog if m.id and not m.fuzzy
+            and (all(m.string) if isinstance(m.string, (tuple, list)) else m.string)}
+    wrong = {k for k, m in done.items() if wrong_placeholders(m.id, m.string)}
+    return set(done) - wrong, wrong
+
+
+@cache
+def _coverage(folder: str, lang: str, catalogue: str, stamp: tuple[float, ...]) -> tuple[int, int, int]:
+    template = _read(template_path())
+    done: set[tuple[Any, Any]] = set()
+    wrong: set[tuple[Any, Any]] = set()
+    for path in (Path(folder) / lang / "LC_MESSAGES" / f"{DOMAIN}.po", Path(catalogue) if catalogue else None):
+        if path is not None and path.is_file():
+            good, bad = _translated(_read(path, lang))
+            done, wrong = done | good, wrong | bad
+    wanted = {(m.id, m.context) for m in template if m.id}
+    return len(wanted & done), len(wanted), len(wanted & wrong - done)
+
+
+def coverage(lang: str, catalogue: str = "") -> tuple[int, int, int]:
+    """How many of the template's messages ``lang`` translates (its package catalogue and the
+    lesson's own ``catalogue`` together), how many there are, and how many translations are
+    left out because their placeholders are wrong. A compiled ``.mo`` without its ``.po``
+    counts as complete."""
+    po = catalogue_path(lang)
+    if not po.is_file() and catalogue_path(lang, ".mo").is_file() and not catalogue:
+        n = len([m for m in _read(template_path()) if m.id])
+        return n, n, 0
+    stamp = tuple(p.stat().st_mtime for p in (po, Path(catalogue)) if str(p) and p.is_file())
+    return _coverage(str(locale_dir()), lang, catalogue, stamp)
+
+
+def language_warnings(code: str, catalogue: str = "") -> list[str]:
+    """What the author should know about the language a lesson is shown in (without the
+    ``attnvid: warning:`` prefix): a language without a catalogue is shown in English, one
+    whose catalogue is partial shows the rest in English. English and a complete catalogue: none."""
+    lang = viewer_language(code)
+    if lang == "en":
+        return []
+    name = english_name(lang)
+    if not catalogue and lang not in languages():
+        return [f"no {name} catalogue ({lang}): the lecture's text is shown in English, its numbers as {name} "
+                f"writes them; to translate it: python -m attncore.locale init {lang} (README: Languages)"]
+    done, total, wrong = coverage(lang, catalogue)
+    left_out = (f" ({wrong} more left out: {'its' if wrong == 1 else 'their'} placeholders are wrong; "
+                f"python -m attncore.locale check names {'it' if wrong == 1 else 'them'})") if wrong else ""
+    if done < total:
+        return [f"{name} catalogue translates {done} of {total} messages{left_out}; the rest are shown in English"]
+    return []
 
 
 #: ``ATTNVID_PSEUDO=1``: every translated message is shown in ⟦brackets⟧, so that a frame shows
@@ -167,11 +355,22 @@ def pgettext(context: str, message: str) -> str:
 # -- numbers and words ------------------------------------------------------------------------
 
 
+#: The zero of each decimal numbering system a CLDR locale may default to (its digits follow
+#: it in Unicode): Babel names a locale's numbering system but carries no digits.
+ZEROS = {"latn": "0", "arab": "\u0660", "arabext": "\u06f0", "beng": "\u09e6", "deva": "\u0966", "mymr": "\u1040",
+         "tibt": "\u0f20", "olck": "\u1c50", "mtei": "\uabf0", "nkoo": "\u07c0", "adlm": "\U0001e950"}
+
+
 @cache
-def _symbols(lang: str) -> tuple[str, str]:
+def _symbols(lang: str) -> tuple[str, str, dict[int, str]]:
+    """The language's decimal sign, group sign and digits (its CLDR default numbering system:
+    ``0``–``9`` for most, ``۰``–``۹`` for Persian), from Babel."""
+    from babel import Locale
     from babel.numbers import get_decimal_symbol, get_group_symbol
 
-    return get_decimal_symbol(lang), get_group_symbol(lang)
+    zero = ord(ZEROS.get(Locale.parse(lang).default_numbering_system, "0"))
+    digits = {ord("0") + d: chr(zero + d) for d in range(10)} if zero != ord("0") else {}
+    return get_decimal_symbol(lang, numbering_system="default"), get_group_symbol(lang, numbering_system="default"), digits
 
 
 _PLAIN = re.compile(r"(?P<sign>[+\u2212-]?)(?P<int>\d+)(?:\.(?P<frac>\d+))?")
@@ -179,11 +378,13 @@ _PLAIN = re.compile(r"(?P<sign>[+\u2212-]?)(?P<int>\d+)(?:\.(?P<frac>\d+))?")
 
 def number(plain: str, lang: str | None = None) -> str:
     """A number written ``[sign]digits[.digits]`` (as :func:`attncore.display.fmt` rounds it)
-    in the language's decimal sign and digit grouping (Babel's CLDR data). Anything else is
-    returned as it is.
+    in the language's decimal sign, digit grouping and digits (Babel's CLDR data, for any
+    CLDR language). Anything else is returned as it is.
 
     >>> number("0.26", "fr"), number("\u22121234.50", "de"), number("12345.6", "fr"), number("0.26", "zh")
     ('0,26', '\u22121.234,50', '12\u202f345,6', '0.26')
+    >>> number("0.26", "it"), number("1.5", "fa")
+    ('0,26', '۱٫۵')
     """
     lang = lang or _current.get()
     if lang == "en":
@@ -191,15 +392,31 @@ def number(plain: str, lang: str | None = None) -> str:
     m = _PLAIN.fullmatch(plain)
     if m is None:
         return plain
-    decimal_sign, _group = _symbols(lang)
+    decimal_sign, _group, digits_of = _symbols(lang)
     frac = m["frac"]
     digits = m["int"]
     if len(digits) > 3:
         from babel.numbers import format_decimal
 
         # grouping only: the integer part is exact, Babel does not round it
-        digits = format_decimal(Decimal(digits), locale=lang)
-    return m["sign"] + digits + ((decimal_sign + frac) if frac is not None else "")
+        digits = format_decimal(Decimal(digits), locale=lang, numbering_system="default")
+    return m["sign"] + (digits + ((decimal_sign + frac) if frac is not None else "")).translate(digits_of)
+
+
+def unnumber(text: str, lang: str | None = None) -> str:
+    """The numbers of ``text`` written by :func:`number` in ``lang`` back in the ``.`` form code
+    parses: ASCII digits, grouping dropped, a decimal point.
+
+    >>> unnumber("\u22121.234,50", "de"), unnumber("۱٬۲۳۴٫۵", "fa"), unnumber("2,5 e 0,5", "it")
+    ('\u22121234.50', '1234.5', '2.5 e 0.5')
+    """
+    lang = lang or _current.get()
+    if lang == "en":
+        return text
+    decimal, group, digits_of = _symbols(lang)
+    text = text.translate({ord(v): chr(k) for k, v in digits_of.items()})
+    text = re.sub(rf"(?<=\d){re.escape(group)}(?=\d{{3}})", "", text)
+    return re.sub(rf"(?<=\d){re.escape(decimal)}(?=\d)", ".", text) if decimal != "." else text
 
 
 #: Where a line may break: ordinary white space, not a no-break space (French sets one inside
@@ -253,7 +470,7 @@ def list_of(items: list[str] | tuple[str, ...]) -> str:
     if not items:
         return ""
     lang = _current.get()
-    if lang == "en":  # the lecture's English has no serial comma
+    if lang == "en" or not has_text(lang):  # the lecture's English has no serial comma
         return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
     return format_list(items, locale=lang)
 
@@ -315,13 +532,21 @@ def problems(catalog: Any, template: Any) -> list[str]:
         if not all(strings):
             out.append(f"{catalog.locale}: untranslated: {ident!r}")
             continue
-        want = set(fields(ids[-1])) | set(fields(ids[0]))
-        for s in strings:
-            got = set(fields(s))
-            # a plural form may leave the count out ("un mot") but never add or rename one
-            if not (got <= want and set(fields(ids[-1])) - {"n"} <= got | {"n"}):
-                out.append(f"{catalog.locale}: placeholders {sorted(got)} instead of {sorted(want)}: {ident!r} -> {s!r}")
+        want = sorted(set(fields(ids[-1])) | set(fields(ids[0])))
+        for s in wrong_placeholders(m.id, t.string):
+            out.append(f"{catalog.locale}: placeholders {fields(s)} instead of {want}: {ident!r} -> {s!r}")
     return out
+
+
+def wrong_placeholders(msgid: Any, string: Any) -> list[str]:
+    """The translations (``string``: one, or a plural's forms) of ``msgid`` whose placeholders are
+    not the message's: filled with ``str.format`` they would fail, so they are never shown."""
+    ids: tuple[str, ...] = tuple(msgid) if isinstance(msgid, (tuple, list)) else (str(msgid),)
+    strings: tuple[str, ...] = tuple(string) if isinstance(string, (tuple, list)) else (str(string or ""),)
+    want = set(fields(ids[-1])) | set(fields(ids[0]))
+    # a plural form may leave the count out ("un mot") but never add or rename one
+    return [s for s in strings if s and not (set(fields(s)) <= want
+                                             and set(fields(ids[-1])) - {"n"} <= set(fields(s)) | {"n"})]
 
 
 def _read(path: Path, lang: str | None = None) -> Any:
@@ -331,31 +556,61 @@ def _read(path: Path, lang: str | None = None) -> Any:
         return read_po(f, locale=lang)
 
 
-def _write(path: Path, catalog: Any) -> None:
+#: The header lines that change at every write (a date), whatever the messages.
+_DATES = re.compile(rb'^"(?:POT-Creation-Date|PO-Revision-Date): [^"\n]*\\n"\n', re.M)
+
+
+def _write(path: Path, catalog: Any) -> bool:
+    """Write ``catalog`` to ``path`` (atomically) when its messages or header differ from the file's
+    beyond the dates; return whether it was written (an unchanged tree stays untouched)."""
     from babel.messages.pofile import write_po
 
+    out = io.BytesIO()
+    write_po(out, catalog, width=0, include_lineno=False, ignore_obsolete=True)
+    new = out.getvalue()
+    if path.is_file() and _DATES.sub(b"", path.read_bytes()) == _DATES.sub(b"", new):
+        return False
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(path.suffix + ".tmp")
-    with tmp.open("wb") as f:
-        write_po(f, catalog, width=0, include_lineno=False, ignore_obsolete=True)
+    tmp.write_bytes(new)
     os.replace(tmp, path)
+    return True
 
 
-def _main(argv: list[str]) -> int:
-    """python -m attncore.locale extract | update | compile | check | fragment DIR PREFIX... | merge DIR...
+_USAGE = """python -m attncore.locale COMMAND  (or: attnvid locale COMMAND)
 
-    extract: write the template (locale/attnvid.pot); update: also bring every language's .po
-    up to the template (new messages empty, gone ones dropped); compile: .po -> .mo; check: list
-    every problem of every catalogue; fragment DIR PREFIX...: write DIR/<lang>.po with the
-    template's messages from files under the PREFIXes (keeping translations already in DIR or
-    in the catalogue), for a translator to fill; merge DIR...: copy the filled translations of
-    fragments into the catalogues."""
+The gettext catalogues of the lecture's text, in attncore/locale/<code>/LC_MESSAGES/attnvid.po
+(or in $ATTNCORE_LOCALE_DIR when set: a copy to work in).
+
+commands:
+  init CODE              write the catalogue of a new language (a CLDR code: it, pt, ar...): every
+                         message of the template, untranslated, with its translator comment
+  check                  for every catalogue found: how many messages it translates, which
+                         placeholders or plural forms are wrong (status 1 when one is incomplete or wrong)
+  compile                .po -> .mo for every catalogue found (what installing the package does)
+  update                 extract the template from the code and bring every catalogue up to it
+                         (new messages empty, gone ones dropped); writes only what changed
+  extract                write the template (attnvid.pot) only
+  fragment DIR PREFIX... write DIR/<code>.po with the template's messages from files under the
+                         PREFIXes (keeping translations already in DIR or the catalogue), for a translator
+  merge DIR...           copy the filled translations of fragments into the catalogues
+
+A lesson may also carry its own catalogue beside it, <lesson stem>.<code>.po, read as it is.
+"""
+
+
+def locale_main(argv: list[str]) -> int:
+    """``python -m attncore.locale`` (and ``attnvid locale``): see :data:`_USAGE`; the exit status."""
     what, rest = (argv[0], argv[1:]) if argv else ("", [])
     commands: dict[str, Callable[[list[str]], int]] = {
-        "extract": _cmd_extract, "update": _cmd_update, "compile": _cmd_compile, "check": _cmd_check,
-        "fragment": _cmd_fragment, "merge": _cmd_merge}
+        "init": _cmd_init, "extract": _cmd_extract, "update": _cmd_update, "compile": _cmd_compile,
+        "check": _cmd_check, "fragment": _cmd_fragment, "merge": _cmd_merge}
+    if what in ("-h", "--help", "help"):
+        print(_USAGE, end="")
+        return 0
     if what not in commands:
-        print(_main.__doc__, file=sys.stderr)
+        print(f"attncore.locale: error: {'no command' if not what else f'no command {what!r}'}; "
+              f"give one of {', '.join(commands)} (--help says what each does)", file=sys.stderr)
         return 2
     return commands[what](rest)
 
@@ -367,33 +622,85 @@ def _catalogue(lang: str) -> Any:
     return _read(path, lang) if path.exists() else Catalog(locale=lang, project=DOMAIN)
 
 
+def _cmd_init(rest: list[str]) -> int:
+    """Write the catalogue of a language not there yet: every message of the template
+    (``attnvid.pot``), untranslated, with its translator comment and CLDR's plural rule."""
+    from babel.messages.catalog import Catalog
+
+    if len(rest) != 1 or rest[0].startswith("-"):
+        print("attncore.locale: error: init takes one language code, e.g. init it", file=sys.stderr)
+        return 2
+    try:
+        lang = cldr_language(rest[0])
+    except UnknownLanguage as exc:
+        print(f"attncore.locale: error: {exc}; give a CLDR code such as it, pt, pl or ar", file=sys.stderr)
+        return 2
+    path = catalogue_path(lang)
+    if lang == "en" or path.exists():
+        why = "English is the code's own language" if lang == "en" else f"{path} exists"
+        print(f"attncore.locale: error: {why}; update brings an existing catalogue up to the template",
+              file=sys.stderr)
+        return 2
+    template = _read(template_path())
+    cat = Catalog(locale=lang, project=DOMAIN, fuzzy=False)
+    for m in template:
+        if m.id:
+            cat.add(m.id, ("",) * cat.num_plurals if isinstance(m.id, tuple) else "", m.locations,
+                    auto_comments=m.auto_comments, context=m.context)
+    _write(path, cat)
+    print(f"{path}: {len([m for m in cat if m.id])} messages to translate ({english_name(lang)}, "
+          f"{cat.num_plurals} plural form{'s' if cat.num_plurals != 1 else ''}: {cat.plural_expr})")
+    return 0
+
+
 def _cmd_extract(rest: list[str]) -> int:
     _write_template(extract())
     return 0
 
 
 def _write_template(template: Any) -> None:
-    pot = LOCALE_DIR / f"{DOMAIN}.pot"
-    _write(pot, template)
-    print(f"{pot}: {len(template)} messages")
+    pot = locale_dir() / f"{DOMAIN}.pot"
+    written = _write(pot, template)
+    print(f"{pot}: {len(template)} messages{'' if written else ', unchanged'}")
 
 
 def _cmd_update(rest: list[str]) -> int:
     template = extract()
     _write_template(template)
-    for lang in LANGUAGES[1:]:
+    for lang in languages()[1:]:
         cat = _catalogue(lang)
         cat.update(template, no_fuzzy_matching=True)
-        _write(catalogue_path(lang), cat)
-        print(f"{catalogue_path(lang)}: {len(cat)} messages, {len(problems(cat, template))} problems")
+        written = _write(catalogue_path(lang), cat)
+        print(f"{catalogue_path(lang)}: {len(cat)} messages, {len(problems(cat, template))} problems"
+              f"{'' if written else ', unchanged'}")
     return 0
+
+
+#: A problem :func:`problems` reports that ``check`` counts rather than lists.
+_UNDONE = re.compile(r"^[^:]+: (missing|fuzzy|untranslated): ")
 
 
 def _cmd_check(rest: list[str]) -> int:
     template = extract()
-    found = [p for lang in LANGUAGES[1:] for p in problems(_read(catalogue_path(lang), lang), template)]
-    print("\n".join(found) or "every catalogue complete")
-    return 1 if found else 0
+    total = len([m for m in template if m.id])
+    bad = False
+    for lang in languages()[1:]:
+        po = catalogue_path(lang)
+        if not po.is_file():
+            print(f"{lang}: compiled only ({po.with_suffix('.mo')}), no .po to check")
+            continue
+        cat = _read(po, lang)
+        found = problems(cat, template)
+        wrong = [p for p in found if not _UNDONE.match(p)]
+        done = total - (len(found) - len(wrong))
+        print(f"{lang} ({english_name(lang)}): {done} of {total} messages translated"
+              + (f", {len(wrong)} wrong" if wrong else ""))
+        for line in wrong:
+            print(f"  {line}")
+        bad = bad or bool(found)
+    if not bad:
+        print("every catalogue complete")
+    return 1 if bad else 0
 
 
 def _cmd_fragment(rest: list[str]) -> int:
@@ -404,7 +711,7 @@ def _cmd_fragment(rest: list[str]) -> int:
         return 2
     template = extract()
     out, prefixes = Path(rest[0]), rest[1:]
-    for lang in LANGUAGES[1:]:
+    for lang in languages()[1:]:
         path = out / f"{lang}.po"
         old = [c for c in (_read(path, lang) if path.exists() else None, _catalogue(lang)) if c]
         frag = Catalog(locale=lang, project=DOMAIN)
@@ -420,7 +727,7 @@ def _cmd_fragment(rest: list[str]) -> int:
 
 
 def _cmd_merge(rest: list[str]) -> int:
-    for lang in LANGUAGES[1:]:
+    for lang in languages()[1:]:
         cat = _catalogue(lang)
         for folder in rest:
             frag_path = Path(folder) / f"{lang}.po"
@@ -435,15 +742,18 @@ def _cmd_merge(rest: list[str]) -> int:
 
 
 def _cmd_compile(rest: list[str]) -> int:
-    for lang in LANGUAGES[1:]:
+    for lang in languages()[1:]:
         po = catalogue_path(lang)
         if po.exists():
             tmp = po.with_suffix(".mo.tmp")
-            tmp.write_bytes(compile_po(po))
+            tmp.write_bytes(compile_po(po, lang))
             os.replace(tmp, po.with_suffix(".mo"))
             print(po.with_suffix(".mo"))
+    forget_catalogues()
     return 0
 
 
+_main = locale_main
+
 if __name__ == "__main__":
-    raise SystemExit(_main(sys.argv[1:]))
+    raise SystemExit(locale_main(sys.argv[1:]))

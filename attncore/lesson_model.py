@@ -15,6 +15,8 @@ import unicodedata
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from .i18n import lesson_catalogue
+
 __all__ = [
     "DEFAULT_WEIGHTS",
     "EXP_LIMIT",
@@ -167,6 +169,12 @@ class Lesson:
     @property
     def d(self) -> int:
         return len(self.dimensions)
+
+    @property
+    def catalogue(self) -> str:
+        """The lesson's own catalogue for its language, ``<stem>.<code>.po`` beside its file
+        (``pesca.it.po`` for ``pesca.toml`` in Italian), "" when it has none."""
+        return lesson_catalogue(self.source, self.language)
 
     def vector(self, word: str) -> tuple[float, ...]:
         return dict(self.vocabulary)[word]

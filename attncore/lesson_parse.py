@@ -14,7 +14,7 @@ import unicodedata
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .i18n import breakable_words
+from .i18n import UnknownLanguage, breakable_words, cldr_language
 from .lesson_checks import check_decimals, check_exponentials, check_fonts, check_leans
 from .lesson_model import (
     DEFAULT_WEIGHTS,
@@ -165,6 +165,12 @@ def _top_level(src: str, data: dict[str, Any]) -> _TopLevel:
     language = data.get("language", "en")
     if not isinstance(language, str) or not re.fullmatch(r"[a-z]{2,3}(-[a-z0-9]+)?", language):
         raise error_at(src, "language", f"{language!r} is not a language code", 'write e.g. language = "fr"')
+    try:
+        cldr_language(language)
+    except UnknownLanguage:
+        raise error_at(src, "language", f"{language!r} is not a language CLDR knows",
+                       'write a language code such as "it", "pt" or "ar" (python -m attncore.locale init CODE '
+                       "adds its catalogue)") from None
     return _TopLevel(title=title.strip(), dimensions=tuple(dims_raw), decimals=decimals, language=language)
 
 

@@ -115,13 +115,11 @@ _UNSPACED = ("zh",)
 
 
 @cache
-def _patterns(lang: str) -> dict[str, re.Pattern[str]]:
-    """Each phrase's pattern in ``lang``: its translation as whole words, in any case."""
-    out = {}
-    for p in LEXICON:
-        said = re.escape(phrase_in(p, lang))
-        out[p] = re.compile(said if lang in _UNSPACED else rf"(?<![\w-]){said}(?![\w-])", re.IGNORECASE)
-    return out
+def _patterns(lang: str, said: tuple[str, ...]) -> dict[str, re.Pattern[str]]:
+    """Each phrase's pattern in ``lang``, where the phrases are ``said`` (their translations, in
+    :data:`LEXICON`'s order: a lesson's own catalogue may say them otherwise), as whole words, in any case."""
+    return {p: re.compile(re.escape(w) if lang in _UNSPACED else rf"(?<![\w-]){re.escape(w)}(?![\w-])", re.IGNORECASE)
+            for p, w in zip(LEXICON, said, strict=True)}
 
 
 def fits(phrase: str, x: float) -> bool:
@@ -137,7 +135,8 @@ def pick(x: float, *phrases: str) -> str | None:
 def phrases_in(text: str, lang: str | None = None) -> list[str]:
     """The calibrated phrases ``text`` (written in ``lang``, the current language when None) uses,
     each once, by their English key: a translated text is searched for each phrase's translation."""
-    return [p for p, pat in _patterns(lang or language()).items() if pat.search(text)]
+    lang = lang or language()
+    return [p for p, pat in _patterns(lang, tuple(phrase_in(p, lang) for p in LEXICON)).items() if pat.search(text)]
 
 
 Measure = Mapping[str, Any]

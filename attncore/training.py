@@ -485,7 +485,7 @@ def train_lesson(lesson: Lesson) -> TrainedWeights | None:
     Deterministic: the same lesson gives the same weights (cached, the arrays read-only);
     the words it keeps (the task, how the weights were made) are in the lesson's language.
     """
-    with use(lesson.language):
+    with use(lesson.language, lesson.catalogue):
         return _train_lesson(lesson)
 
 

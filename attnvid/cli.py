@@ -33,6 +33,7 @@ from .commands.doctor import doctor  # noqa: E402
 from .commands.exercises import exercises  # noqa: E402
 from .commands.lecture import lecture  # noqa: E402
 from .commands.list_scenes import list_scenes  # noqa: E402
+from .commands.locale import locale  # noqa: E402
 from .commands.package import package  # noqa: E402
 from .commands.preview import preview  # noqa: E402
 from .commands.render import render  # noqa: E402
@@ -62,6 +63,7 @@ cli.add_command(script)
 cli.add_command(workbook)
 cli.add_command(exercises)
 cli.add_command(package)
+cli.add_command(locale)
 
 
 def main() -> None:

@@ -16,7 +16,7 @@ VOICE_ENV = "ATTNVID_VOICE"
 #: The style the scenes are drawn in: ``dark`` or ``light`` (unset or "": the lesson's
 #: ``[theme] style``, else dark). Set by ``--theme``.
 THEME_ENV = "ATTNVID_THEME"
-#: The language a viewer sees and hears (``en``, ``fr``, ``de``, ``es``, ``zh``), overriding the
+#: The language a viewer sees and hears (a CLDR code: ``en``, ``fr``, ``it``...), overriding the
 #: lesson's own ``language`` (unset or "": the lesson's). Set by ``--language``.
 LANGUAGE_ENV = "ATTNVID_LANGUAGE"
 #: Where parsed texts are kept for other processes (unset: ``parsed/`` in Manim's text folder,

@@ -29,14 +29,18 @@ def _checked_lesson(ctx: click.Context, param: click.Parameter, value: Path | No
     if ctx.resilient_parsing:
         return value
     from attncore import find_lesson
+    from attncore.i18n import language_warnings
     from attncore.lesson import lesson_warnings
 
     from .catalog import check_lecture, check_narration
+    from .lessons import in_language
 
     lesson = find_lesson(value)
     check_narration(lesson)
     check_lecture(lesson)
     warnings = lesson_warnings(lesson)
+    shown = in_language(lesson)  # the language viewers get: --language, else the lesson's
+    warnings += language_warnings(shown.language, shown.catalogue)
     if lesson.theme:  # the lesson's own colours: told apart under simulated colour blindness?
         from scenes.theme import lesson_colour_warnings
 
@@ -113,19 +117,28 @@ def no_media_option(why: str) -> Callable[[F], F]:
 
 def _set_language(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """``--language``: every process of the command (and the worker processes it starts) reads
-    the lesson in that language (:func:`attnvid.lessons.in_language`)."""
+    the lesson in that language (:func:`attnvid.lessons.in_language`). Any CLDR language is
+    taken (a code CLDR does not know is refused); one without a catalogue is warned about
+    with the lesson (:func:`attncore.i18n.language_warnings`)."""
     if value and not ctx.resilient_parsing:
+        from attncore.i18n import UnknownLanguage, cldr_language, languages
+
+        try:
+            cldr_language(value)
+        except UnknownLanguage as exc:
+            raise UserError(f"--language: {exc}; give a code such as it, pt or ar (with a catalogue: "
+                            f"{', '.join(languages())})", code=2) from None
         os.environ[LANGUAGE_ENV] = value
     return value
 
 
 def language_option(f: F) -> F:
-    from attncore.i18n import LANGUAGES
-
-    return click.option("--language", type=click.Choice(list(LANGUAGES)), default=None, expose_value=False,
+    return click.option("--language", metavar="CODE", default=None, expose_value=False,
                         callback=_set_language, is_eager=True,
-                        help="The language viewers see and hear (overrides the lesson's language; outputs go "
-                             "under <language>/) [default: the lesson's].")(f)
+                        help="The language viewers see and hear, a CLDR code: en, fr, de, es, zh, or any other "
+                             "with a catalogue (python -m attncore.locale init CODE; else English text, that "
+                             "language's numbers). Overrides the lesson's language; outputs go under <language>/ "
+                             "[default: the lesson's].")(f)
 
 
 def theme_option(f: F) -> F:

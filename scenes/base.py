@@ -129,7 +129,7 @@ class LessonScene(Scene):
         self.trace = current_trace()
         self.lesson = self.trace.lesson
         #: Every text of the scene is written in the lesson's language (attncore.i18n).
-        self.language = set_language(self.lesson.language)
+        self.language = set_language(self.lesson.language, self.lesson.catalogue)
         self.theme = Theme(self.lesson.theme, self.lesson.dimensions, current_style(self.lesson.style))
         activate(self.theme)  # components that make their own colours follow this scene's style
         self.dec = self.lesson.decimals

@@ -85,7 +85,7 @@ def built_scene(cls: type, lesson: str = "", style: str = "") -> Any:
     # when the scene was made (a scene sets its lesson's language: attncore.i18n)
     from attncore.i18n import set_language
 
-    set_language(built.lesson.language)
+    set_language(built.lesson.language, built.lesson.catalogue)
     return built
 
 

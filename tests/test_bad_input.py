@@ -42,6 +42,7 @@ BASE = {
     "exercises": ["exercises"],
     "batch": ["batch", "default", "--scene", "Softmax"],
     "package": ["package"],
+    "locale": ["locale", "init", "it"],
 }
 
 

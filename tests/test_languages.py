@@ -161,8 +161,13 @@ def test_plural_forms_follow_the_language(template: Any) -> None:
         assert ngettext(*plural.id, 1) == ngettext(*plural.id, 5)
 
 
-def test_a_language_without_a_catalogue_is_shown_in_english() -> None:
-    assert [viewer_language(c) for c in ("it", "pt-br", "fr-be", "cmn", "de")] == ["en", "en", "fr", "zh", "de"]
+def test_a_language_without_a_catalogue_is_shown_in_english_with_its_own_numbers() -> None:
+    """Any CLDR language is a viewer language (its numbers are its own); without a catalogue its
+    text is the code's English (issue 47: it used to be English throughout)."""
+    assert [viewer_language(c) for c in ("it", "pt-br", "fr-be", "cmn", "de", "xx")] == ["it", "pt", "fr", "zh", "de", "en"]
+    with use("it"):
+        assert _("under {number}") == "under {number}" and fmt(0.256, 2) == "0,26"
+        assert list_of(["a", "b", "c"]) == "a, b and c"  # the English sentence keeps its English list
 
 
 def test_every_language_has_a_built_in_lesson_of_its_own() -> None:
@@ -183,12 +188,12 @@ def test_help_errors_and_doctor_stay_english(tmp_path: Path) -> None:
 
     runner = CliRunner()
     r = runner.invoke(main, ["render", "--help"])
-    assert r.exit_code == 0 and "--language [en|fr|de|es|zh]" in r.output and "The language viewers see" in r.output
+    assert r.exit_code == 0 and "--language CODE" in r.output and "The language viewers see" in r.output
     r = runner.invoke(main, ["render", "NoSuchScene", "--language", "fr"])
     said_ = r.output + str(r.exception or "")
     assert r.exit_code != 0 and "unknown scene 'NoSuchScene'" in said_ and said_.isascii()
-    r = runner.invoke(main, ["render", "--language", "it"])
-    assert r.exit_code == 2 and "'it' is not one of" in r.output
+    r = runner.invoke(main, ["render", "--language", "xx"])
+    assert getattr(r.exception, "code", None) == 2 and "'xx' is not a language code CLDR knows" in str(r.exception)
     r = runner.invoke(main, ["doctor", "--voice", "piper", "--language", "de", "--media", str(tmp_path)])
     lines = [line for line in r.output.splitlines() if line.startswith("missing  voice language")]
     assert lines == ["missing  voice language: only the English Piper voice (en_US-joe-medium) is bundled, not one "
@@ -292,7 +297,7 @@ def test_every_command_that_writes_for_viewers_takes_language(command: str) -> N
     from attnvid.cli import cli
 
     r = CliRunner().invoke(cli, [command, "--help"])
-    assert r.exit_code == 0 and "--language [en|fr|de|es|zh]" in r.output
+    assert r.exit_code == 0 and "--language CODE" in r.output
 
 
 def test_language_overrides_the_lesson_and_its_outputs_go_apart(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

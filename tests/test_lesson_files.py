@@ -62,7 +62,7 @@ def test_the_corpus_covers_every_failure() -> None:
                  "duplicate_dimension", "focus_not_in_sentence", "heads_not_dividing",
                  "too_many_tokens", "too_many_dimensions", "too_many_contexts", "too_many_heads", "not_utf8",
                  # a line for the first byte that is not UTF-8, "did you mean" for keys, a decimal comma (issue 47)
-                 "not_utf8_latin1", "key_misspelt", "decimal_comma",
+                 "not_utf8_latin1", "key_misspelt", "decimal_comma", "language_unknown",
                  # a script or an emoji no installed outline font draws (issue 47)
                  "word_in_a_script_no_font_draws", "emoji_no_font_draws",
                  # [projections] weights and the [training] table (issue #13)

@@ -1,7 +1,7 @@
-"""python -m attncore.locale extract | update | compile | check | fragment DIR PREFIX... | merge DIR..."""
+"""python -m attncore.locale init CODE | check | compile | update | extract | fragment | merge (--help)."""
 
 import sys
 
-from attncore.i18n import _main
+from attncore.i18n import locale_main
 
-raise SystemExit(_main(sys.argv[1:]))
+raise SystemExit(locale_main(sys.argv[1:]))

@@ -38,7 +38,7 @@ def exercises(lesson_path: Path | None, count: int, seed: int, media: Path) -> N
     """
     lesson = get_lesson(lesson_path)
     trace = trace_lesson(lesson)
-    with use(lesson.language):  # the questions, answers and sheet in the lesson's language
+    with use(lesson.language, lesson.catalogue):  # the questions, answers and sheet in the lesson's language
         items = make_exercises(trace, count, seed)
         root = output_root(lesson, media)
         folder = root / "exercises" / f"seed-{seed}"

@@ -91,7 +91,7 @@ def compose_script(lesson: Lesson, scenes: list[tuple[int, str, list[tuple[str, 
     """The recording script as Markdown, in the lesson's language (the words were said in it):
     one heading per scene (its place in the lecture, its name), one block per section (the WAV
     file name, the title, the words)."""
-    with use(lesson.language):
+    with use(lesson.language, lesson.catalogue):
         lines = [_("# Recording script: {title}").format(title=lesson.title), "",
                  *_("Record one WAV file per block, named as its heading, all in one folder; then render\n"
                     "with `--voice recorded:FOLDER`. A section lasts at least as long as its recording.").splitlines(),

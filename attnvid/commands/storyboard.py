@@ -46,7 +46,7 @@ def storyboard(quality: str, jobs: int | None, lesson_path: Path | None, theme: 
     out = root / "storyboard" / f"storyboard_{quality}.png"
     with claim_output(root):
         per_scene = _frames_of(names, quality, spec, root, jobs or default_jobs(), style)
-        with use(lesson.language):  # the sections' titles as the frames show them
+        with use(lesson.language, lesson.catalogue):  # the sections' titles as the frames show them
             tiles = [(f"{k}. {s} · {shown(title)}", png)
                      for k, (s, frames) in enumerate(zip(names, per_scene, strict=True), 1) for title, png in frames]
             sheet = contact_sheet(tiles, style)

@@ -36,7 +36,7 @@ def workbook(lesson_path: Path | None, theme: str | None, media: Path) -> None:
     style = lesson_style(theme, lesson)
     root = output_root(lesson, media, style)
     out = root / "workbook" / WORKBOOK_NAME
-    with claim_output(root), use(lesson.language):  # sheet names, headers and the guide in the lesson's language
+    with claim_output(root), use(lesson.language, lesson.catalogue):  # sheet names, headers and the guide in the lesson's language
         written = write_workbook(out, trace, style)
     click.echo(f"workbook: {written.sheets} sheets, {written.formulas} formulas, {written.size / 1024:.0f} KiB", err=True)
     click.echo(str(out))

@@ -306,7 +306,7 @@ def assemble_lecture(folder: Path, lesson: Lesson, jobs: Sequence[Job], results:
     is written in the lesson's language (``titles``: the scenes' English titles). ``in_video``
     (or the lesson's ``[selfcheck] in_video``): the page asks the self-check's questions in the player too.
     """
-    with use(lesson.language):
+    with use(lesson.language, lesson.catalogue):
         return _assemble(folder, lesson, jobs, results, titles, quality, voice, prints,
                          in_video or lesson.in_video_questions)
 

@@ -97,6 +97,7 @@ def _announce(worker: Any, batch: str, label: str) -> str:
 
 def _check_installation(job: Job, source: str) -> None:
     from attncore import find_lesson
+    from attncore.i18n import catalogue_digest
 
     from ..catalog import resolve_scene
     from ..paths import source_file
@@ -106,7 +107,7 @@ def _check_installation(job: Job, source: str) -> None:
     lesson = replace(find_lesson(job.lesson_spec), source=source)
     if job.language:
         lesson = replace(lesson, language=job.language)
-    here = cache_key(source_file(resolve_scene(job.scene)), repr(lesson), job.quality, job.fmt,
+    here = cache_key(source_file(resolve_scene(job.scene)), repr(lesson) + catalogue_digest(lesson.language, lesson.catalogue), job.quality, job.fmt,
                      voice_fingerprint(job.voice, lesson), job.style)
     if here != job.key:
         raise InstallationMismatch(

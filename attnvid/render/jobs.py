@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from attncore import Lesson
+from attncore.i18n import catalogue_digest
 
 from ..catalog import check_recordings, lecture_index, resolve_scenes
 from ..env import LANGUAGE_ENV, LESSON_ENV
@@ -115,7 +116,7 @@ def plan(lesson: Lesson, spec: str, names: Sequence[str], quality: str, fmt: str
     check_recordings(voice, scenes)  # every missing WAV in one line, before any render starts
     return [
         Job(scene=c.__name__, index=lecture_index(c), quality=quality, fmt=fmt, lesson_spec=spec, root=root,
-            key=cache_key(source_file(c), repr(lesson), quality, fmt, fingerprint, style), voice=voice,
+            key=cache_key(source_file(c), repr(lesson) + catalogue_digest(lesson.language, lesson.catalogue), quality, fmt, fingerprint, style), voice=voice,
             style=style, language=os.environ.get(LANGUAGE_ENV, ""))
         for c in scenes
     ]

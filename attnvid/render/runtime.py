@@ -258,11 +258,10 @@ def check_cjk(needed: bool) -> Check:
 def check_language(voice: str, language: str) -> Check:
     """Whether the voice speaks the lesson's language: espeak-ng has every shipped language;
     Piper speaks the language of its model, and only the English one is bundled."""
-    from attncore.i18n import ENGLISH_NAMES, viewer_language
+    from attncore.i18n import english_name
 
-    lang = viewer_language(language)
     engine = voice_engine(voice)
-    name = f"{ENGLISH_NAMES.get(lang, lang)} ({language})"
+    name = f"{english_name(language)} ({language})"
     if engine == "piper" and voice in ("piper", "piper:") and not language.startswith("en"):
         return Check("voice language", False,
                      f"only the English Piper voice (en_US-joe-medium) is bundled, not one for {name}",
