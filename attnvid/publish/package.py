@@ -68,10 +68,16 @@ def package_path(folder: Path, lesson: Lesson, fmt: str) -> Path:
     return folder / f"attnvid-{lesson.slug}-{lesson.language}{FORMATS[fmt]}"
 
 
+#: Lecture files no page of a package opens: the sections' clips are the slides' own videos,
+#: which lecture.pptx holds inside itself (a third of a package's bytes, 36 MB at low quality).
+NOT_PACKAGED = ("sections/",)
+
+
 def _ours(rel: str) -> bool:
-    """Whether ``rel`` is one of the lecture's files (not a hidden file, a lock, or a package)."""
+    """Whether ``rel`` is one of the lecture's files a package carries (not a hidden file, a lock,
+    a package, or a file no page opens: :data:`NOT_PACKAGED`)."""
     parts = rel.split("/")
-    if any(p.startswith(".") for p in parts):
+    if any(p.startswith(".") for p in parts) or rel.startswith(NOT_PACKAGED):
         return False
     return not (len(parts) == 1 and parts[0].startswith("attnvid-") and parts[0].endswith(tuple(FORMATS.values())))
 
