@@ -53,7 +53,8 @@ def externalise(page: str, stem: str) -> tuple[str, dict[str, bytes]]:
         name = f"{PAGE_DIR}/{stem}-{len(files) + 1}.js"
         files[name] = m.group("body").strip().encode() + b"\n"
         module = ' type="module"' if "module" in m.group("attrs").lower() else ""
-        return f'<script src="{name}"{module}></script>'
+        # deferred, as the page's own scripts are: they run in document order after the page is read
+        return f'<script src="{name}"{module} defer></script>'
 
     def style(m: re.Match[str]) -> str:
         name = f"{PAGE_DIR}/{stem}-{len(files) + 1}.css"
@@ -81,7 +82,8 @@ def framed_page(page: str, stem: str, settings: Mapping[str, Any] | None = None,
     if settings is not None:
         data = json.dumps(dict(settings), ensure_ascii=False).replace("</", "<\\/")
         tail += f'<script id="{SETTINGS_ID}" type="application/json">{data}</script>\n'
-    tail += "".join(f'<script src="{s}"></script>\n' for s in scripts)
+    # deferred, so they run after the page's deferred lecture.js has set window.lecture
+    tail += "".join(f'<script src="{s}" defer></script>\n' for s in scripts)
     if tail:
         at = out.lower().rfind("</body>")
         out = out[:at] + tail + out[at:] if at >= 0 else out + tail

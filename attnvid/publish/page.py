@@ -200,7 +200,7 @@ def _tracks(captions: list[dict[str, Any]]) -> str:
 #: The pages' scripts and styles, files beside ``index.html`` and ``playground.html`` (what
 #: :func:`write_page_assets` writes): no inline code or style, so that a
 #: Content-Security-Policy of 'self' runs and applies them.
-SCRIPTS = ("lecture.js", "selfcheck.js", "playground.js")
+SCRIPTS = ("lecture.js", "selfcheck.js", "playground.js", "invideo.js")
 STYLES = ("lecture.css", "selfcheck.css", "playground.css")
 
 

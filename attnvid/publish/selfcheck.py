@@ -17,7 +17,6 @@ from __future__ import annotations
 import html
 import json
 from collections.abc import Sequence
-from importlib import resources
 from typing import Any
 
 from attncore.exercises import Exercise
@@ -93,8 +92,9 @@ def _strings() -> str:
 
 
 def in_video_script() -> str:
-    """The in-video questions' script (``invideo.js``, beside this module) as the page holds it."""
-    return "<script>\n" + resources.files("attnvid.publish").joinpath("invideo.js").read_text(encoding="utf-8") + "</script>"
+    """The in-video questions' script as the page loads it: ``invideo.js``, written beside the page
+    (:data:`attnvid.publish.page.SCRIPTS`), deferred so that it runs after ``lecture.js``."""
+    return '<script src="invideo.js" defer></script>'
 
 
 def self_check_section(exercises: Sequence[Exercise], chapters: Sequence[dict[str, Any]],
