@@ -20,6 +20,7 @@ import os
 import re
 import shutil
 import subprocess
+import time
 import tomllib
 import xml.etree.ElementTree as ET
 import zipfile
@@ -37,7 +38,8 @@ from scorm_host import CHROMIUM, HOST_FILES, make_site, serve
 from attncore import default_lesson, trace_lesson
 from attncore.exercises import make_exercises
 from attncore.lesson import LessonError, parse_lesson
-from attnvid.publish.page import lecture_page
+from attnvid.publish.package import NOT_PACKAGED
+from attnvid.publish.page import lecture_page, write_page_assets
 from attnvid.publish.selfcheck import self_check_section
 
 IMSCP = "http://www.imsproject.org/xsd/imscp_rootv1p1p2"
@@ -127,6 +129,7 @@ def small_lecture(folder: Path, big: int = 0) -> Path:
     exercises = make_exercises(trace_lesson(default_lesson()), 3, 0)
     page = lecture_page(manifest, TITLE, [], self_check_section(exercises, chapters))
     (folder / "index.html").write_text(page, encoding="utf-8")
+    write_page_assets(folder)  # lecture.js and the rest, beside the page, as the lecture writes them
     (folder / "playground.html").write_text('<!doctype html><html><head><meta charset="utf-8"><style>p{}</style>'
                                             "</head><body><script>var x = 1;</script></body></html>",
                                             encoding="utf-8")
@@ -247,7 +250,7 @@ class Platform:
     def open(self, launch: str, stored: dict[str, Any] | None = None, misbehave: str | None = None) -> Any:
         self.page.evaluate("([u, s, m]) => openPackage(u, s, m)", [launch, stored, misbehave])
         frame = self.page.query_selector("#sco").content_frame()
-        frame.wait_for_function("window.lecture !== undefined && document.documentElement.dataset.scorm !== undefined")
+        until(frame, "window.lecture !== undefined && document.documentElement.dataset.scorm !== undefined")
         return frame
 
     def committed(self) -> dict[str, Any]:
@@ -284,10 +287,20 @@ def platform(site: Path) -> Iterator[Platform]:
             browser.close()
 
 
+def until(where: Any, predicate: str, arg: Any = None, timeout: float = 30000) -> None:
+    """Wait until ``predicate`` (an expression, or a function of ``arg``) is true in the page or frame,
+    polling with evaluate: Playwright's wait_for_function evaluates a string, which the package's
+    Content-Security-Policy (no 'unsafe-eval') refuses."""
+    end = time.monotonic() + timeout / 1000
+    while not (where.evaluate(predicate, arg) if arg is not None else where.evaluate(predicate)):
+        assert time.monotonic() < end, f"not within {timeout / 1000:g} s: {predicate}"
+        time.sleep(0.1)
+
+
 def play_to(frame: Any, k: int) -> None:
     """Play chapter ``k`` (from 0) for a moment, then pause."""
     frame.evaluate("k => window.lecture.seekTo(k, true)", k)
-    frame.wait_for_function("k => !lecture.video.paused && lecture.video.currentTime > lecture.chapters[k].start_s + 0.4",
+    until(frame, "k => !lecture.video.paused && lecture.video.currentTime > lecture.chapters[k].start_s + 0.4",
                             arg=k, timeout=20000)
     frame.evaluate("lecture.video.pause()")
 
@@ -343,7 +356,7 @@ def test_scorm_in_a_platform(packages: Path) -> None:
                               "[Number(ex.dataset.number), ex.dataset.result, (ex.querySelector('input.answer') || "
                               "ex.querySelector('input[type=radio]:checked')).value])")
         assert back == [[n, "right" if n % 2 else "wrong", v] for n, v in said.items()]
-        frame.wait_for_function("t => Math.abs(lecture.video.currentTime - t) < 0.2", arg=saved_at)
+        until(frame, "t => Math.abs(lecture.video.currentTime - t) < 0.2", arg=saved_at)
         assert host.page.evaluate("[runtime.cmi.core.score.raw, runtime.cmi.core.lesson_status]") == ["50", "failed"]
         host.page.evaluate("closePackage()")
         assert host.errors == []
@@ -357,7 +370,10 @@ def test_the_lecture_packages(packages: Path, fmt: str) -> None:
     lecture = packages / "whole" / "media" / "lecture" / "low"
     prefix = "web_resources/" if fmt == "cc" else ""
     mine = {p.relative_to(lecture).as_posix() for p in lecture.rglob("*") if p.is_file() and not p.name.startswith(("attnvid-", "."))}
-    assert {prefix + n for n in mine} <= got["present"], "every file of the lecture"
+    left_out = {n for n in mine if n.startswith(NOT_PACKAGED)}
+    assert left_out and all(n.startswith("sections/") for n in left_out)  # the slides' clips, inside lecture.pptx
+    assert {prefix + n for n in mine - left_out} <= got["present"], "every file of the lecture but the sections' clips"
+    assert not {prefix + n for n in left_out} & got["present"]
     if fmt == "scorm12":
         assert got["items"] == [(TITLE, None, "80")]
     if fmt == "cc":
@@ -421,7 +437,7 @@ def test_a_part_and_its_questions_in_the_video(packages: Path) -> None:
         frame = host.open("parts/index.html?part=2")
         chapters = host.chapters("parts")
         part = json.loads((packages / "site/parts/manifest.json").read_text(encoding="utf-8"))["parts"][1]
-        frame.wait_for_function("t => Math.abs(lecture.video.currentTime - t) < 0.1", arg=part["start_s"] + 0.001)
+        until(frame, "t => Math.abs(lecture.video.currentTime - t) < 0.1", arg=part["start_s"] + 0.001)
         mine = numbers(frame)
         linked = {n: int(frame.get_attribute(f"#exercise-{n} button.chapter", "data-chapter")) for n in mine}
         assert mine and all(part["start_s"] - 0.05 <= chapters[k]["start_s"] < part["start_s"] + part["duration_s"]
@@ -438,7 +454,7 @@ def test_a_part_and_its_questions_in_the_video(packages: Path) -> None:
             answer(frame, n, right=True)
         assert frame.text_content(".in-video button.in-video-go") == "Continue"
         frame.click(".in-video button.in-video-go")
-        frame.wait_for_function("t => !lecture.video.paused && document.querySelector('.in-video') === null && "
+        until(frame, "t => !lecture.video.paused && document.querySelector('.in-video') === null && "
                                 "lecture.video.currentTime > t", arg=chapters[k + 1]["start_s"] + 0.2)
         assert all(frame.evaluate(f"document.querySelector('#exercise-{n}').closest('#self-check') !== null") for n in asked)
         frame.evaluate("lecture.video.pause()")
@@ -451,7 +467,7 @@ def test_a_part_and_its_questions_in_the_video(packages: Path) -> None:
         skipped = [n for n in mine if linked[n] == k2]
         assert frame.text_content(".in-video button.in-video-go") == "Skip"
         frame.press(".in-video input", "Escape")
-        frame.wait_for_function("t => !lecture.video.paused && document.querySelector('.in-video') === null && "
+        until(frame, "t => !lecture.video.paused && document.querySelector('.in-video') === null && "
                                 "lecture.video.currentTime > t", arg=chapters[k2 + 1]["start_s"] + 0.2)
         frame.evaluate("lecture.video.pause()")
         assert all(frame.get_attribute(f"#exercise-{n}", "data-result") is None for n in skipped)
@@ -482,7 +498,7 @@ def test_the_offline_zip_from_disk_without_a_platform(tmp_path: Path) -> None:
             page.on("pageerror", lambda e: errors.append(str(e)))
             page.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
             page.goto((tmp_path / "unpacked" / "index.html").as_uri())
-            page.wait_for_function("window.lecture !== undefined")
+            until(page, "window.lecture !== undefined")
             assert page.evaluate("[document.documentElement.dataset.scorm, typeof window.attnvidInVideo]") == ["none", "object"]
             assert page.evaluate("getComputedStyle(document.querySelector('#self-check .exercise')).borderRadius") == "6px"
             answer(page.main_frame, 1, right=True)
@@ -495,8 +511,8 @@ def test_the_lecture_page_asks_in_the_video_when_the_lesson_says() -> None:
     exercises = make_exercises(trace_lesson(default_lesson()), 2, 0)
     chapters = [{"title": "1 · Embeddings — Words become vectors", "start_s": 0.0, "end_s": 10.0}]
     plain, asking = (self_check_section(exercises, chapters, in_video=v) for v in (False, True))
-    assert 'data-in-video="1"' in asking and "attnvidInVideo" in asking
-    assert "data-in-video" not in plain and "attnvidInVideo" not in plain
+    assert 'data-in-video="1"' in asking and 'src="invideo.js"' in asking
+    assert "data-in-video" not in plain and 'src="invideo.js"' not in plain
 
 
 def test_lecture_refuses_an_unknown_package_format(tmp_path: Path) -> None:

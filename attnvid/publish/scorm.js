@@ -175,13 +175,15 @@
     position = data.t;
     reached = inScope(chapterAt(position)) ? chapterAt(position) : -1;
     const seek = () => { video.currentTime = position; };
-    if (video.readyState >= 1) seek(); else video.addEventListener("loadedmetadata", seek, { once: true });
+    // the page asks nothing of a video until it is played (preload none): a position to restore
+    // needs its metadata, so ask for that much (not the video itself)
+    if (video.readyState >= 1) seek(); else { video.addEventListener("loadedmetadata", seek, { once: true }); video.preload = "metadata"; }
   }
   const saved = parseSuspend(getValue("cmi.suspend_data"));
   if (saved) restore(saved);
   else if (part && scope.length) {
     const start = () => { video.currentTime = chapters[scope[0]].start_s + 0.001; };
-    if (video.readyState >= 1) start(); else video.addEventListener("loadedmetadata", start, { once: true });
+    if (video.readyState >= 1) start(); else { video.addEventListener("loadedmetadata", start, { once: true }); video.preload = "metadata"; }
   }
   setValue("cmi.core.exit", "suspend");  // the state stays for the student's return
   report();
