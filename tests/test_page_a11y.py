@@ -263,6 +263,11 @@ def test_keyboard_only(lecture_dir: Path, browser: Any) -> None:
     page.wait_for_function("!lecture.video.paused", timeout=5000)
     page.keyboard.press("Space")
     page.wait_for_function("lecture.video.paused", timeout=5000)
+    # the "pause" event is a task queued after .paused turns true: wait for it, a little
+    for _ in range(30):
+        if events(page)["pause"]:
+            break
+        page.wait_for_timeout(100)
     assert events(page) == {"play": 1, "pause": 1}
     page.keyboard.press("ArrowRight")
     page.wait_for_function("!lecture.video.seeking && lecture.state().current === 1", timeout=5000)
