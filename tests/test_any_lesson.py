@@ -73,7 +73,7 @@ def test_any_valid_lesson_takes_every_path(text: str, tmp_path: Path) -> None:
 
 @pytest.mark.slow
 @seed(SEED + 1)
-@settings(max_examples=60, deadline=None, database=None,
+@settings(max_examples=30, deadline=None, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.function_scoped_fixture])
 @given(text=lessons())
 def test_many_valid_lessons_take_every_path(text: str, tmp_path: Path) -> None:
@@ -99,10 +99,30 @@ def test_found_lessons_take_every_path(path: Path, tmp_path: Path) -> None:
     every_path(path, tmp_path, scenes=False, evaluate=_evaluate())
 
 
+#: The found lessons whose failure was on screen: every scene built for them (a lesson's fifteen
+#: builds cost about a minute of CPU; the others failed before any scene).
+ON_SCREEN = ["zero_vectors", "hebrew_three_contexts"]
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("path", FOUND, ids=[p.stem for p in FOUND])
-def test_found_lessons_build_every_scene(path: Path, tmp_path: Path) -> None:
-    every_path(path, tmp_path, scenes=True, check_scene=_check_scene, evaluate=_evaluate())
+@pytest.mark.parametrize("name", ON_SCREEN)
+def test_found_lessons_build_every_scene(name: str, tmp_path: Path) -> None:
+    every_path(HERE / "found_lessons" / f"{name}.toml", tmp_path, scenes=True, check_scene=_check_scene,
+               evaluate=_evaluate())
+
+
+def test_a_title_that_asks_is_said_without_a_full_stop_after_its_question_mark() -> None:
+    """"Pesca: frutto o sport?" on the title card: said and captioned "sport? A lecture", not "sport?."."""
+    from conftest import built_scene
+    from lesson_search import _DOUBLED
+
+    from scenes.s00_title import TitleCard
+
+    scene = built_scene(TitleCard, str(HERE / "found_lessons" / "pesca_question_title.toml"))
+    said = " ".join(n.text for n in scene.narrations)
+    assert "sport? A lecture" in said and not _DOUBLED.search(said), said
+    cues = [c.text for c in scene.caption_cues()]
+    assert not any(_DOUBLED.search(c) for c in cues), cues
 
 
 def test_the_found_lessons_are_valid_and_say_what_they_found() -> None:
