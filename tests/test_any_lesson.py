@@ -136,9 +136,9 @@ def test_a_head_that_looks_at_one_word_without_a_phrase_is_never_said_too() -> N
     """Issue 47: a German two-head lesson ended ``values --json`` in ``KeyError: 'share'``: the
     second head looked at the first head's word (past HEAD_FINDS) with a share no phrase fitted,
     so its claim recorded the word's weight, not a share, and ``_heads_too`` read a share."""
+    from attncore import trace_lesson
     from attncore.later_claims import _heads_too
     from attncore.lesson import load_lesson
-    from attncore import trace_lesson
 
     trace = trace_lesson(load_lesson(Path(__file__).parents[1] / "attncore" / "lessons" / "maus.toml"))
     args = {"contexts": [0], "columns": [[1]], "stage": "head:0", "least": 0.5, "parts": "shown"}
