@@ -1,9 +1,14 @@
-"""``attnvid preview``: the fastest look at a scene, and again at every change (``--watch``, :mod:`.warm`)."""
+"""``attnvid preview``: the fastest look at a scene, and again at every change (``--watch``, :mod:`.warm`).
+
+A one-shot preview is answered, from its second call on, by a warm server or by the picture
+already on disk (:mod:`.preview_client`, :mod:`.preview_server`); this command is what the
+server runs, and what runs in the command's own process with ``--no-server``."""
 
 from __future__ import annotations
 
 import json
 import os
+import time
 from pathlib import Path
 
 import click
@@ -23,23 +28,40 @@ from ..render.frames import section_frames
 from ..render.jobs import plan
 from ..render.runtime import require_runtime
 from ..speech.voices import section_slug
+from .preview_client import DEFAULT_IDLE, Place, make_request, request_digest, write_record
+from .preview_client import stop as stop_server
 from .warm import WarmPreview
 from .warm import watch as watch_warm
 
 
 @click.command("preview")
-@click.argument("scene")
+@click.argument("scene", required=False)
 @click.option("--section", default=None, help="The section whose last frame to show (default: the last one).")
 @click.option("--video", is_flag=True, help="Render a low-quality MP4 instead of a PNG.")
 @click.option("--watch", is_flag=True, help="Stay warm and preview again after every edit of the lesson or the code, "
               "each animation played to its end (Ctrl-C stops).")
+@click.option("--json", "as_json", is_flag=True, help="Print {\"png\": PATH, \"seconds\": S, \"how\": ...} instead of the path.")
+@click.option("--idle", type=click.IntRange(1), default=DEFAULT_IDLE, show_default=True,
+              help="Seconds the preview server waits for the next preview before it stops.")
+@click.option("--stop", is_flag=True, help="Stop this checkout's preview server, and preview nothing.")
+@click.option("--no-server", is_flag=True, help="Draw in this process: start no preview server, ask none.")
 @lesson_option
 @theme_option
 @language_option
 @media_option(None)
-def preview(scene: str, section: str | None, video: bool, watch: bool, lesson_path: Path | None,
-            theme: str | None, media: Path) -> None:
-    """The fastest look at SCENE: the last frame (of a section) as a PNG, low quality."""
+def preview(scene: str | None, section: str | None, video: bool, watch: bool, as_json: bool, idle: int, stop: bool,
+            no_server: bool, lesson_path: Path | None, theme: str | None, media: Path) -> None:
+    """The fastest look at SCENE: the last frame (of a section) as a PNG, low quality.
+
+    From its second call on, a one-shot preview is answered by a warm preview server
+    (started by the first, stopped after --idle seconds without a preview, or by --stop),
+    or, when nothing changed, by the picture on disk without loading Manim."""
+    if stop:
+        click.echo(f"attnvid: {stop_server(Place.here())}", err=True)
+        return
+    if scene is None:
+        raise click.UsageError("Missing argument 'SCENE'.")
+    started = time.perf_counter()
     name = resolve_scene(scene).__name__
     if watch:  # the lesson read at each preview: a broken one at the start is only the first bad edit
         if video:
@@ -56,8 +78,16 @@ def preview(scene: str, section: str | None, video: bool, watch: bool, lesson_pa
         with claim_output(output_root(lesson, media, style)):
             (r,) = run_jobs(job_list, 1)
         click.echo(r.path)
+        return
+    request = make_request(scene, section, None if lesson_path is None else str(lesson_path), theme, media)
+    digest = request_digest(request)
+    png = _preview_png(lesson, spec, name, section, media, style).resolve()
+    if digest is not None and digest == request_digest(request):  # no edit while it drew
+        write_record(digest, png)
+    if as_json:
+        click.echo(json.dumps({"png": str(png), "seconds": round(time.perf_counter() - started, 3), "how": "process"}))
     else:
-        click.echo(str(_preview_png(lesson, spec, name, section, media, style)))
+        click.echo(str(png))
 
 
 def _preview_png(lesson: Lesson, spec: str, name: str, section: str | None, media: Path, style: str = "dark") -> Path:
