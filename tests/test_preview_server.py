@@ -21,11 +21,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import ATTNVID
 from PIL import Image
 
 from attnvid.commands import preview_client as client
 from attnvid.env import PREVIEW_DIR_ENV, PREVIEW_SERVER_ENV
-from conftest import ATTNVID
 
 
 def _env(state: Path) -> dict[str, str]:

@@ -6,6 +6,7 @@ server runs, and what runs in the command's own process with ``--no-server``."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import time
@@ -108,13 +109,17 @@ def _preview_png(lesson: Lesson, spec: str, name: str, section: str | None, medi
             # The old record goes first, as for renders: never a new picture under an old key.
             sidecar.unlink(missing_ok=True)
             write_atomic(out, png)
-            write_atomic(sidecar, json.dumps({"key": key, "scene": name, "section": title}).encode())
+            write_atomic(sidecar, json.dumps({"key": key, "scene": name, "section": title,
+                                              "png_sha256": hashlib.sha256(png).hexdigest()}).encode())
     return out
 
 
 def _preview_is_current(out: Path, sidecar: Path, key: str) -> bool:
+    """Whether the key beside ``out`` is ``key`` and ``out`` is still the picture drawn then
+    (a damaged or overwritten picture is drawn again)."""
     try:
-        return bool(json.loads(sidecar.read_text(encoding="utf-8")).get("key") == key) and out.is_file()
+        record = json.loads(sidecar.read_text(encoding="utf-8"))
+        return bool(record.get("key") == key and record.get("png_sha256") == hashlib.sha256(out.read_bytes()).hexdigest())
     except (OSError, ValueError, AttributeError):
         return False
 

@@ -381,7 +381,7 @@ def _start(place: Place, idle: int) -> None:
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise ServerGone(f"it stopped at start (exit status {proc.returncode}); see {place.log}")
-        if place.socket.exists():
+        if _pid_of(place) == proc.pid:  # written once it listens (the socket exists a moment before)
             return
         time.sleep(0.02)
     with contextlib.suppress(ProcessLookupError):
@@ -405,10 +405,8 @@ def ask(place: Place, code: str, asked: Asked) -> dict[str, Any]:
         # One client at a time decides whether a server must start: two first calls start one.
         fcntl.flock(lock, fcntl.LOCK_EX)
         reply = None
-        try:
+        with contextlib.suppress(FileNotFoundError, ConnectionRefusedError):  # none yet, or a dead one's socket
             reply = _exchange(place.socket, message)
-        except (FileNotFoundError, ConnectionRefusedError):
-            pass  # none yet, or a dead one's socket: start one
         if reply is not None and reply.get("stale"):
             _wait_gone(reply.get("pid"))  # a server of other code: it stops; start one of ours
             reply = None
