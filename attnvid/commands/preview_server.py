@@ -14,6 +14,7 @@ the request's ``ATTNVID_*`` variables and folder are the command's.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import importlib
 import io
 import json
@@ -26,6 +27,7 @@ from typing import Any
 
 from ..env import LANGUAGE_ENV
 from ..paths import package_dir
+from ..render.cache import SCENE_FILE
 from .preview_client import PACKAGES, code_digest, peer_uid
 
 
@@ -36,12 +38,15 @@ class Server:
         self.path, self.idle = path, idle
         self.code = code_digest()  # before importing the code it names: an edit meanwhile restarts us
         self.scene_files = _scene_digests()
-        # Manim, the scenes and every command loaded now, once.
+        # Manim, the scenes and every command loaded now, once (after the digests, hence here).
         import scenes.lecture  # noqa: F401
+        from scenes import base
 
         from .. import cli
+        from ..errors import cli_errors
+        from .warm import one_line
 
-        self.cli = cli
+        self.cli, self.base, self.cli_errors, self.one_line = cli, base, cli_errors, one_line
 
     def reload_changed_scenes(self) -> None:
         """Import again every scene module whose file changed, then the lecture's list of them."""
@@ -57,39 +62,29 @@ class Server:
 
     def run(self, message: dict[str, Any]) -> dict[str, Any]:
         """Run one ``attnvid preview`` as its client asked; its status, stdout and stderr."""
-        from scenes import base
-
-        from ..errors import cli_errors
-
         self.idle = int(message.get("idle", self.idle))
         os.chdir(message["cwd"])
         for name in [k for k in os.environ if k.startswith("ATTNVID_")]:
             del os.environ[name]
         os.environ.update(message["env"])
-        base._TRACE_CACHE.clear()  # the lesson read anew: its file may have changed
+        self.base._TRACE_CACHE.clear()  # the lesson read anew: its file may have changed
         out, err = io.StringIO(), io.StringIO()
         status = 0
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             try:
-                with cli_errors():
+                with self.cli_errors():
                     self.cli.cli.main(["preview", *message["argv"], "--no-server"], prog_name="attnvid",
                                       standalone_mode=False)
             except SystemExit as exc:
                 status = exc.code if isinstance(exc.code, int) else 1
             except Exception as exc:  # noqa: BLE001  (a bug in scene code: one line, as the watch says it)
-                from .warm import one_line
-
-                print(one_line(exc).replace("; still watching", ""), file=sys.stderr)
+                print(self.one_line(exc).replace("; still watching", ""), file=sys.stderr)
                 status = 1
         os.environ.pop(LANGUAGE_ENV, None)
         return {"status": status, "stdout": out.getvalue(), "stderr": err.getvalue(), "how": "server"}
 
 
 def _scene_digests() -> dict[str, str]:
-    import hashlib
-
-    from ..render.cache import SCENE_FILE
-
     folder = package_dir("scenes")
     return {f"scenes.{p.stem}": hashlib.sha256(p.read_bytes()).hexdigest()
             for p in sorted(folder.glob("*.py")) if SCENE_FILE.fullmatch(p.name)}
