@@ -310,3 +310,18 @@ def test_a_server_of_other_code_stops_and_a_scene_edit_is_imported_again(tmp_pat
                                cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
         assert fresh.returncode == 0, fresh.stderr
         assert np.array_equal(_pixels(Path(first["png"])), _pixels(Path(fresh.stdout.strip())))
+
+
+def test_an_idle_server_stops_by_itself_and_stop_says_when_none_runs(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(PREVIEW_DIR_ENV, str(tmp_path / "state"))
+    place = client.Place.here()
+    with servers(tmp_path / "state"):
+        client._start(place, 2)  # --idle 2
+        pid = client._pid_of(place)
+        assert pid is not None and _alive(pid)
+        deadline = time.monotonic() + 60
+        while _alive(pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not _alive(pid) and not place.socket.exists() and not place.pid.exists()
+        assert client.stop(place) == "no preview server was running"
