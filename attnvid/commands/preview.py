@@ -58,7 +58,10 @@ def preview(scene: str | None, section: str | None, video: bool, watch: bool, as
     (started by the first, stopped after --idle seconds without a preview, or by --stop),
     or, when nothing changed, by the picture on disk without loading Manim."""
     if stop:
-        click.echo(f"attnvid: {stop_server(Place.here())}", err=True)
+        try:
+            click.echo(f"attnvid: {stop_server(Place.here())}", err=True)
+        except OSError as exc:
+            raise UserError(f"no preview server to stop ({exc})") from None
         return
     if scene is None:
         raise click.UsageError("Missing argument 'SCENE'.")
