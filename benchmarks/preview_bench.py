@@ -101,7 +101,7 @@ def one_shot(src: Path, file: str, name: str, work: Path, env: dict[str, str], l
         unchanged.append((wall, cpu))
     p = statistics.median(plain)
     return {"manim_s_s": round(p, 3), "manim_s_runs": [round(x, 3) for x in plain],
-            "first_call_s": round(first, 3), "first_call_cpu_s": round(first_cpu, 3),
+            "first_call_s": round(first, 3), "first_call_client_cpu_s": round(first_cpu, 3),
             "after_lesson_edit_s": round(statistics.median(lesson_s), 3), "lesson_runs": [round(x, 3) for x in lesson_s],
             "after_scene_edit_s": round(statistics.median(scene_s), 3), "scene_runs": [round(x, 3) for x in scene_s],
             "unchanged_s": round(statistics.median(w for w, _ in unchanged), 3),
