@@ -25,6 +25,12 @@ def _leave_quietly(signum: int, frame: FrameType | None) -> None:
 if len(sys.orig_argv) > 1 and (Path(sys.orig_argv[1]).name == "attnvid" or sys.orig_argv[1:3] == ["-m", "attnvid"]):
     signal.signal(signal.SIGINT, _leave_quietly)
     signal.signal(signal.SIGTERM, _leave_quietly)
+    if sys.argv[1:2] == ["preview"]:
+        # A one-shot preview whose picture is already right, or that the warm preview server
+        # draws, is answered (and exits) before click and Manim are imported.
+        from .commands.preview_client import answer
+
+        answer(sys.argv[2:])
 
 import click  # noqa: E402  (after the signal handlers above, on purpose)
 

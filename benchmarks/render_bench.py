@@ -7,6 +7,9 @@
                                                  # and the three built-in lessons: local vs a Dask cluster
     python benchmarks/render_bench.py --watch    # also the warm watch against manim render -s
                                                  # (benchmarks/watch_bench.py)
+    python benchmarks/render_bench.py --lecture-vs-manim high,low   # only: the whole lecture against
+                                                 # plain Manim at 1080p60 and 480p, with where the time goes
+    python benchmarks/render_bench.py --lecture-vs-manim high --scenes Softmax,CausalMask   # a subset
 
 What it measures (low quality unless said; every run starts from empty caches):
 
@@ -25,6 +28,13 @@ What it measures (low quality unless said; every run starts from empty caches):
   memory of a render process at high quality;
 - ``--lecture-high``: ``attnvid render --quality high`` of every scene, cold, on every
   core: wall seconds per second of video (target <= 0.5 on 2 cores);
+- ``--lecture-vs-manim high,low``: the whole lecture (or ``--scenes``) with plain Manim
+  (``-qh`` / ``-ql --disable_caching``, every scene in turn) against ``attnvid render`` on every
+  core, and where attnvid's time goes: CPU of every process and of its main thread read from
+  /proc while it runs, the building alone measured in a process of its own (construct with
+  animations skipped, no frame drawn); building, drawing and the rest of Python (main threads
+  less building), encoding (the other threads: x264, the segment encoder), waiting (the cores'
+  time not spent on this render), and the share of the cores busy;
 - ``--batch``: ``attnvid batch default bank souris`` at low quality, cold, with the
   local process pool and then with ``--cluster`` on a Dask scheduler and one worker per
   core started here on 127.0.0.1 (same code, same machine: what the cluster costs).
@@ -46,6 +56,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -150,6 +161,143 @@ def bench_high(names: tuple[str, ...], files: dict[str, str], tmp: Path, src: Pa
     return out
 
 
+class TreeSampler:
+    """CPU seconds of every process of a tree and of its main thread, read from /proc every ``period`` seconds
+    while the command runs (Linux): the main thread of each process (Python: building the
+    scene, drawing, interpolating, Manim's bookkeeping) apart from its other threads (x264's
+    and the segment encoder's: encoding)."""
+
+    def __init__(self, period: float = 0.25) -> None:
+        self.period = period
+        self.processes: dict[int, tuple[str, float, float]] = {}  # pid: (command, cpu s, its main thread's)
+        self.tick = os.sysconf("SC_CLK_TCK")
+
+    def _children(self) -> dict[int, list[int]]:
+        kids: dict[int, list[int]] = {}
+        for d in Path("/proc").iterdir():
+            if d.name.isdigit():
+                with contextlib.suppress(OSError, IndexError, ValueError):
+                    ppid = int((d / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                    kids.setdefault(ppid, []).append(int(d.name))
+        return kids
+
+    def sample(self, root: int) -> None:
+        kids, todo = self._children(), [root]
+        while todo:
+            pid = todo.pop()
+            todo += kids.get(pid, [])
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                cmd = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+                # the process's account includes its threads that ended (x264's, a segment's encoder)
+                whole = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+                main = Path(f"/proc/{pid}/task/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+                self.processes[pid] = (cmd, (int(whole[11]) + int(whole[12])) / self.tick,
+                                       (int(main[11]) + int(main[12])) / self.tick)
+
+    def run(self, cmd: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float, subprocess.CompletedProcess[str]]:
+        """(wall s, CPU s of the whole tree from the kernel's accounts, the finished process)."""
+        before = os.times()
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        out: dict[str, str] = {}
+        reader = threading.Thread(target=lambda: out.update(zip(("stdout", "stderr"), proc.communicate())))
+        reader.start()
+        while reader.is_alive():
+            self.sample(proc.pid)
+            reader.join(self.period)
+        wall = time.perf_counter() - t0
+        after = os.times()
+        cpu = (after.children_user + after.children_system) - (before.children_user + before.children_system)
+        r = subprocess.CompletedProcess(cmd, proc.returncode, out.get("stdout", ""), out.get("stderr", ""))
+        if r.returncode != 0:
+            sys.exit(f"benchmark: {' '.join(cmd)} failed ({r.returncode}):\n{r.stderr[-2000:]}")
+        return wall, cpu, r
+
+    def split(self) -> tuple[float, float]:
+        """(main threads' CPU s, other threads' CPU s) as last sampled (a process's last
+        quarter-second before it ended is not seen; the kernel's total is the reference)."""
+        main = sum(m for _, _, m in self.processes.values())
+        return main, sum(c for _, c, _ in self.processes.values()) - main
+
+
+def build_cpu_seconds(names: list[str], quality: str, env: dict[str, str], cwd: Path) -> float:
+    """CPU seconds to build ``names`` (construct with animations skipped, Manim's own way, no
+    frame drawn): the building share of a render, measured in a process of its own."""
+    code = ("import sys, time, json\n"
+            "from scenes.inspect import build\nfrom scenes.lecture import find_scene\n"
+            "build(find_scene(sys.argv[2]), mobjects=False, exact=True, quality=sys.argv[1])\n"  # warm the imports
+            "t = time.process_time()\n"
+            "for n in sys.argv[2:]: build(find_scene(n), mobjects=False, exact=True, quality=sys.argv[1])\n"
+            "print(time.process_time() - t)\n")
+    _, r = run([sys.executable, "-c", code, quality, *names], cwd, env)
+    return float(r.stdout.split()[-1])
+
+
+def breakdown(wall: float, cpu: float, sampler: TreeSampler, building: float, processes: int) -> dict[str, float]:
+    """Where a render's time goes, in CPU seconds and shares of the cores' time (wall x cores):
+    building (construct, measured apart), drawing and the rest of the main threads (rasterising,
+    interpolating, Manim's bookkeeping, start-up), encoding (the other threads), waiting (cores not
+    working for this render: idle, or busy with other programs on a shared machine)."""
+    cores = os.cpu_count() or 1
+    main, other = sampler.split()
+    seen = main + other
+    scale = cpu / seen if seen else 1.0  # the kernel's total, split as the samples split it
+    main, other = main * scale, other * scale
+    capacity = wall * cores
+    return {"wall_s": round(wall, 2), "cpu_s": round(cpu, 2), "cores": cores, "render_processes": processes,
+            "cores_busy_share": round(cpu / capacity, 3),
+            "building_cpu_s": round(building, 2), "drawing_and_rest_cpu_s": round(max(main - building, 0.0), 2),
+            "encoding_cpu_s": round(other, 2), "waiting_core_s": round(max(capacity - cpu, 0.0), 2),
+            "building_share": round(building / capacity, 3),
+            "drawing_and_rest_share": round(max(main - building, 0.0) / capacity, 3),
+            "encoding_share": round(other / capacity, 3), "waiting_share": round(max(capacity - cpu, 0.0) / capacity, 3)}
+
+
+def breakdown_rows(label: str, b: dict[str, float]) -> list[tuple[str, str, str]]:
+    return [(f"{label}: where the time goes (of {b['cores']} cores x {b['wall_s']:.0f} s)",
+             f"{100 * b['cores_busy_share']:.0f}% busy",
+             f"building {100 * b['building_share']:.0f}%, drawing and the rest of Python "
+             f"{100 * b['drawing_and_rest_share']:.0f}%, encoding {100 * b['encoding_share']:.0f}%, "
+             f"waiting (cores idle or busy with other programs) {100 * b['waiting_share']:.0f}%")]
+
+
+def bench_lecture_vs_manim(quality: str, scenes: list[tuple[str, str]], tmp: Path, src: Path, env: dict[str, str],
+                           log: Any, subset: bool = False, ours_only: bool = False) -> dict[str, Any]:
+    """The whole lecture at ``quality`` (``high``: 1080p60, ``low``: 480p15): plain Manim
+    (``-qh``/``-ql --disable_caching``, every scene in turn) against ``attnvid render`` on every
+    core, cold, same run; with where attnvid's time goes. ``subset``: only ``scenes``, both sides;
+    ``ours_only``: attnvid and its breakdown alone (plain Manim's side takes hours on a busy machine)."""
+    flag = {"high": "-qh", "low": "-ql"}[quality]
+    base = tmp / f"baseline-lecture-{quality}"
+    base.mkdir()
+    per_scene: dict[str, float] = {}
+    before = os.times()
+    for name, file in ([] if ours_only else scenes):
+        log(f"baseline: manim render {flag} --disable_caching {name} ...")
+        per_scene[name] = round(run([str(BIN / "manim"), "render", flag, "--disable_caching", str(src / file), name],
+                                    base, env)[0], 2)
+    after = os.times()
+    plain_cpu = (after.children_user + after.children_system) - (before.children_user + before.children_system)
+    plain = sum(per_scene.values())
+    folder = tmp / f"lecture-{quality}"
+    folder.mkdir()
+    names = [n for n, _ in scenes] if subset else []
+    log(f"ours: attnvid render --quality {quality} {' '.join(names) or 'the whole lecture'}, every core ...")
+    sampler = TreeSampler()
+    wall, cpu, r = sampler.run([str(BIN / "attnvid"), "render", *names, "--quality", quality], folder, env)
+    video = video_seconds(folder / "media" / "scenes" / quality)
+    log("ours: building alone, every scene, one process ...")
+    building = build_cpu_seconds([n for n, _ in scenes], {"high": "high_quality", "low": "low_quality"}[quality],
+                                 env, folder)
+    processes = len(sampler.processes)
+    return {"quality": quality, "scenes": [n for n, _ in scenes], "baseline_s": round(plain, 2), "baseline_per_scene_s": per_scene,
+            "ours_s": round(wall, 2), "speedup": None if ours_only else round(plain / wall, 2), "video_s": round(video, 2),
+            # CPU seconds, both sides: what a shared machine's other load does not change much
+            "baseline_cpu_s": None if ours_only else round(plain_cpu, 2), "ours_cpu_s": round(cpu, 2),
+            "cpu_ratio": None if ours_only else round(plain_cpu / cpu, 2),
+            "ours_per_scene_s": rendered_seconds(r.stderr), "breakdown": breakdown(wall, cpu, sampler, building, processes)}
+
+
 def bench_lecture_high(tmp: Path, env: dict[str, str]) -> dict[str, object]:
     """Every scene at 1080p60, cold, on every core: wall seconds per second of video."""
     folder = tmp / "lecture-high"
@@ -206,6 +354,39 @@ def bench_batch(tmp: Path, env: dict[str, str]) -> dict[str, object]:
             "batch_cluster_workers": n}
 
 
+def lecture_vs_manim(args: argparse.Namespace, scenes: list[tuple[str, str]], tmp: Path, src: Path,
+                     env: dict[str, str], fig: dict[str, object], log: Any) -> None:
+    """``--lecture-vs-manim high,low``: the figures, then the table (or JSON)."""
+    wanted = [s for s in args.scenes.split(",") if s]
+    chosen = [(n, f) for n, f in scenes if not wanted or n in wanted]
+    for quality in args.lecture_vs_manim.split(","):
+        fig[f"lecture_{quality}"] = bench_lecture_vs_manim(quality, chosen, tmp, src, env, log, subset=bool(wanted),
+                                                           ours_only=args.ours_only)
+    shutil.rmtree(tmp, ignore_errors=True)
+    if args.json:
+        print(json.dumps(fig, indent=1))
+        return
+    mc: Any = fig["machine"]
+    print(f"machine: {mc['cores']} cores, {mc['cpu']}, a Python loop of 10^7 additions {mc['python_loop_s']} s")
+    rows: list[tuple[str, str, str]] = []
+    for quality in args.lecture_vs_manim.split(","):
+        f: Any = fig[f"lecture_{quality}"]
+        what = f"{len(chosen)} scenes" if wanted else "whole lecture"
+        flag = {"high": "-qh", "low": "-ql"}[quality]
+        if f["speedup"] is None:
+            rows += [(f"{what}, {quality}: attnvid render, every core", f"{f['ours_s']:.1f} s",
+                      f"{f['video_s']} s of video; CPU {f['ours_cpu_s']:.0f} s (plain Manim not run)")]
+        else:
+            rows += [(f"{what}, {quality}: manim render {flag} --disable_caching, in turn", f"{f['baseline_s']:.1f} s", ""),
+                     (f"{what}, {quality}: attnvid render, every core", f"{f['ours_s']:.1f} s",
+                      f"{f['speedup']:.2f}x faster; {f['video_s']} s of video; CPU {f['baseline_cpu_s']:.0f} s against "
+                      f"{f['ours_cpu_s']:.0f} s ({f['cpu_ratio']:.2f}x less)")]
+        rows += breakdown_rows(f"{what}, {quality}", f["breakdown"])
+    w = max(len(r[0]) for r in rows)
+    for a, b, c in rows:
+        print(f"{a:<{w}}  {b:>10}  {c}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
@@ -215,6 +396,11 @@ def main() -> None:
     ap.add_argument("--batch", action="store_true", help="also the three built-in lessons: local vs a local Dask cluster")
     ap.add_argument("--watch", action="store_true", help="also the warm watch against manim render -s (watch_bench.py)")
     ap.add_argument("--keep", action="store_true", help="keep the temporary folder")
+    ap.add_argument("--lecture-vs-manim", default="", metavar="high,low",
+                    help="the whole lecture against plain Manim (every scene in turn), at high (1080p60) and/or low "
+                         "quality, with where the time goes (only this, when given)")
+    ap.add_argument("--ours-only", action="store_true", help="with --lecture-vs-manim: attnvid and its breakdown alone")
+    ap.add_argument("--scenes", default="", metavar="A,B", help="with --lecture-vs-manim: these scenes only (a subset)")
     args = ap.parse_args()
 
     tmp = Path(tempfile.mkdtemp(prefix="attnvid-bench-"))
@@ -229,6 +415,9 @@ def main() -> None:
     scenes = [(c.__name__, scene_file(c)) for c in LECTURE]
     log = (lambda *a: None) if args.json else (lambda *a: print(*a, file=sys.stderr, flush=True))
     fig: dict[str, object] = {"machine": machine(), "scenes": len(scenes)}
+    if args.lecture_vs_manim:
+        lecture_vs_manim(args, scenes, tmp, src, env, fig, log)
+        return
 
     # Baseline: plain Manim, one scene after the other, empty media folder.
     base_dir = tmp / "baseline"

@@ -137,17 +137,22 @@ def shared_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def _share_builds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """Builds, and texts parsed once (scenes.components.text.load_parsed), shared by every
     process of the run: the workers, and the attnvid commands the tests start."""
-    from attnvid.env import TEXT_CACHE_ENV
+    from attnvid.env import PREVIEW_DIR_ENV, PREVIEW_SERVER_ENV, TEXT_CACHE_ENV
 
     _SHARED[:] = [shared_folder(tmp_path_factory)]
-    old = os.environ.get(TEXT_CACHE_ENV)
-    os.environ[TEXT_CACHE_ENV] = str(_SHARED[0] / "texts")
+    # No test leaves a preview server running: one-shot previews draw in their own process,
+    # except in tests/test_preview_server.py, which starts and stops its own servers.
+    values = {TEXT_CACHE_ENV: str(_SHARED[0] / "texts"), PREVIEW_SERVER_ENV: "0",
+              PREVIEW_DIR_ENV: str(_SHARED[0] / "preview-servers")}
+    old = {name: os.environ.get(name) for name in values}
+    os.environ.update(values)
     yield
     _SHARED.clear()
-    if old is None:
-        os.environ.pop(TEXT_CACHE_ENV, None)
-    else:
-        os.environ[TEXT_CACHE_ENV] = old
+    for name, value in old.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
 
 
 def made_once(tmp_path_factory: pytest.TempPathFactory, name: str, make: Callable[[Path], None]) -> Path:

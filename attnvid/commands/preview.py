@@ -1,9 +1,15 @@
-"""``attnvid preview``: the fastest look at a scene, and again at every change (``--watch``, :mod:`.warm`)."""
+"""``attnvid preview``: the fastest look at a scene, and again at every change (``--watch``, :mod:`.warm`).
+
+A one-shot preview is answered, from its second call on, by a warm server or by the picture
+already on disk (:mod:`.preview_client`, :mod:`.preview_server`); this command is what the
+server runs, and what runs in the command's own process with ``--no-server``."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import time
 from pathlib import Path
 
 import click
@@ -23,23 +29,43 @@ from ..render.frames import section_frames
 from ..render.jobs import plan
 from ..render.runtime import require_runtime
 from ..speech.voices import section_slug
+from .preview_client import DEFAULT_IDLE, Place, make_request, request_digest, write_record
+from .preview_client import stop as stop_server
 from .warm import WarmPreview
 from .warm import watch as watch_warm
 
 
 @click.command("preview")
-@click.argument("scene")
+@click.argument("scene", required=False)
 @click.option("--section", default=None, help="The section whose last frame to show (default: the last one).")
 @click.option("--video", is_flag=True, help="Render a low-quality MP4 instead of a PNG.")
 @click.option("--watch", is_flag=True, help="Stay warm and preview again after every edit of the lesson or the code, "
               "each animation played to its end (Ctrl-C stops).")
+@click.option("--json", "as_json", is_flag=True, help="Print {\"png\": PATH, \"seconds\": S, \"how\": ...} instead of the path.")
+@click.option("--idle", type=click.IntRange(1), default=DEFAULT_IDLE, show_default=True,
+              help="Seconds the preview server waits for the next preview before it stops.")
+@click.option("--stop", is_flag=True, help="Stop this checkout's preview server, and preview nothing.")
+@click.option("--no-server", is_flag=True, help="Draw in this process: start no preview server, ask none.")
 @lesson_option
 @theme_option
 @language_option
 @media_option(None)
-def preview(scene: str, section: str | None, video: bool, watch: bool, lesson_path: Path | None,
-            theme: str | None, media: Path) -> None:
-    """The fastest look at SCENE: the last frame (of a section) as a PNG, low quality."""
+def preview(scene: str | None, section: str | None, video: bool, watch: bool, as_json: bool, idle: int, stop: bool,
+            no_server: bool, lesson_path: Path | None, theme: str | None, media: Path) -> None:
+    """The fastest look at SCENE: the last frame (of a section) as a PNG, low quality.
+
+    From its second call on, a one-shot preview is answered by a warm preview server
+    (started by the first, stopped after --idle seconds without a preview, or by --stop),
+    or, when nothing changed, by the picture on disk without loading Manim."""
+    if stop:
+        try:
+            click.echo(f"attnvid: {stop_server(Place.here())}", err=True)
+        except OSError as exc:
+            raise UserError(f"no preview server to stop ({exc})") from None
+        return
+    if scene is None:
+        raise click.UsageError("Missing argument 'SCENE'.")
+    started = time.perf_counter()
     name = resolve_scene(scene).__name__
     if watch:  # the lesson read at each preview: a broken one at the start is only the first bad edit
         if video:
@@ -56,8 +82,16 @@ def preview(scene: str, section: str | None, video: bool, watch: bool, lesson_pa
         with claim_output(output_root(lesson, media, style)):
             (r,) = run_jobs(job_list, 1)
         click.echo(r.path)
+        return
+    request = make_request(scene, section, None if lesson_path is None else str(lesson_path), theme, media)
+    digest = request_digest(request)
+    png = _preview_png(lesson, spec, name, section, media, style).resolve()
+    if digest is not None and digest == request_digest(request):  # no edit while it drew
+        write_record(digest, png)
+    if as_json:
+        click.echo(json.dumps({"png": str(png), "seconds": round(time.perf_counter() - started, 3), "how": "process"}))
     else:
-        click.echo(str(_preview_png(lesson, spec, name, section, media, style)))
+        click.echo(str(png))
 
 
 def _preview_png(lesson: Lesson, spec: str, name: str, section: str | None, media: Path, style: str = "dark") -> Path:
@@ -78,13 +112,17 @@ def _preview_png(lesson: Lesson, spec: str, name: str, section: str | None, medi
             # The old record goes first, as for renders: never a new picture under an old key.
             sidecar.unlink(missing_ok=True)
             write_atomic(out, png)
-            write_atomic(sidecar, json.dumps({"key": key, "scene": name, "section": title}).encode())
+            write_atomic(sidecar, json.dumps({"key": key, "scene": name, "section": title,
+                                              "png_sha256": hashlib.sha256(png).hexdigest()}).encode())
     return out
 
 
 def _preview_is_current(out: Path, sidecar: Path, key: str) -> bool:
+    """Whether the key beside ``out`` is ``key`` and ``out`` is still the picture drawn then
+    (a damaged or overwritten picture is drawn again)."""
     try:
-        return bool(json.loads(sidecar.read_text(encoding="utf-8")).get("key") == key) and out.is_file()
+        record = json.loads(sidecar.read_text(encoding="utf-8"))
+        return bool(record.get("key") == key and record.get("png_sha256") == hashlib.sha256(out.read_bytes()).hexdigest())
     except (OSError, ValueError, AttributeError):
         return False
 

@@ -1,0 +1,166 @@
+"""The preview server: one warm process per checkout and interpreter that answers one-shot
+``attnvid preview SCENE`` commands (see :mod:`.preview_client` for the whole design).
+
+``python -P -m attnvid.commands.preview_server SOCKET IDLE SCENES ATTNCORE ATTNVID``: listens on
+the Unix socket SOCKET (``0600``, in the client's ``0700`` folder) and answers requests one at a
+time, until IDLE seconds pass without one, a request of other code arrives (it answers "stale"
+and stops), ``attnvid preview --stop`` or SIGTERM. A request runs the very ``attnvid preview``
+command in this process (its output captured and sent back), so that the picture is the one a
+fresh process draws: the lesson is read anew each time and the traces built from it forgotten;
+a scene file that changed since it was imported is imported again (with the lecture's list);
+the request's ``ATTNVID_*`` variables and folder are the command's.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import importlib
+import io
+import json
+import os
+import signal
+import socket
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..env import LANGUAGE_ENV
+from ..paths import package_dir
+from ..render.cache import SCENE_FILE
+from .preview_client import PACKAGES, code_digest, peer_uid
+
+
+class Server:
+    """What the server keeps between requests."""
+
+    def __init__(self, path: Path, idle: int) -> None:
+        self.path, self.idle = path, idle
+        self.code = code_digest()  # before importing the code it names: an edit meanwhile restarts us
+        self.scene_files = _scene_digests()
+        # Manim, the scenes and every command loaded now, once (after the digests, hence here).
+        import scenes.lecture  # noqa: F401
+        from scenes import base
+
+        from .. import cli
+        from ..errors import cli_errors
+        from .warm import one_line
+
+        self.cli, self.base, self.cli_errors, self.one_line = cli, base, cli_errors, one_line
+
+    def reload_changed_scenes(self) -> None:
+        """Import again every scene module whose file changed, then the lecture's list of them."""
+        now = _scene_digests()
+        changed = [module for module, digest in now.items() if self.scene_files.get(module) != digest]
+        if not changed:
+            return
+        for module in changed:
+            if module in sys.modules:
+                importlib.reload(sys.modules[module])
+        importlib.reload(sys.modules["scenes.lecture"])
+        self.scene_files = now
+
+    def run(self, message: dict[str, Any]) -> dict[str, Any]:
+        """Run one ``attnvid preview`` as its client asked; its status, stdout and stderr."""
+        self.idle = int(message.get("idle", self.idle))
+        os.chdir(message["cwd"])
+        for name in [k for k in os.environ if k.startswith("ATTNVID_")]:
+            del os.environ[name]
+        os.environ.update(message["env"])
+        self.base._TRACE_CACHE.clear()  # the lesson read anew: its file may have changed
+        out, err = io.StringIO(), io.StringIO()
+        status = 0
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                with self.cli_errors():
+                    self.cli.cli.main(["preview", *message["argv"], "--no-server"], prog_name="attnvid",
+                                      standalone_mode=False)
+            except SystemExit as exc:
+                status = exc.code if isinstance(exc.code, int) else 1
+            except Exception as exc:  # noqa: BLE001  (a bug in scene code: one line, as the watch says it)
+                print(self.one_line(exc).replace("; still watching", ""), file=sys.stderr)
+                status = 1
+        os.environ.pop(LANGUAGE_ENV, None)
+        return {"status": status, "stdout": out.getvalue(), "stderr": err.getvalue(), "how": "server"}
+
+
+def _scene_digests() -> dict[str, str]:
+    folder = package_dir("scenes")
+    return {f"scenes.{p.stem}": hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.glob("*.py")) if SCENE_FILE.fullmatch(p.name)}
+
+
+def _reply(conn: socket.socket, message: dict[str, Any]) -> None:
+    with contextlib.suppress(OSError):
+        conn.sendall(json.dumps(message).encode() + b"\n")
+
+
+def _read(conn: socket.socket) -> dict[str, Any]:
+    data = b""
+    while not data.endswith(b"\n"):
+        chunk = conn.recv(1 << 16)
+        if not chunk:
+            raise ValueError("the client went away")
+        data += chunk
+    return dict(json.loads(data))
+
+
+def serve(path: Path, idle: int, expected: list[str]) -> None:
+    here = [str(package_dir(p)) for p in PACKAGES]
+    if here != expected:
+        sys.exit(f"attnvid preview server: imports {here}, asked for {expected}")
+    server = Server(path, idle)
+    old_umask = os.umask(0o177)  # the socket is made 0600, never for a moment more open
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        listener.bind(str(path))
+    finally:
+        os.umask(old_umask)
+    os.chmod(path, 0o600)
+    inode = os.stat(path).st_ino
+    listener.listen(8)
+    pid_file = path.with_suffix(".pid")
+    pid_file.write_text(f"{os.getpid()}\n", encoding="ascii")
+
+    def leave(signum: int = 0, frame: Any = None) -> None:
+        with contextlib.suppress(OSError):
+            if os.stat(path).st_ino == inode:  # ours still, not a newer server's
+                path.unlink()
+        with contextlib.suppress(OSError):
+            if pid_file.read_text(encoding="ascii").strip() == str(os.getpid()):
+                pid_file.unlink()
+        os._exit(0)
+
+    signal.signal(signal.SIGTERM, leave)
+    signal.signal(signal.SIGINT, leave)
+    while True:
+        listener.settimeout(server.idle)
+        try:
+            conn, _ = listener.accept()
+        except TimeoutError:
+            leave()
+        with conn:
+            conn.settimeout(None)
+            if peer_uid(conn) != os.getuid():
+                _reply(conn, {"status": 2, "stdout": "", "stderr": "attnvid: error: not your preview server\n"})
+                continue
+            try:
+                message = _read(conn)
+            except (OSError, ValueError):
+                continue
+            if message.get("stop"):
+                _reply(conn, {"stopped": True, "pid": os.getpid()})
+                leave()
+            if message.get("code") != server.code:
+                _reply(conn, {"stale": True, "pid": os.getpid()})
+                leave()
+            try:
+                server.reload_changed_scenes()
+            except Exception:  # noqa: BLE001  (a scene that no longer imports: a fresh process says it)
+                _reply(conn, {"stale": True, "pid": os.getpid()})
+                leave()
+            _reply(conn, server.run(message))
+
+
+if __name__ == "__main__":
+    serve(Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3:])
