@@ -217,10 +217,8 @@ def scaled_score(trace: LessonTrace, cand: tuple[int, ...], rng: random.Random, 
 
 # 3. An exponential -------------------------------------------------------------------------
 def _cells(trace: LessonTrace) -> list[tuple[int, ...]]:
-    # only exponentials a student can write down: the lesson's checks keep the softmax scene's row
-    # under EXP_LIMIT, another row may hold e^62 (a word [6, 6, 6] with itself), which no sheet shows
     return [(c, i, j) for c, ct in enumerate(trace.contexts) for i in range(ct.n) for j in range(ct.n)
-            if math.exp(float(ct.scaled[i, j])) <= EXP_LIMIT]
+            if math.exp(float(ct.scaled[i, j])) <= EXP_LIMIT]  # one a student can write down (not e^62)
 
 
 def exponential(trace: LessonTrace, cand: tuple[int, ...], rng: random.Random, number: int) -> Exercise | None:

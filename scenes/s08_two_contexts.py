@@ -407,12 +407,8 @@ def panel(c: int, x: float, cols: Columns, fit: Fit, names: Names, tag: Tags, y_
         keep_inside(under, box.get_left()[0] + CLEARANCE, box.get_right()[0] - CLEARANCE)
     if tag.texts is None:
         return Panel(box, row, inp, out, under, None, None)
-    tag_in, tag_out = tag.texts[c]
-    # halfway up what the bars reach (all-zero vectors reach nothing: the tag sits on the baseline,
-    # not up among the sentence's words)
-    ch = fit.charts
-    return Panel(box, row, inp, out, under, tag.place(tag_in, inp, min(ch.h, ch.up_in)),
-                 tag.place(tag_out, out, min(ch.h, ch.up_out)))
+    (tag_in, tag_out), ch = tag.texts[c], fit.charts  # tags halfway up what the bars reach (all-zero: the baseline)
+    return Panel(box, row, inp, out, under, tag.place(tag_in, inp, min(ch.h, ch.up_in)), tag.place(tag_out, out, min(ch.h, ch.up_out)))
 
 
 def board(ctxs: Sequence[ContextTrace], dims: list[str], theme: Theme, dec: int) -> Board:

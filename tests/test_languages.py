@@ -24,13 +24,13 @@ from conftest import built_scene
 from test_lesson_scenes import check_scene
 
 from attncore import builtin_lesson, builtin_lessons
+from attncore.catalogues import extract
 from attncore.display import fmt, said
 from attncore.i18n import (
     LANGUAGES,
     _,
     catalogue_path,
     compile_po,
-    extract,
     fields,
     list_of,
     ngettext,

@@ -2,6 +2,6 @@
 
 import sys
 
-from attncore.i18n import locale_main
+from attncore.catalogues import locale_main
 
 raise SystemExit(locale_main(sys.argv[1:]))

@@ -2,7 +2,7 @@
 
 A lecturer adds a language with ``attnvid locale init it``, translates
 ``attncore/locale/it/LC_MESSAGES/attnvid.po``, sees how far it is with ``check`` and builds
-it with ``compile``. Every subcommand runs :func:`attncore.i18n.locale_main`, the one
+it with ``compile``. Every subcommand runs :func:`attncore.catalogues.locale_main`, the one
 implementation (attncore has no click), and exits with its status.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import click
 
-from attncore.i18n import locale_main
+from attncore.catalogues import locale_main
 
 
 def _run(*argv: str) -> None:

@@ -116,5 +116,5 @@ def labelled_row_outline(grid: CellGrid, i: int, colour: str, buff: float, strok
         row_top = float(grid.row(0).get_top()[1])
         if top > ceiling:
             new_top = max(ceiling, row_top)
-            box.stretch_to_fit_height(new_top - bottom).move_to([box.get_x(), (new_top + bottom) / 2, 0])
+            box.stretch_to_fit_height(new_top - bottom).move_to((float(box.get_x()), (new_top + bottom) / 2, 0.0))
     return box
