@@ -132,16 +132,18 @@ def run_cli(args: list[str], cwd: Path) -> tuple[int, str, str]:
     return status, out.getvalue(), err.getvalue()
 
 
-def every_path(path: Path, work: Path, *, scenes: bool, check_scene: Callable[[Any, str], int] | None = None,
+def every_path(path: Path, work: Path, *, scenes: bool | tuple[str, ...],
+               check_scene: Callable[[Any, str], int] | None = None,
                evaluate: dict[str, Callable[..., Any]] | None = None) -> None:
-    """Take the lesson at ``path`` through every path a lesson takes; an AssertionError names the path."""
+    """Take the lesson at ``path`` through every path a lesson takes; an AssertionError names the path.
+    ``scenes``: True for every scene of the lecture, or the names of some."""
     from attncore.lecture_claims import lesson_claims
 
     trace = trace_lesson(load_lesson(path))
     commands = [["values", "--json"], ["exercises", "--media", str(work / "media")],
                 ["workbook", "--media", str(work / "media")]]
     if scenes:  # the script builds every scene for its narration: with the scenes' path
-        commands.append(["script", "--jobs", "1", "--media", str(work / "media")])
+        commands.append(["script", *(() if scenes is True else scenes), "--jobs", "1", "--media", str(work / "media")])
     for args in commands:
         code, out, err = run_cli([*args, "--lesson", str(path)], work)
         assert code == 0, f"attnvid {' '.join(args)}: status {code}: {err.strip()}"
@@ -173,7 +175,7 @@ def every_path(path: Path, work: Path, *, scenes: bool, check_scene: Callable[[A
 
         from scenes.lecture import LECTURE
 
-        for cls in LECTURE:
+        for cls in LECTURE if scenes is True else [c for c in LECTURE if c.__name__ in scenes]:
             scene = built_scene(cls, str(path))
             check_scene(scene, path.stem)
             for n in scene.narrations:

@@ -73,7 +73,7 @@ def test_any_valid_lesson_takes_every_path(text: str, tmp_path: Path) -> None:
 
 @pytest.mark.slow
 @seed(SEED + 1)
-@settings(max_examples=30, deadline=None, database=None,
+@settings(max_examples=20, deadline=None, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.function_scoped_fixture])
 @given(text=lessons())
 def test_many_valid_lessons_take_every_path(text: str, tmp_path: Path) -> None:
@@ -99,15 +99,19 @@ def test_found_lessons_take_every_path(path: Path, tmp_path: Path) -> None:
     every_path(path, tmp_path, scenes=False, evaluate=_evaluate())
 
 
-#: The found lessons whose failure was on screen: every scene built for them (a lesson's fifteen
-#: builds cost about a minute of CPU; the others failed before any scene).
-ON_SCREEN = ["zero_vectors", "hebrew_three_contexts"]
+#: The found lessons whose failure was on screen, and the scenes built for them: every scene for
+#: the zero vectors (their failures were in two scenes' layouts); the scenes that hold the Hebrew
+#: lesson's words in rows, names and titles (every scene crashed in cap_height, fixed in the one
+#: text component; test_rtl builds every scene of an Arabic lesson). A lesson's fifteen builds
+#: cost about a minute of CPU; the other found lessons failed before any scene.
+ON_SCREEN = {"zero_vectors": True,
+             "hebrew_three_contexts": ("TitleCard", "Embeddings", "TwoContexts", "DotProducts", "MultiHead")}
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ON_SCREEN)
+@pytest.mark.parametrize("name", list(ON_SCREEN))
 def test_found_lessons_build_every_scene(name: str, tmp_path: Path) -> None:
-    every_path(HERE / "found_lessons" / f"{name}.toml", tmp_path, scenes=True, check_scene=_check_scene,
+    every_path(HERE / "found_lessons" / f"{name}.toml", tmp_path, scenes=ON_SCREEN[name], check_scene=_check_scene,
                evaluate=_evaluate())
 
 

@@ -95,18 +95,9 @@ def test_bad_lesson_raises_lesson_error_with_its_message(path: Path) -> None:
 def run_in_process(args: list[str], cwd: Path, monkeypatch: pytest.MonkeyPatch,
                    capsys: pytest.CaptureFixture[str]) -> subprocess.CompletedProcess[str]:
     """``attnvid ARGS`` run as :func:`attnvid.cli.main` runs it, in this process, in ``cwd``."""
-    from attnvid.cli import cli
-    from attnvid.errors import cli_errors
+    from lesson_search import run_cli
 
-    monkeypatch.chdir(cwd)
-    capsys.readouterr()
-    try:
-        with cli_errors():
-            code = cli.main(args=args, prog_name="attnvid", standalone_mode=False)
-        status = code if isinstance(code, int) else 0
-    except SystemExit as exc:
-        status = exc.code if isinstance(exc.code, int) else 1
-    out, err = capsys.readouterr()
+    status, out, err = run_cli(args, cwd)
     return subprocess.CompletedProcess(args, status, out, err)
 
 

@@ -67,8 +67,8 @@ QUOTING = [
 
 @pytest.mark.parametrize("text", QUOTING)
 def test_cues_end_at_sentence_or_clause_ends_and_not_inside_a_short_quote(text: str) -> None:
-    from attnvid.speech.captions import _inside_quote
     from attncore.i18n import breakable_words
+    from attnvid.speech.captions import _inside_quote
 
     cues = split_cues(text)
     for c in cues:

@@ -159,7 +159,10 @@ def _connect_as_nobody(path: Path) -> str:
             with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
                 s.settimeout(30)
                 s.connect(str(path))
-                s.sendall(json.dumps({"stop": True}).encode() + b"\n")
+                # the server may refuse (answer and close) before the request is sent: its answer
+                # is still there to read after the broken pipe
+                with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                    s.sendall(json.dumps({"stop": True}).encode() + b"\n")
                 said = s.recv(4096).decode() or "closed"
         except OSError as exc:
             said = type(exc).__name__

@@ -339,12 +339,17 @@ def _exchange(path: Path, message: dict[str, Any], timeout: float | None = None)
         sock.settimeout(timeout)
         sock.connect(str(path))
         sock.sendall(json.dumps(message).encode() + b"\n")
-        data = b""
-        while not data.endswith(b"\n"):
-            chunk = sock.recv(1 << 16)
-            if not chunk:
-                raise ServerGone("the server closed the connection without an answer")
-            data += chunk
+        return read_message(sock, ServerGone("the server closed the connection without an answer"))
+
+
+def read_message(sock: socket.socket, gone: Exception) -> dict[str, Any]:
+    """One message of either side: a line of JSON; ``gone`` is raised if the other side closes first."""
+    data = b""
+    while not data.endswith(b"\n"):
+        chunk = sock.recv(1 << 16)
+        if not chunk:
+            raise gone
+        data += chunk
     return dict(json.loads(data))
 
 

@@ -28,7 +28,7 @@ from typing import Any
 from ..env import LANGUAGE_ENV
 from ..paths import package_dir
 from ..render.cache import SCENE_FILE
-from .preview_client import PACKAGES, code_digest, peer_uid
+from .preview_client import PACKAGES, code_digest, peer_uid, read_message
 
 
 class Server:
@@ -96,13 +96,7 @@ def _reply(conn: socket.socket, message: dict[str, Any]) -> None:
 
 
 def _read(conn: socket.socket) -> dict[str, Any]:
-    data = b""
-    while not data.endswith(b"\n"):
-        chunk = conn.recv(1 << 16)
-        if not chunk:
-            raise ValueError("the client went away")
-        data += chunk
-    return dict(json.loads(data))
+    return read_message(conn, ValueError("the client went away"))
 
 
 def serve(path: Path, idle: int, expected: list[str]) -> None:
