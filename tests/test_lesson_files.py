@@ -92,8 +92,7 @@ def test_bad_lesson_raises_lesson_error_with_its_message(path: Path) -> None:
     assert expectation(path) in msg
 
 
-def run_in_process(args: list[str], cwd: Path, monkeypatch: pytest.MonkeyPatch,
-                   capsys: pytest.CaptureFixture[str]) -> subprocess.CompletedProcess[str]:
+def run_in_process(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
     """``attnvid ARGS`` run as :func:`attnvid.cli.main` runs it, in this process, in ``cwd``."""
     from lesson_search import run_cli
 
@@ -103,9 +102,8 @@ def run_in_process(args: list[str], cwd: Path, monkeypatch: pytest.MonkeyPatch,
 
 @pytest.mark.parametrize("command", ["values", "list", "render"])
 @pytest.mark.parametrize("path", BAD, ids=[p.stem for p in BAD])
-def test_bad_lesson_on_the_command_line(path: Path, command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                        capsys: pytest.CaptureFixture[str]) -> None:
-    r = run_in_process([command, "--lesson", str(path)], tmp_path, monkeypatch, capsys)
+def test_bad_lesson_on_the_command_line(path: Path, command: str, tmp_path: Path) -> None:
+    r = run_in_process([command, "--lesson", str(path)], tmp_path)
     assert r.returncode == 2, r.stderr
     assert r.stdout == ""
     lines = r.stderr.strip().splitlines()
@@ -119,12 +117,10 @@ REAL = [(BAD[k * len(BAD) // 3], command) for k, command in enumerate(["values",
 
 
 @pytest.mark.parametrize(("path", "command"), REAL, ids=[f"{p.stem}-{c}" for p, c in REAL])
-def test_the_real_command_says_what_the_command_in_process_says(path: Path, command: str, tmp_path: Path,
-                                                                monkeypatch: pytest.MonkeyPatch,
-                                                                capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_real_command_says_what_the_command_in_process_says(path: Path, command: str, tmp_path: Path) -> None:
     real = subprocess.run([ATTNVID, command, "--lesson", str(path)], cwd=tmp_path, capture_output=True, text=True,
                           timeout=120)
-    here = run_in_process([command, "--lesson", str(path)], tmp_path, monkeypatch, capsys)
+    here = run_in_process([command, "--lesson", str(path)], tmp_path)
     assert (real.returncode, real.stdout, real.stderr) == (here.returncode, here.stdout, here.stderr) == (
         2, "", real.stderr.strip() + "\n")
     assert expectation(path) in real.stderr and not (tmp_path / "media").exists()
