@@ -35,7 +35,7 @@ __all__ = ["extract", "locale_main"]
 # -- catalogue upkeep: python -m attncore.locale extract|update|compile ---------------------------
 
 #: What Babel extracts: the packages whose text a viewer sees, and our markers.
-EXTRACT_DIRS = ("attncore", "attnvid", "scenes")
+EXTRACT_DIRS = ("attncore", "attnstage", "attnvid", "scenes")
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
 
 

@@ -59,7 +59,7 @@ __all__ = [
     "_", "catalogue_digest", "catalogue_path", "cldr_language", "coverage", "DOMAIN", "english_name",
     "fields", "forget_catalogues", "has_text", "language", "language_warnings", "LANGUAGES", "languages",
     "lesson_catalogue", "list_of", "LOCALE_DIR", "locale_dir", "LOCALE_ENV", "N_",
-    "ngettext", "number", "pgettext", "problems", "quoted", "set_language", "translations",
+    "ngettext", "number", "pgettext", "problems", "quoted", "set_language", "set_pseudo", "translations",
     "UnknownLanguage", "unnumber", "use", "viewer_language", "wrong_placeholders",
 ]
 
@@ -317,13 +317,19 @@ def language_warnings(code: str, catalogue: str = "") -> list[str]:
     return []
 
 
-#: ``ATTNVID_PSEUDO=1``: every translated message is shown in ⟦brackets⟧, so that a frame shows
-#: at a glance which of its texts were never marked for translation (an author's aid).
-PSEUDO = os.environ.get("ATTNVID_PSEUDO", "") == "1"
+#: Every translated message shown in ⟦brackets⟧, so that a frame shows at a glance which of its
+#: texts were never marked for translation (an author's aid): set by :func:`set_pseudo`, from the
+#: scene's settings (:attr:`attnstage.settings.SceneSettings.pseudo`).
+_PSEUDO = [False]
+
+
+def set_pseudo(on: bool) -> None:
+    """Bracket every translated message from now on (``on``), or show it bare."""
+    _PSEUDO[0] = on
 
 
 def _pseudo(text: str) -> str:
-    return f"⟦{text}⟧" if PSEUDO else text
+    return f"⟦{text}⟧" if _PSEUDO[0] else text
 
 
 def _(message: str) -> str:

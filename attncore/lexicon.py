@@ -105,7 +105,7 @@ assert not any(p != q and p in q for p in LEXICON for q in LEXICON)
 
 def phrase_in(phrase: str, lang: str | None = None) -> str:
     """``phrase`` (a key of :data:`LEXICON`) as the language ``lang`` (the current one when None)
-    says it: its translation in the catalogue, never bracketed by ``ATTNVID_PSEUDO``."""
+    says it: its translation in the catalogue, never bracketed by :func:`~attncore.i18n.set_pseudo`."""
     lang = lang or language()
     return phrase if lang == "en" else translations(lang).gettext(phrase)
 

@@ -2,8 +2,10 @@
 with one line listing the known scenes when a name is wrong; their sections by title
 (in any case) or slug; the lesson's lecture in parts (its ``[lecture]`` table or the
 default parts); and what a lesson or a voice needs of them (narration slugs, recordings).
+The application's only door to the scenes: a scene built with the settings it is drawn with
+(:func:`build_scene`), a lesson's colours checked, the scenes' caches of traces and texts.
 
-Imports :mod:`scenes.lecture` (and so manim) only when called.
+Imports :mod:`scenes` (and so manim) only when called.
 """
 
 from __future__ import annotations
@@ -11,13 +13,14 @@ from __future__ import annotations
 import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from attncore import Lesson, LessonError
 from attncore.narration import section_slug
+from attnstage.settings import SceneSettings
+from attnstage.speech.voices import RecordedVoice, VoiceError, voice_from_spec
 
 from .errors import UserError
-from .speech.voices import RecordedVoice, VoiceError, voice_from_spec
 
 if TYPE_CHECKING:
     from scenes.base import LessonScene
@@ -166,3 +169,53 @@ def check_lecture(lesson: Lesson) -> None:
     """The lesson's ``[lecture]`` table names scenes of the lecture (only the application knows them)."""
     if lesson.lecture:
         lecture_parts(lesson)
+
+
+# -- the scenes' door for the application --------------------------------------------------
+
+def build_scene(scene: str | type[LessonScene], settings: SceneSettings, work: str, **how: Any) -> LessonScene:
+    """``scene`` (a name, or the class itself) built without a video (:func:`scenes.inspect.build`,
+    ``how`` its options), drawn with ``settings``, handed to it in one step (the environment, which
+    worker processes started from here inherit too); Manim's work files under ``work``."""
+    from scenes.inspect import build, temporary_config
+
+    settings.to_environ()
+    with temporary_config({"media_dir": work}):
+        return build(resolve_scene(scene) if isinstance(scene, str) else scene, **how)
+
+
+def colour_warnings(lesson: Lesson) -> list[str]:
+    """What the lesson's own ``[theme]`` colours are not told apart from (:func:`scenes.theme.lesson_colour_warnings`)."""
+    from scenes.theme import lesson_colour_warnings
+
+    return lesson_colour_warnings(lesson)
+
+
+def scene_file(cls: type[LessonScene]) -> str:
+    """The file name of the scene ``cls`` (``s05_softmax.py``)."""
+    from scenes.lecture import scene_file as file_of
+
+    return file_of(cls)
+
+
+def forget_traces() -> None:
+    """The lessons read anew at the next scene built (a lesson's file may have changed)."""
+    from scenes import base
+
+    base._TRACE_CACHE.clear()
+
+
+def warm_texts(keep_on_disk: bool) -> None:
+    """A warm process's texts: each preview's counted, so that :func:`prepare_texts` copies them
+    ahead; parsed texts written for other processes only when ``keep_on_disk``."""
+    from scenes.components import text
+
+    text.LightText.SPARES = True
+    text.KEEP_ON_DISK = keep_on_disk
+
+
+def prepare_texts() -> None:
+    """Copy ahead the texts the last preview took (:func:`scenes.components.text.prepare_spares`)."""
+    from scenes.components.text import prepare_spares
+
+    prepare_spares()

@@ -2,48 +2,40 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import replace
 from pathlib import Path
 
 from attncore import Lesson, find_lesson
+from attnstage.settings import DEFAULTS, SceneSettings
 
-from .env import LANGUAGE_ENV
 
-
-def in_language(lesson: Lesson) -> Lesson:
-    """``lesson`` in the language ``--language`` asked for (:data:`~attnvid.env.LANGUAGE_ENV`),
-    else as it is: what the viewer sees and hears, and the espeak voice, follow it."""
-    wanted = os.environ.get(LANGUAGE_ENV, "")
+def in_language(lesson: Lesson, wanted: str) -> Lesson:
+    """``lesson`` in the language ``wanted`` (the settings', ``--language``), else ("") as it is:
+    what the viewer sees and hears, and the espeak voice, follow it."""
     return replace(lesson, language=wanted) if wanted and wanted != lesson.language else lesson
 
 
-def get_lesson(path: Path | None) -> Lesson:
-    """The lesson named by ``--lesson``: a TOML path, or the name of a built-in lesson (in the
-    language of ``--language``, when given)."""
-    return in_language(find_lesson(path))
+def get_lesson(settings: SceneSettings) -> Lesson:
+    """The settings' lesson (``--lesson``): a TOML path, or the name of a built-in lesson (in the
+    settings' language, when they name one)."""
+    return in_language(find_lesson(settings.lesson or None), settings.language)
 
 
 def lesson_spec(lesson_path: Path | None) -> str:
     """How worker processes find the lesson again: an absolute path or a built-in name.
 
-    Passed to them in :data:`attnvid.env.LESSON_ENV` ("" for the built-in lesson).
+    Carried to them by the settings (:attr:`~attnstage.settings.SceneSettings.lesson`, "" for the built-in lesson).
     """
     if lesson_path is None:
         return ""
     return str(lesson_path.resolve()) if lesson_path.exists() else str(lesson_path)
 
 
-def output_root(lesson: Lesson, media: Path, style: str = "dark") -> Path:
+def output_root(lesson: Lesson, media: Path, settings: SceneSettings = DEFAULTS) -> Path:
     """The built-in lesson's outputs go under media/; other lessons under media/<slug>/; with
     ``--language`` under ``<language>/`` there; in the light style under ``light/`` there, so that
     languages and styles are kept (and cached) apart."""
     root = media if lesson.slug == "default" else media / lesson.slug
-    if os.environ.get(LANGUAGE_ENV, ""):  # --language: under its own folder, whatever the lesson's language
-        root = root / os.environ[LANGUAGE_ENV]
-    return root / "light" if style == "light" else root
-
-
-def lesson_style(theme: str | None, lesson: Lesson) -> str:
-    """The style a command draws in: ``--theme`` when given, else the lesson's ``[theme] style``, else dark."""
-    return theme or lesson.style or "dark"
+    if settings.language:  # --language: under its own folder, whatever the lesson's language
+        root = root / settings.language
+    return root / "light" if settings.style == "light" else root

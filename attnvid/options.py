@@ -7,18 +7,21 @@ line, before it imports Manim or writes anything.
 
 from __future__ import annotations
 
+import functools
 import os
 import tempfile
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import click
 
-from .env import LANGUAGE_ENV
+from attnstage.settings import STYLES, SceneSettings
+from attnstage.speech.voices import RATES, VoiceError, voice_engine, voice_from_spec, with_rate
+
 from .errors import UserError, storage_error
 from .render.settings import QUALITIES
-from .speech.voices import RATES, VoiceError, voice_engine, voice_from_spec, with_rate
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -32,19 +35,18 @@ def _checked_lesson(ctx: click.Context, param: click.Parameter, value: Path | No
     from attncore.i18n import language_warnings
     from attncore.lesson import lesson_warnings
 
-    from .catalog import check_lecture, check_narration
+    from .catalog import check_lecture, check_narration, colour_warnings
     from .lessons import in_language
 
     lesson = find_lesson(value)
     check_narration(lesson)
     check_lecture(lesson)
     warnings = lesson_warnings(lesson)
-    shown = in_language(lesson)  # the language viewers get: --language, else the lesson's
+    # the language viewers get: --language (read first: it is eager), else the environment's, else the lesson's
+    shown = in_language(lesson, ctx.params.get("language") or SceneSettings.from_environ().language)
     warnings += language_warnings(shown.language, shown.catalogue)
     if lesson.theme:  # the lesson's own colours: told apart under simulated colour blindness?
-        from scenes.theme import lesson_colour_warnings
-
-        warnings += lesson_colour_warnings(lesson)
+        warnings += colour_warnings(lesson)
     for warning in warnings:
         click.echo(f"attnvid: warning: {warning}", err=True)
     return value
@@ -115,11 +117,11 @@ def no_media_option(why: str) -> Callable[[F], F]:
                         callback=refuse, help=f"Not taken: {why}.")
 
 
-def _set_language(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    """``--language``: every process of the command (and the worker processes it starts) reads
-    the lesson in that language (:func:`attnvid.lessons.in_language`). Any CLDR language is
-    taken (a code CLDR does not know is refused); one without a catalogue is warned about
-    with the lesson (:func:`attncore.i18n.language_warnings`)."""
+def _checked_language(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """``--language``: the settings' language (:func:`attnvid.lessons.in_language`). Any CLDR
+    language is taken (a code CLDR does not know is refused); one without a catalogue is warned
+    about with the lesson (:func:`attncore.i18n.language_warnings`): eager, so that the lesson's
+    check knows it."""
     if value and not ctx.resilient_parsing:
         from attncore.i18n import UnknownLanguage, cldr_language, languages
 
@@ -128,13 +130,12 @@ def _set_language(ctx: click.Context, param: click.Parameter, value: str | None)
         except UnknownLanguage as exc:
             raise UserError(f"--language: {exc}; give a code such as it, pt or ar (with a catalogue: "
                             f"{', '.join(languages())})", code=2) from None
-        os.environ[LANGUAGE_ENV] = value
     return value
 
 
 def language_option(f: F) -> F:
-    return click.option("--language", metavar="CODE", default=None, expose_value=False,
-                        callback=_set_language, is_eager=True,
+    return click.option("--language", metavar="CODE", default=None,
+                        callback=_checked_language, is_eager=True,
                         help="The language viewers see and hear, a CLDR code: en, fr, de, es, zh, or any other "
                              "with a catalogue (python -m attncore.locale init CODE; else English text, that "
                              "language's numbers). Overrides the lesson's language; outputs go under <language>/ "
@@ -142,13 +143,14 @@ def language_option(f: F) -> F:
 
 
 def theme_option(f: F) -> F:
-    return click.option("--theme", type=click.Choice(["dark", "light"]), default=None,
+    return click.option("--theme", type=click.Choice(list(STYLES)), default=None,
                         help="Dark or light slides (light: for projectors and print) [default: the lesson's "
                              "[theme] style, else dark].")(f)
 
 
 def quality_option(f: F) -> F:
-    return click.option("--quality", "-q", type=click.Choice(list(QUALITIES)), default="low", show_default=True)(f)
+    return click.option("--quality", "-q", type=click.Choice(list(QUALITIES)), default=SceneSettings.quality,
+                        show_default=True)(f)
 
 
 def jobs_option(f: F) -> F:
@@ -171,7 +173,7 @@ def _checked_voice(ctx: click.Context, param: click.Parameter, value: str) -> st
 
 
 def voice_option(help: str) -> Callable[[F], F]:
-    return click.option("--voice", default="none", show_default=True, metavar="none|espeak|piper[:MODEL]|recorded:DIR",
+    return click.option("--voice", default=SceneSettings.voice, show_default=True, metavar="none|espeak|piper[:MODEL]|recorded:DIR",
                         callback=_checked_voice, help=help)
 
 
@@ -182,7 +184,7 @@ def rate_option(f: F) -> F:
 
 
 def spoken_voice(voice: str, rate: int | None) -> str:
-    """The voice name the scenes get: ``--voice`` carrying ``--rate`` (:func:`attnvid.speech.voices.with_rate`).
+    """The voice name the scenes get: ``--voice`` carrying ``--rate`` (:func:`attnstage.speech.voices.with_rate`).
 
     A rate for a voice that has no pace to set (``none``, ``recorded:DIR``) is a usage
     error (exit 2), not a warning: the video would not be what the command line asked for.
@@ -193,3 +195,62 @@ def spoken_voice(voice: str, rate: int | None) -> str:
         except VoiceError as exc:
             raise UserError(str(exc)) from None
     return with_rate(voice, rate)
+
+
+def voice_options(help: str) -> Callable[[F], F]:
+    """``--voice`` and ``--rate``: the settings' voice."""
+    def add(f: F) -> F:
+        return voice_option(help)(rate_option(f))
+
+    return add
+
+
+#: The options that fill a field of :class:`~attnstage.settings.SceneSettings`, by the
+#: parameter click gives the command; how each value becomes the record's.
+_SETTING_PARAMS = ("lesson_path", "voice", "rate", "theme", "language", "quality")
+
+
+def settings_from(params: dict[str, Any]) -> SceneSettings:
+    """The record built from a command's options (taken out of ``params``): the environment's
+    settings with every option the command has in their place (``--language`` only when given,
+    else the environment's)."""
+    from .lessons import lesson_spec
+
+    given = {name: params.pop(name) for name in _SETTING_PARAMS if name in params}
+    changes: dict[str, Any] = {}
+    if "lesson_path" in given:
+        changes["lesson"] = lesson_spec(given["lesson_path"])
+    if "voice" in given:
+        changes["voice"] = spoken_voice(given["voice"], given.get("rate"))
+    if "theme" in given:
+        changes["style"] = given["theme"] or ""
+    if given.get("language"):
+        changes["language"] = given["language"]
+    if "quality" in given:
+        changes["quality"] = given["quality"]
+    return replace(SceneSettings.from_environ(), **changes)
+
+
+def settings_options(*options: Callable[[F], F]) -> Callable[[F], F]:
+    """The option group of the commands that draw: ``options`` (of :func:`lesson_option`,
+    :func:`voice_options`, :func:`theme_option`, :func:`language_option`, :func:`quality_option`),
+    whose values the command receives as one ``settings`` record (as Manim's ``render_options``)."""
+    def add(f: F) -> F:
+        @functools.wraps(f)
+        def command(**params: Any) -> Any:
+            settings = settings_from(params)
+            from attncore.i18n import set_pseudo
+
+            set_pseudo(settings.pseudo)
+            return f(settings=settings, **params)
+
+        for option in reversed(options):
+            command = option(command)
+        return cast(F, command)
+
+    return add
+
+
+#: The settings every command that renders video takes (``render``, ``lecture``).
+def render_options(voice_help: str) -> Callable[[F], F]:
+    return settings_options(quality_option, lesson_option, voice_options(voice_help), theme_option, language_option)

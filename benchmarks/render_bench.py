@@ -61,7 +61,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from attnvid.env import LESSON_ENV
+from attnstage.settings import env_name
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
@@ -408,7 +408,7 @@ def main() -> None:
     for d in ("scenes", "attncore", "attnvid"):
         shutil.copytree(ROOT / d, src / d, ignore=shutil.ignore_patterns("__pycache__"))
     env = dict(os.environ, PYTHONPATH=str(src), PATH=f"{BIN}:{os.environ.get('PATH', '')}")
-    env.pop(LESSON_ENV, None)
+    env.pop(env_name("lesson"), None)
     sys.path.insert(0, str(src))
     from scenes.lecture import LECTURE, scene_file
 

@@ -8,7 +8,6 @@ the list of sections is known without rendering (``attnvid list``) and the scene
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, ClassVar, cast
@@ -31,12 +30,12 @@ from manim import (
 
 from attncore import ContextTrace, LessonTrace, find_lesson, trace_lesson
 from attncore.claims import Claim
-from attncore.i18n import _, breakable_words, set_language, tidy_punctuation
+from attncore.i18n import _, breakable_words, set_language, set_pseudo, tidy_punctuation
 from attncore.lecture_claims import section_claims
 from attncore.narration import narration_override
-from attnvid.env import LANGUAGE_ENV, LESSON_ENV, THEME_ENV, VOICE_ENV
-from attnvid.speech.captions import Cue, reading_seconds, timed_cues
-from attnvid.speech.voices import Voice, voice_from_spec, wav_seconds
+from attnstage.settings import SceneSettings
+from attnstage.speech.captions import Cue, reading_seconds, timed_cues
+from attnstage.speech.voices import Voice, voice_from_spec, wav_seconds
 
 from .components import Formula, LightText, PipelineMarker, label, text_baseline
 from .layout import CAPTION_BUFF, CAPTION_MARGIN, CONTENT, HEADER_BUFF, PIPELINE_BUFF, TITLE_DROP, Box
@@ -50,10 +49,11 @@ config.seed = 0
 _TRACE_CACHE: dict[tuple[str, str], LessonTrace] = {}
 
 
-def current_trace() -> LessonTrace:
-    """The trace of the lesson named by ``$ATTNVID_LESSON`` (a path or built-in name; default if unset),
-    in the language of ``$ATTNVID_LANGUAGE`` (``--language``) when set."""
-    path, language = os.environ.get(LESSON_ENV, ""), os.environ.get(LANGUAGE_ENV, "")
+def current_trace(settings: SceneSettings | None = None) -> LessonTrace:
+    """The trace of the settings' lesson (a path or built-in name; "" the default), in their
+    language when they name one (default: the settings the environment holds)."""
+    settings = SceneSettings.from_environ() if settings is None else settings
+    path, language = settings.lesson, settings.language
     if (path, language) not in _TRACE_CACHE:
         lesson = find_lesson(path)
         if language and language != lesson.language:
@@ -62,9 +62,10 @@ def current_trace() -> LessonTrace:
     return _TRACE_CACHE[path, language]
 
 
-def current_style(lesson_style: str = "") -> str:
-    """The style to draw in: ``$ATTNVID_THEME`` (``--theme``), else the lesson's ``[theme] style``, else dark."""
-    return os.environ.get(THEME_ENV, "") or lesson_style or "dark"
+def current_style(lesson_style: str = "", settings: SceneSettings | None = None) -> str:
+    """The style to draw in: the settings' (``--theme``), else the lesson's ``[theme] style``, else dark."""
+    settings = SceneSettings.from_environ() if settings is None else settings
+    return settings.with_style(lesson_style).style
 
 
 class StepTitle(LightText):
@@ -126,11 +127,14 @@ class LessonScene(Scene):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("random_seed", 0)
         super().__init__(*args, **kwargs)
-        self.trace = current_trace()
+        #: What this scene is drawn and spoken with: handed over by whoever builds it (the environment).
+        self.settings = SceneSettings.from_environ()
+        self.trace = current_trace(self.settings)
         self.lesson = self.trace.lesson
         #: Every text of the scene is written in the lesson's language (attncore.i18n).
         self.language = set_language(self.lesson.language, self.lesson.catalogue)
-        self.theme = Theme(self.lesson.theme, self.lesson.dimensions, current_style(self.lesson.style))
+        set_pseudo(self.settings.pseudo)
+        self.theme = Theme(self.lesson.theme, self.lesson.dimensions, current_style(self.lesson.style, self.settings))
         activate(self.theme)  # components that make their own colours follow this scene's style
         self.dec = self.lesson.decimals
         #: The room between the header and the caption (see :mod:`scenes.layout`).
@@ -141,7 +145,7 @@ class LessonScene(Scene):
         self.bottom_captions: list[tuple[str, str]] = []  # (section, text) of every bottom caption, in order
         self._section = ""
         self._header_shown = False  # the title may shrink for the formula only before it is seen
-        self.voice: Voice = voice_from_spec(os.environ.get(VOICE_ENV), self.lesson.language)
+        self.voice: Voice = voice_from_spec(self.settings.voice, self.lesson.language)
         cast(Camera, self.camera).background_color = ManimColor(self.theme["background"])
 
     # -- structure ---------------------------------------------------------------------
@@ -329,4 +333,4 @@ class LessonScene(Scene):
             self.play(*(FadeOut(m) for m in rest), run_time=TIME.fade)
 
 
-__all__ = ["LESSON_ENV", "LEAD", "TAIL", "Narration", "Checkpoint", "LessonScene", "current_trace", "DOWN", "LEFT", "RIGHT", "UP"]
+__all__ = ["LEAD", "TAIL", "Narration", "Checkpoint", "LessonScene", "current_trace", "DOWN", "LEFT", "RIGHT", "UP"]

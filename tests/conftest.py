@@ -58,12 +58,12 @@ def _lesson_key(lesson: str) -> str:
 
 
 def _build(cls: type, lesson: str, style: str = "") -> Any:
-    from attnvid.env import LESSON_ENV, THEME_ENV
+    from attnstage.settings import env_name
     from scenes.inspect import build
 
-    old = {name: os.environ.get(name) for name in (LESSON_ENV, THEME_ENV)}
-    os.environ[LESSON_ENV] = lesson
-    os.environ[THEME_ENV] = style
+    old = {name: os.environ.get(name) for name in (env_name("lesson"), env_name("style"))}
+    os.environ[env_name("lesson")] = lesson
+    os.environ[env_name("style")] = style
     try:
         return built_copy(build(cls))
     finally:
@@ -137,12 +137,12 @@ def shared_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def _share_builds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """Builds, and texts parsed once (scenes.components.text.load_parsed), shared by every
     process of the run: the workers, and the attnvid commands the tests start."""
-    from attnvid.env import PREVIEW_DIR_ENV, PREVIEW_SERVER_ENV, TEXT_CACHE_ENV
+    from attnstage.settings import PREVIEW_DIR_ENV, PREVIEW_SERVER_ENV, env_name
 
     _SHARED[:] = [shared_folder(tmp_path_factory)]
     # No test leaves a preview server running: one-shot previews draw in their own process,
     # except in tests/test_preview_server.py, which starts and stops its own servers.
-    values = {TEXT_CACHE_ENV: str(_SHARED[0] / "texts"), PREVIEW_SERVER_ENV: "0",
+    values = {env_name("text_cache"): str(_SHARED[0] / "texts"), PREVIEW_SERVER_ENV: "0",
               PREVIEW_DIR_ENV: str(_SHARED[0] / "preview-servers")}
     old = {name: os.environ.get(name) for name in values}
     os.environ.update(values)
@@ -239,14 +239,18 @@ def lecture() -> tuple[type, ...]:
 def _lesson_and_voice_as_they_were(monkeypatch: pytest.MonkeyPatch) -> None:
     """The lesson, voice, language and style the scenes read from the environment (and the
     viewer language of :mod:`attncore.i18n`) are put back after each
-    test: a command run in the test's process (``plan`` sets ``$ATTNVID_LESSON`` for its
-    workers) once left another lesson for every later build in that worker (the pixel tests
-    then drew the bank lesson's title card)."""
-    from attncore.i18n import set_language
-    from attnvid.env import LANGUAGE_ENV, LESSON_ENV, THEME_ENV, VOICE_ENV
+    test: a command run in the test's process (a scene built in it is handed its settings in
+    the environment, :meth:`attnstage.settings.SceneSettings.to_environ`) once left another
+    lesson for every later build in that worker (the pixel tests then drew the bank lesson's
+    title card). Every field of the settings is put back, whatever fields it has."""
+    from dataclasses import fields
+
+    from attncore.i18n import set_language, set_pseudo
+    from attnstage.settings import SceneSettings, env_name
 
     set_language("en")  # a scene of a French lesson made earlier in this worker set French for the thread
-    for name in (LESSON_ENV, VOICE_ENV, LANGUAGE_ENV, THEME_ENV):
+    set_pseudo(False)
+    for name in (env_name(f.name) for f in fields(SceneSettings)):
         if name in os.environ:
             monkeypatch.setenv(name, os.environ[name])
         else:  # delenv of an unset name records nothing to undo; setenv records "was unset"

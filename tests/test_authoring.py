@@ -15,9 +15,9 @@ from conftest import ATTNVID, built_scene
 from attncore import LessonError, fmt, parse_lesson, trace_lesson
 from attncore.lesson import lesson_warnings
 from attncore.narration import NarrationError, check_template, fill, narration_override, section_slug
+from attnstage.speech.voices import recording_name
 from attnvid.catalog import check_recordings, resolve_scene, resolve_section
 from attnvid.errors import UserError
-from attnvid.speech.voices import recording_name
 from scenes.lecture import LECTURE, find_scene
 
 DEFAULT = (Path(__file__).parents[1] / "attncore" / "lessons" / "default.toml").read_text(encoding="utf-8")

@@ -24,7 +24,7 @@ import pytest
 from conftest import ATTNVID
 
 import attnvid.cli
-from attnvid.env import LESSON_ENV, VOICE_ENV
+from attnstage.settings import env_name
 
 BAD = sorted((Path(__file__).parent / "bad_lessons").glob("*.toml"))
 
@@ -69,8 +69,8 @@ Attnvid = Callable[..., Run]
 def attnvid_here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Attnvid:
     """Run ``attnvid ARGS`` in this process, in an empty folder; return status, stdout, stderr."""
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv(LESSON_ENV, "")  # commands set it: restored after the test
-    monkeypatch.delenv(VOICE_ENV, raising=False)
+    monkeypatch.setenv(env_name("lesson"), "")  # commands set it: restored after the test
+    monkeypatch.delenv(env_name("voice"), raising=False)
     monkeypatch.setattr(attnvid.cli, "install_signal_handlers", lambda: None)
 
     def run(*args: str) -> Run:

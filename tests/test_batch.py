@@ -302,7 +302,7 @@ def test_scenes_never_measured_go_first_then_the_longest(tmp_path: Path) -> None
     from attnvid.render.schedule import PRIOR_SECONDS, longest_first, remember_times
 
     def job(scene: str, root: Path) -> Job:
-        return Job(scene=scene, index=1, quality="low", fmt="mp4", lesson_spec="", root=str(root), key="k")
+        return Job(scene=scene, index=1, fmt="mp4", root=str(root), key="k")
 
     from scenes.lecture import LECTURE
 
@@ -328,15 +328,15 @@ def test_batch_rate_reaches_every_scene_of_every_lesson(tmp_path: Path, monkeypa
     (nothing is rendered: the renderer is replaced by one that records the jobs)."""
     from click.testing import CliRunner
 
+    from attnstage.speech.voices import split_rate
     from attnvid.cli import cli
     from attnvid.commands import batch as batch_command
     from attnvid.errors import UserError
-    from attnvid.speech.voices import split_rate
 
     planned: list[str] = []
 
     def record(jobs: list, workers: int, **_: object) -> list:  # type: ignore[type-arg]
-        planned.extend(j.voice for j in jobs)
+        planned.extend(j.settings.voice for j in jobs)
         return []
 
     monkeypatch.setattr(batch_command, "render_many", record)

@@ -1,8 +1,8 @@
 """The render cache key: what changes re-renders, what does not.
 
 The key of a scene covers its own file, every other module of the scenes package (in
-any subfolder), attncore, the attnvid modules a render runs (environment names, voices,
-captions, Manim's settings), the lesson, quality, format, voice and versions. Tested on
+any subfolder), attncore, attnstage (settings, voices, captions), the attnvid modules a render
+runs (Manim's settings), the lesson, quality, format, voice and versions. Tested on
 a copy of the source tree, so that files can be edited freely, and end to end with a
 real render.
 """
@@ -18,12 +18,12 @@ from conftest import ATTNVID, ROOT
 
 from attnvid.render import cache
 
-PACKAGES = ("scenes", "attncore", "attnvid")
+PACKAGES = ("scenes", "attncore", "attnstage", "attnvid")
 
 
 @pytest.fixture
 def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A copy of scenes/, attncore/ and attnvid/ that the key is computed from."""
+    """A copy of scenes/, attncore/, attnstage/ and attnvid/ that the key is computed from."""
     for d in PACKAGES:
         shutil.copytree(ROOT / d, tmp_path / d, ignore=shutil.ignore_patterns("__pycache__"))
     monkeypatch.setattr(cache, "package_dir", lambda name: tmp_path / name)
@@ -76,8 +76,8 @@ def subfolder_module(tree: Path) -> Path:
 
 
 @pytest.mark.parametrize("shared", ["scenes/components.py", "scenes/theme.py", "scenes/base.py", "scenes/inspect.py",
-                                    "attncore/steps.py", "attncore/trace.py", "attnvid/speech/voices.py",
-                                    "attnvid/speech/captions.py", "attnvid/env.py", "attnvid/render/settings.py"])
+                                    "attncore/steps.py", "attncore/trace.py", "attnstage/speech/voices.py",
+                                    "attnstage/speech/captions.py", "attnstage/settings.py", "attnvid/render/settings.py"])
 def test_changing_a_shared_module_changes_every_key(tree: Path, shared: str) -> None:
     path = tree / shared
     if not path.exists():  # a module that has become a package: its __init__.py
@@ -106,7 +106,7 @@ def test_shared_files_reach_into_every_package_and_subfolder(tree: Path) -> None
     module = subfolder_module(tree)
     names = {p.relative_to(tree).as_posix() for p in cache.shared_files()}
     assert module.relative_to(tree).as_posix() in names
-    assert {"scenes/base.py", "attncore/steps.py", "attnvid/speech/voices.py", "attnvid/speech/captions.py", "attnvid/env.py"} <= names
+    assert {"scenes/base.py", "attncore/steps.py", "attnstage/speech/voices.py", "attnstage/speech/captions.py", "attnstage/settings.py"} <= names
     assert not {n for n in names if Path(n).name.startswith("s0")}, "another scene's file is in every key"
 
 

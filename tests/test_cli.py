@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from conftest import ATTNVID
 
-from attnvid.env import LESSON_ENV
+from attnstage.settings import env_name
 
 
 def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -110,7 +110,7 @@ def test_preview_reuses_an_unchanged_picture_and_redraws_a_stale_one(tmp_path: P
     code = ("import sys; from scenes.inspect import build; from scenes.lecture import find_scene; "
             "s = build(find_scene('Embeddings'), frames=True, mobjects=False); "
             "[c.image.save(sys.argv[1]) for c in s.checkpoints if c.section == sys.argv[2]]")
-    env = {k: v for k, v in os.environ.items() if k != LESSON_ENV}
+    env = {k: v for k, v in os.environ.items() if k != env_name("lesson")}
     done = subprocess.run([sys.executable, "-c", code, str(whole), section], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr

@@ -16,6 +16,7 @@ import os
 import re
 import shutil
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -300,17 +301,17 @@ def test_every_command_that_writes_for_viewers_takes_language(command: str) -> N
     assert r.exit_code == 0 and "--language CODE" in r.output
 
 
-def test_language_overrides_the_lesson_and_its_outputs_go_apart(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from attnvid.env import LANGUAGE_ENV
+def test_language_overrides_the_lesson_and_its_outputs_go_apart(tmp_path: Path) -> None:
+    from attnstage.settings import SceneSettings
     from attnvid.lessons import get_lesson, output_root
 
-    french = get_lesson(Path("souris"))
+    french = get_lesson(SceneSettings(lesson="souris"))
     assert french.language == "fr" and output_root(french, tmp_path) == tmp_path / "souris"
-    monkeypatch.setenv(LANGUAGE_ENV, "de")
-    german = get_lesson(Path("souris"))
+    settings = SceneSettings(lesson="souris", language="de")
+    german = get_lesson(settings)
     assert german.language == "de" and german.vocabulary == french.vocabulary and repr(german) != repr(french)
-    assert output_root(german, tmp_path) == tmp_path / "souris" / "de"
-    assert output_root(german, tmp_path, "light") == tmp_path / "souris" / "de" / "light"
+    assert output_root(german, tmp_path, settings) == tmp_path / "souris" / "de"
+    assert output_root(german, tmp_path, replace(settings, style="light")) == tmp_path / "souris" / "de" / "light"
 
 
 def test_exercises_in_another_language(tmp_path: Path) -> None:

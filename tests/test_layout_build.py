@@ -52,10 +52,10 @@ def differences(exact: Any, layout: Any) -> list[str]:
 @pytest.mark.slow
 @pytest.mark.parametrize("cls", LECTURE, ids=[c.__name__ for c in LECTURE])
 def test_a_layout_build_shows_what_manims_own_build_shows(cls: type, monkeypatch: pytest.MonkeyPatch) -> None:
-    from attnvid.env import LESSON_ENV
+    from attnstage.settings import env_name
 
     layout = built_scene(cls)
-    monkeypatch.delenv(LESSON_ENV, raising=False)
+    monkeypatch.delenv(env_name("lesson"), raising=False)
     exact = build(cls, exact=True)
     assert differences(exact, layout) == []
 

@@ -182,7 +182,7 @@ def test_render_of_a_scene_is_playable(lecture_dir: Path, monkeypatch: pytest.Mo
     the build keeps exact times: at most a frame short per play). No temporary file is
     left. (The renders of Embeddings, CausalMask and WordOrder that test_render.py and
     test_causal_scenes.py made for this check are these.)"""
-    from attnvid.env import LESSON_ENV, VOICE_ENV
+    from attnstage.settings import env_name
     from scenes.base import LessonScene
     from scenes.inspect import build
 
@@ -190,8 +190,8 @@ def test_render_of_a_scene_is_playable(lecture_dir: Path, monkeypatch: pytest.Mo
     videos = sorted(scenes_dir.glob("*.mp4"))
     assert [p.stem.split("_", 1)[1] for p in videos] == [c.__name__ for c in LECTURE]
     assert not list(scenes_dir.glob(".*.part")), "a temporary file was left behind"
-    monkeypatch.setenv(VOICE_ENV, "espeak")  # as the lecture was rendered
-    monkeypatch.delenv(LESSON_ENV, raising=False)
+    monkeypatch.setenv(env_name("voice"), "espeak")  # as the lecture was rendered
+    monkeypatch.delenv(env_name("lesson"), raising=False)
     monkeypatch.setattr(LessonScene, "voice_in_dry_run", True)
     for cls, p in zip(LECTURE, videos, strict=True):
         meta = json.loads(p.with_name(p.name + ".json").read_text(encoding="utf-8"))

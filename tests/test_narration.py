@@ -17,7 +17,7 @@ from conftest import built_scene
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from attnvid.speech.captions import MAX_CHARS, MAX_LINES, split_cues, timed_cues
+from attnstage.speech.captions import MAX_CHARS, MAX_LINES, split_cues, timed_cues
 from scenes.components import Num
 from scenes.inspect import visible_texts
 from scenes.lecture import LECTURE
@@ -68,7 +68,7 @@ QUOTING = [
 @pytest.mark.parametrize("text", QUOTING)
 def test_cues_end_at_sentence_or_clause_ends_and_not_inside_a_short_quote(text: str) -> None:
     from attncore.i18n import breakable_words
-    from attnvid.speech.captions import _inside_quote
+    from attnstage.speech.captions import _inside_quote
 
     cues = split_cues(text)
     for c in cues:
@@ -89,7 +89,7 @@ def test_a_question_in_a_quotation_does_not_end_the_sentence() -> None:
 
 
 def test_a_cue_is_shown_at_least_one_and_a_half_seconds_where_the_speech_allows() -> None:
-    from attnvid.speech.captions import _durations
+    from attnstage.speech.captions import _durations
 
     assert [round(d, 2) for d in _durations([80.0, 10.0, 10.0], 6.0, 1.5)] == [3.0, 1.5, 1.5]
     assert sum(_durations([80.0, 10.0, 10.0], 3.0, 1.5)) == pytest.approx(3.0)  # too short for all: shared
@@ -228,7 +228,7 @@ def test_chinese_captions_are_cut_by_character() -> None:
     """Chinese has no spaces: cues of two lines of at most 16 characters, cut at sentence and
     clause ends, never starting a line with closing punctuation nor cutting a number; read at
     9 characters a second."""
-    from attnvid.speech.captions import CJK_PER_SECOND, MAX_CJK_CHARS, is_cjk, reading_seconds, split_cues
+    from attnstage.speech.captions import CJK_PER_SECOND, MAX_CJK_CHARS, is_cjk, reading_seconds, split_cues
 
     text = ("我们在两个句子中跟随“苹果”：“我 吃 了 新鲜 的 苹果”和“我 用 手机 打开 苹果 商店”。"
             "现在看第一句：“苹果” 把 0.68 的注意力给了 “新鲜”，0.21 给了它自己，其余的词几乎不算。"

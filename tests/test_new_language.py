@@ -25,7 +25,7 @@ import pytest
 from conftest import ATTNVID, ROOT
 
 from attncore.i18n import LOCALE_DIR, LOCALE_ENV, forget_catalogues
-from attnvid.env import LESSON_ENV
+from attnstage.settings import SceneSettings, env_name
 
 #: The Italian lesson: one word, two senses (the fruit, the sport), decimals that need a comma.
 PESCA = """title = "{title}"
@@ -103,7 +103,7 @@ def frame_480p(cls: type, lesson: Path, monkeypatch: pytest.MonkeyPatch, png: Pa
     to ``png``; and every text on screen then, as the scene made it."""
     from scenes.inspect import build, visible_texts
 
-    monkeypatch.setenv(LESSON_ENV, str(lesson))
+    monkeypatch.setenv(env_name("lesson"), str(lesson))
     built = build(cls, frames=True)
     cp = built.checkpoints[-1]
     assert cp.image is not None and cp.image.size == (854, 480)
@@ -345,7 +345,8 @@ def test_an_edited_translation_renders_again(tmp_path: Path) -> None:
     po = tmp_path / "pesca.it.po"
 
     def key() -> str:
-        (job,) = plan(load_lesson(lesson_path), str(lesson_path), ["TitleCard"], "low", "mp4", tmp_path / "media")
+        (job,) = plan(load_lesson(lesson_path), SceneSettings(lesson=str(lesson_path)), ["TitleCard"], "mp4",
+                      tmp_path / "media")
         return job.key
 
     no_catalogue = key()

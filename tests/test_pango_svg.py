@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from manim import MarkupText, Mobject, Text
 
-from attnvid.env import TEXT_CACHE_ENV
+from attnstage.settings import env_name
 from scenes.components import pango_svg
 from scenes.theme import FONT, MONO, SIZE
 
@@ -64,7 +64,7 @@ def assert_same(a: Any, b: Any, where: str, ignore: frozenset[str] | set[str] = 
 @pytest.fixture()
 def counted(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[bool]:
     """Whether each SVG was read by the lecture's reader (True) or left to Manim (False)."""
-    monkeypatch.setenv(TEXT_CACHE_ENV, str(tmp_path / "parsed"))
+    monkeypatch.setenv(env_name("text_cache"), str(tmp_path / "parsed"))
     seen: list[bool] = []
     read = pango_svg.glyph_mobjects
 

@@ -19,7 +19,7 @@ import pytest
 from conftest import ATTNVID
 from test_narration import audio_envelope
 
-from attnvid.speech.voices import (
+from attnstage.speech.voices import (
     EspeakVoice,
     PiperVoice,
     VoiceError,
@@ -182,7 +182,7 @@ def test_a_scene_spoken_by_piper_holds_each_section_for_its_words(tmp_path: Path
 
 
 def test_synthetic_voices_read_the_maths_as_words(tmp_path: Path) -> None:
-    from attnvid.speech.voices import speech_text
+    from attnstage.speech.voices import speech_text
 
     said = "Q is X times W_Q; we divide by √d, the scores are X·Xᵀ and d_v is 3."
     assert speech_text(said) == ("Q is X times W Q; we divide by the square root of d, the scores are "

@@ -17,7 +17,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from attnvid.env import UPDATE_CONTROLS_ENV
+#: Test-suite knob: 1 writes the control frames instead of comparing.
+UPDATE_CONTROLS_ENV = "ATTNVID_UPDATE_CONTROLS"
 
 CONTROL = Path(__file__).parent / "control"
 # (scene class, section title): the lecture's key frames.

@@ -303,13 +303,14 @@ _HANDOUT_UNDER_VALGRIND = """
 import sys
 from pathlib import Path
 from PIL import Image
+from attnstage.settings import SceneSettings
 from attnvid.lessons import get_lesson
 from attnvid.publish.clips import SectionClip
 from attnvid.publish.handout import write_handout
 folder = Path(sys.argv[1])
 Image.new("RGB", (64, 36), (200, 100, 50)).save(folder / "p.png")
 clips = [SectionClip("S", "1 · S", f"T{k}", "x.mp4", "p.png", k, k + 1, "words") for k in range(3)]
-write_handout(folder / "h.pdf", folder, get_lesson(None), clips, 3.0)
+write_handout(folder / "h.pdf", folder, get_lesson(SceneSettings()), clips, 3.0)
 """
 
 

@@ -24,8 +24,8 @@ import pytest
 from conftest import ATTNVID
 from PIL import Image
 
+from attnstage.settings import PREVIEW_DIR_ENV, PREVIEW_SERVER_ENV
 from attnvid.commands import preview_client as client
-from attnvid.env import PREVIEW_DIR_ENV, PREVIEW_SERVER_ENV
 
 
 def _env(state: Path) -> dict[str, str]:
@@ -286,7 +286,7 @@ def test_a_server_of_other_code_stops_and_a_scene_edit_is_imported_again(tmp_pat
 
     root = Path(__file__).resolve().parents[1]
     src = tmp_path / "src"
-    for d in ("scenes", "attncore", "attnvid"):
+    for d in ("scenes", "attncore", "attnstage", "attnvid"):
         shutil.copytree(root / d, src / d, ignore=shutil.ignore_patterns("__pycache__"))
     state = tmp_path / "state"
     env = {**_env(state), "PYTHONPATH": str(src)}

@@ -23,7 +23,8 @@ from typing import Any
 import pytest
 from conftest import ATTNVID, frame_hashes, made_once, shown_frames
 
-from attnvid.env import KILL_SEED_ENV
+#: Test-suite knob: the seed of the kill times (replays a failure).
+KILL_SEED_ENV = "ATTNVID_KILL_SEED"
 
 TWO_SCENES = ["Embeddings", "SimplifiedAttention"]
 FPS = {"low": 15, "medium": 30}

@@ -110,18 +110,18 @@ def test_a_token_row_reads_as_its_sentence() -> None:
 @functools.cache
 def framed(lesson: str, scene: str) -> Any:
     """``scene`` built for ``tests/rtl_lessons/<lesson>.toml`` with the frame of every section (480p)."""
-    from attnvid.env import LESSON_ENV
+    from attnstage.settings import env_name
     from scenes.inspect import build
 
-    old = os.environ.get(LESSON_ENV)
-    os.environ[LESSON_ENV] = str(LESSONS / f"{lesson}.toml")
+    old = os.environ.get(env_name("lesson"))
+    os.environ[env_name("lesson")] = str(LESSONS / f"{lesson}.toml")
     try:
         return build(SCENES[scene], frames=True)
     finally:
         if old is None:
-            os.environ.pop(LESSON_ENV, None)
+            os.environ.pop(env_name("lesson"), None)
         else:
-            os.environ[LESSON_ENV] = old
+            os.environ[env_name("lesson")] = old
 
 
 def shown_rows(cp: Any) -> list[Any]:
@@ -218,7 +218,7 @@ def test_a_caption_line_quoting_an_arabic_word_reads_left_to_right() -> None:
     """The narration's caption cues (SRT, WebVTT, the page's track): a player gives a line the
     direction of its first letter, so each line mixing directions starts with the mark of the
     lecture's language (English: left to right); a line of one direction is left as it is."""
-    from attnvid.speech.captions import compose_vtt
+    from attnstage.speech.captions import compose_vtt
 
     built = framed("arabic", "Embeddings")
     cues = built.caption_cues()

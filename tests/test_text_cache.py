@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from attnvid.env import TEXT_CACHE_ENV
+from attnstage.settings import env_name
 
 
 def family_state(mob: object) -> list[tuple[str, bytes, bytes]]:
@@ -21,7 +21,7 @@ def family_state(mob: object) -> list[tuple[str, bytes, bytes]]:
 def fresh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     from scenes.components.text import LightText
 
-    monkeypatch.setenv(TEXT_CACHE_ENV, str(tmp_path / "parsed"))
+    monkeypatch.setenv(env_name("text_cache"), str(tmp_path / "parsed"))
     monkeypatch.setattr(LightText, "_made", {})  # nothing kept in this process
     return tmp_path / "parsed"
 
@@ -66,7 +66,7 @@ def test_a_folder_that_cannot_be_written_only_costs_the_speed_up(tmp_path: Path,
 
     blocker = tmp_path / "file"
     blocker.write_text("", encoding="utf-8")
-    monkeypatch.setenv(TEXT_CACHE_ENV, str(blocker / "parsed"))  # a folder under a file: never created
+    monkeypatch.setenv(env_name("text_cache"), str(blocker / "parsed"))  # a folder under a file: never created
     monkeypatch.setattr(LightText, "_made", {})
     assert LightText("mouse", font_size=30).text == "mouse"
 

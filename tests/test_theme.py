@@ -173,7 +173,8 @@ def test_every_command_that_renders_takes_theme(command: str) -> None:
 
 
 def test_a_lesson_chooses_its_style_and_the_styles_are_kept_apart(tmp_path: Path) -> None:
-    from attnvid.lessons import lesson_style, output_root
+    from attnstage.settings import SceneSettings
+    from attnvid.lessons import output_root
     from attnvid.render.jobs import plan
 
     text = (ROOT / "attncore" / "lessons" / "bank.toml").read_text(encoding="utf-8")
@@ -181,12 +182,15 @@ def test_a_lesson_chooses_its_style_and_the_styles_are_kept_apart(tmp_path: Path
     path.write_text(text + '\n[theme]\nstyle = "light"\n', encoding="utf-8")
     light = find_lesson(path)
     assert light.style == "light" and light.theme == ()
-    assert lesson_style(None, light) == "light" and lesson_style("dark", light) == "dark"
-    assert lesson_style(None, find_lesson("bank")) == "dark"
+    settings = SceneSettings(lesson=str(path))
+    assert settings.with_style(light.style).style == "light"
+    assert SceneSettings(style="dark").with_style(light.style).style == "dark"
+    assert settings.with_style(find_lesson("bank").style).style == "dark"
     media = tmp_path / "media"
-    assert output_root(light, media, "light") == media / "bank" / "light" != output_root(light, media, "dark")
-    (a,), (b,) = (plan(light, str(path), ["Softmax"], "low", "mp4", media, style=s) for s in STYLE_NAMES)
-    assert a.key != b.key and a.final != b.final and {a.style, b.style} == set(STYLE_NAMES)
+    dark, lit = (SceneSettings(lesson=str(path), style=s) for s in ("dark", "light"))
+    assert output_root(light, media, lit) == media / "bank" / "light" != output_root(light, media, dark)
+    (a,), (b,) = (plan(light, SceneSettings(lesson=str(path), style=s), ["Softmax"], "mp4", media) for s in STYLE_NAMES)
+    assert a.key != b.key and a.final != b.final and {a.settings.style, b.settings.style} == set(STYLE_NAMES)
     path.write_text(text + '\n[theme]\nstyle = "sepia"\n', encoding="utf-8")
     r = subprocess.run([ATTNVID, "list", "--lesson", str(path)], capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and "theme.style: 'sepia' is not a style" in r.stderr

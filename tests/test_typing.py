@@ -19,7 +19,7 @@ def mypy_packages() -> list[str]:
 
 
 def test_the_typed_packages_include_the_core_the_scenes_and_the_application() -> None:
-    assert {"attncore", "attnvid", "scenes"} <= set(mypy_packages())
+    assert {"attncore", "attnstage", "attnvid", "scenes"} <= set(mypy_packages())
 
 
 @pytest.mark.slow  # another program: 15 s on a clean clone (no .mypy_cache yet), ~2 s after

@@ -176,9 +176,10 @@ def test_the_warm_watch_previews_every_way_of_saving_and_survives_a_bad_edit(tmp
 
 def test_an_edit_of_the_scene_reloads_it_and_of_shared_code_starts_anew(monkeypatch: pytest.MonkeyPatch,
                                                                         tmp_path: Path) -> None:
+    from attnstage.settings import SceneSettings
     from attnvid.commands import warm
 
-    preview = warm.WarmPreview("Softmax", None, None, None, tmp_path)
+    preview = warm.WarmPreview("Softmax", None, SceneSettings(), tmp_path)
     old_cls = preview.cls
     drawn: list[type] = []
     monkeypatch.setattr(preview, "draw", lambda: drawn.append(preview.cls) or tmp_path / "x.png")

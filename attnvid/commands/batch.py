@@ -11,19 +11,19 @@ from pathlib import Path
 import click
 
 from attncore import Lesson, LessonError
+from attnstage.settings import DEFAULTS, SceneSettings
 
 from ..catalog import check_lecture, lecture_parts, resolve_scene
 from ..errors import UserError
-from ..lessons import get_lesson, lesson_spec, lesson_style, output_root
+from ..lessons import get_lesson, lesson_spec, output_root
 from ..options import (
     jobs_option,
     language_option,
     media_option,
     quality_option,
-    rate_option,
-    spoken_voice,
+    settings_options,
     theme_option,
-    voice_option,
+    voice_options,
 )
 from ..outputs import claim_output
 from ..publish.assemble import assemble_lecture
@@ -64,7 +64,8 @@ def _named(args: Sequence[str], errors: list[str]) -> list[str]:
     return out
 
 
-def load_lessons(args: Sequence[str], media: Path) -> list[tuple[Path | None, Lesson]]:
+def load_lessons(args: Sequence[str], media: Path,
+                 settings: SceneSettings = DEFAULTS) -> list[tuple[Path | None, Lesson]]:
     """Every lesson of the batch, or a :class:`UserError` with one line per bad one.
 
     All are read before any work starts, so a typo in the tenth file does not stop the
@@ -77,12 +78,12 @@ def load_lessons(args: Sequence[str], media: Path) -> list[tuple[Path | None, Le
     for name in _named(args, errors):
         path = None if name == "default" else Path(name)
         try:
-            lesson = get_lesson(path)
+            lesson = get_lesson(replace(settings, lesson=lesson_spec(path)))
             check_lecture(lesson)
         except LessonError as exc:
             errors.append(str(exc))
             continue
-        root = output_root(lesson, media)
+        root = output_root(lesson, media, replace(settings, style=""))
         if root in roots:
             if roots[root] != repr(lesson):
                 errors.append(f"{name}: writes to {root} like another lesson of the batch; rename one of the files")
@@ -98,7 +99,7 @@ def _cluster_lessons(batch: list[_Lesson]) -> dict[str, LessonText]:
     """What a worker needs to find each lesson: the file's text, or a built-in name."""
     out: dict[str, LessonText] = {}
     for b in batch:
-        spec = b.jobs[0].lesson_spec
+        spec = b.jobs[0].settings.lesson
         if b.path is not None and b.path.is_file():
             out[spec] = LessonText(b.path.read_text(encoding="utf-8"), b.lesson.source, b.path.name)
         else:
@@ -106,29 +107,27 @@ def _cluster_lessons(batch: list[_Lesson]) -> dict[str, LessonText]:
     return out
 
 
-def _planned(path: Path | None, lesson: Lesson, scenes: Sequence[str], quality: str, media: Path, voice: str,
-             theme: str | None) -> _Lesson:
+def _planned(path: Path | None, lesson: Lesson, scenes: Sequence[str], settings: SceneSettings, media: Path) -> _Lesson:
     """One lesson of the batch with its jobs (its lecture's scenes, or ``scenes``) in its style."""
     names = scenes or [c.__name__ for part in lecture_parts(lesson) for c in part.scenes]
-    style = lesson_style(theme, lesson)
-    planned = plan(lesson, lesson_spec(path), names, quality, "mp4", media, voice, style)
-    return _Lesson(path, lesson, output_root(lesson, media, style), [replace(j, tag=lesson.slug) for j in planned], {})
+    settings = replace(settings, lesson=lesson_spec(path)).with_style(lesson.style)
+    planned = plan(lesson, settings, names, "mp4", media)
+    return _Lesson(path, lesson, output_root(lesson, media, settings), [replace(j, tag=lesson.slug) for j in planned], {})
 
 
 @click.command("batch")
 @click.argument("lessons", nargs=-1, required=True)
-@quality_option
-@voice_option("Narration voice of every lesson (espeak-ng offline, or recordings); captions are written in every case.")
-@rate_option
-@theme_option
-@language_option
+@settings_options(quality_option,
+                  voice_options("Narration voice of every lesson (espeak-ng offline, or recordings); captions are "
+                                "written in every case."),
+                  theme_option, language_option)
 @jobs_option
 @click.option("--scene", "scenes", multiple=True, metavar="SCENE",
               help="Only this scene (repeat the option for more); the lecture then holds only those. [default: the lesson's lecture]")
 @click.option("--cluster", default=None, metavar="tcp://HOST:PORT",
               help="Render on the Dask scheduler there (pip install 'attnvid[cluster]'; workers need the same installation).")
 @media_option()
-def batch(lessons: tuple[str, ...], quality: str, voice: str, rate: int | None, theme: str | None, jobs: int | None,
+def batch(lessons: tuple[str, ...], settings: SceneSettings, jobs: int | None,
           scenes: tuple[str, ...], cluster: str | None, media: Path) -> None:
     """Render the lecture of every LESSON: lesson files, built-in names, or folders of lesson files.
 
@@ -138,12 +137,12 @@ def batch(lessons: tuple[str, ...], quality: str, voice: str, rate: int | None, 
     its folder (as `attnvid lecture` writes it) is printed, one line per lesson.
     """
     t0 = time.perf_counter()
-    voice = spoken_voice(voice, rate)  # as `attnvid lecture` does: the rate travels in the voice's name
-    found = load_lessons(lessons, media)
+    quality, voice = settings.quality, settings.voice  # the rate travels in the voice's name
+    found = load_lessons(lessons, media, settings)
     if cluster is not None and voice.startswith("recorded:"):
         raise UserError("--voice recorded:DIR is not available with --cluster (the workers cannot read DIR); "
                         "use --voice espeak or none", code=2)
-    batch_lessons = [_planned(path, lesson, scenes, quality, media, voice, theme) for path, lesson in found]
+    batch_lessons = [_planned(path, lesson, scenes, settings, media) for path, lesson in found]
     all_jobs = [j for b in batch_lessons for j in b.jobs]
     owner = {j: b for b in batch_lessons for j in b.jobs}
 

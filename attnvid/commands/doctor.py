@@ -2,29 +2,29 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
 import click
 
-from ..env import LANGUAGE_ENV
-from ..options import language_option, media_option, voice_option
+from attnstage.settings import SceneSettings
+
+from ..options import language_option, media_option, settings_options, voice_option
 from ..render.runtime import doctor_checks
 
 
 @click.command("doctor")
-@voice_option("The voice you will render with (espeak-ng is needed only for espeak, Piper and its model only for piper).")
-@language_option
+@settings_options(voice_option("The voice you will render with (espeak-ng is needed only for espeak, Piper and its "
+                               "model only for piper)."), language_option)
 @media_option("The folder renders will write to.")
-def doctor(voice: str, media: Path) -> None:
+def doctor(settings: SceneSettings, media: Path) -> None:
     """Check Python, Manim, cairo/Pango, fonts, espeak-ng, Piper, disk and media/; print how to fix what is missing.
 
     With --language, also the CJK font (Chinese) and whether the voice speaks that language.
 
     Exit status 0 only when every needed part is present (warnings do not count).
     """
-    checks = doctor_checks(voice, media, os.environ.get(LANGUAGE_ENV, "") or "en")
+    checks = doctor_checks(settings.voice, media, settings.language or "en")
     for c in checks:
         click.echo(f"{c.status:<8} {c.message()}")
     missing = [c.name for c in checks if c.needed and not c.ok]

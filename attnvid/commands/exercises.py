@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import click
@@ -9,9 +10,10 @@ import click
 from attncore import trace_lesson
 from attncore.exercises import COUNT_LIMITS, make_exercises
 from attncore.i18n import use
+from attnstage.settings import SceneSettings
 
 from ..lessons import get_lesson, output_root
-from ..options import language_option, lesson_option, media_option
+from ..options import language_option, lesson_option, media_option, settings_options
 from ..outputs import claim_output, move_into_place
 from ..publish.quiz import write_exercise_files
 
@@ -21,14 +23,13 @@ DEFAULT_COUNT = 10
 
 
 @click.command("exercises")
-@lesson_option
-@language_option
+@settings_options(lesson_option, language_option)
 @click.option("--count", type=click.IntRange(*COUNT_LIMITS), default=DEFAULT_COUNT, show_default=True,
               help="How many questions (one of each kind in lecture order, then round again).")
 @click.option("--seed", type=click.IntRange(0, SEED_MAX), default=0, show_default=True,
               help="Which words, rows and columns: the same seed gives the same exercises.")
 @media_option()
-def exercises(lesson_path: Path | None, count: int, seed: int, media: Path) -> None:
+def exercises(settings: SceneSettings, count: int, seed: int, media: Path) -> None:
     """Write exercises.pdf (questions, then the answer key, worked), quiz.gift and quiz.xml (Moodle).
 
     Every answer is computed by attncore from the lesson; each wrong option of a
@@ -36,11 +37,11 @@ def exercises(lesson_path: Path | None, count: int, seed: int, media: Path) -> N
     media/exercises/seed-S/ for the built-in lesson, media/<lesson>/exercises/seed-S/ for
     others, written whole or not at all; its path is the last line printed.
     """
-    lesson = get_lesson(lesson_path)
+    lesson = get_lesson(settings)
     trace = trace_lesson(lesson)
     with use(lesson.language, lesson.catalogue):  # the questions, answers and sheet in the lesson's language
         items = make_exercises(trace, count, seed)
-        root = output_root(lesson, media)
+        root = output_root(lesson, media, replace(settings, style=""))  # one folder for both styles
         folder = root / "exercises" / f"seed-{seed}"
         with claim_output(root):
             staging = root / ".work" / "exercises"

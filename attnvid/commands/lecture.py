@@ -6,19 +6,11 @@ from pathlib import Path
 
 import click
 
+from attnstage.settings import SceneSettings
+
 from ..catalog import lecture_parts, resolve_scene
-from ..lessons import get_lesson, lesson_spec, lesson_style, output_root
-from ..options import (
-    jobs_option,
-    language_option,
-    lesson_option,
-    media_option,
-    quality_option,
-    rate_option,
-    spoken_voice,
-    theme_option,
-    voice_option,
-)
+from ..lessons import get_lesson, output_root
+from ..options import jobs_option, media_option, render_options
 from ..outputs import claim_output
 from ..publish.assemble import assemble_lecture
 from ..publish.handout import print_frames
@@ -29,19 +21,13 @@ from .package import format_option, in_video_option, render_command, write_packa
 
 
 @click.command("lecture")
-@quality_option
 @jobs_option
-@lesson_option
-@voice_option("Narration voice (espeak-ng or Piper, offline, or your recordings); captions are written in every case.")
-@rate_option
-@theme_option
-@language_option
+@render_options("Narration voice (espeak-ng or Piper, offline, or your recordings); captions are written in every case.")
 @format_option("--package", "Also package the lecture for a learning platform (repeat for several; "
                             "see attnvid package, which takes the same formats and more settings).")
 @in_video_option
 @media_option()
-def lecture(quality: str, jobs: int | None, lesson_path: Path | None, voice: str, rate: int | None,
-            theme: str | None, formats: tuple[str, ...], in_video: bool, media: Path) -> None:
+def lecture(jobs: int | None, settings: SceneSettings, formats: tuple[str, ...], in_video: bool, media: Path) -> None:
     """Render the lesson's scenes and assemble the lecture folder.
 
     The lecture holds the scenes of the lesson's [lecture] parts (the default parts: every
@@ -58,12 +44,11 @@ def lecture(quality: str, jobs: int | None, lesson_path: Path | None, voice: str
     manifest.json. Its path is the last line printed; with --package, the packages' paths
     follow it (as attnvid package writes them).
     """
-    voice = spoken_voice(voice, rate)
-    lesson = get_lesson(lesson_path)
+    lesson = get_lesson(settings)
     names = [c.__name__ for part in lecture_parts(lesson) for c in part.scenes]  # the lesson's scenes, in order
-    style = lesson_style(theme, lesson)
-    job_list = plan(lesson, lesson_spec(lesson_path), names, quality, "mp4", media, voice, style)
-    root = output_root(lesson, media, style)
+    job_list = plan(lesson, settings, names, "mp4", media)
+    root = output_root(lesson, media, settings.with_style(lesson.style))
+    quality, voice = settings.quality, settings.voice
     folder = root / "lecture" / quality
     with claim_output(root):
         results = run_jobs(job_list, jobs or default_jobs())
@@ -75,4 +60,4 @@ def lecture(quality: str, jobs: int | None, lesson_path: Path | None, voice: str
         click.echo(str(folder))
         if formats:
             write_packages(folder, lesson, formats, PackageSettings(in_video=in_video),
-                           render_command(quality, theme, lesson_path))
+                           render_command(settings))

@@ -3,28 +3,27 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import click
 
-from ..catalog import lecture_index, lecture_parts
+from attnstage.settings import SceneSettings
+
+from ..catalog import lecture_index, lecture_parts, scene_file
 from ..lessons import get_lesson
-from ..options import lesson_option, no_media_option
+from ..options import lesson_option, no_media_option, settings_options
 
 
 @click.command("list")
-@lesson_option
+@settings_options(lesson_option)
 @no_media_option("list writes no files, it prints the scenes")
 @click.option("--json", "as_json", is_flag=True,
               help='JSON: [{"scene", "file", "sections", "part", "part_title"}, ...].')
-def list_scenes(lesson_path: Path | None, as_json: bool) -> None:
+def list_scenes(settings: SceneSettings, as_json: bool) -> None:
     """List the lecture's parts and their scenes in order, with their named sections.
 
     The parts are the lesson's [lecture] table, or the default parts.
     """
-    lesson = get_lesson(lesson_path)  # a bad lesson fails here, with its one-line message
-    from scenes.lecture import scene_file
-
+    lesson = get_lesson(settings)  # a bad lesson fails here, with its one-line message
     parts = lecture_parts(lesson)
     rows = [{"scene": c.__name__, "file": scene_file(c), "sections": c.section_names(), "part": n, "part_title": p.title,
              "index": lecture_index(c)}

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -10,10 +9,17 @@ import click
 from click.decorators import FC
 
 from attncore import Lesson
+from attnstage.settings import SceneSettings
 
-from ..env import LANGUAGE_ENV
-from ..lessons import get_lesson, lesson_style, output_root
-from ..options import language_option, lesson_option, media_option, quality_option, theme_option
+from ..lessons import get_lesson, output_root
+from ..options import (
+    language_option,
+    lesson_option,
+    media_option,
+    quality_option,
+    settings_options,
+    theme_option,
+)
 from ..outputs import claim_output
 from ..publish.package import (
     DEFAULT_MASTERY,
@@ -35,15 +41,15 @@ def in_video_option(f: FC) -> FC:
                              "explains each (or [selfcheck] in_video = true in the lesson).")(f)
 
 
-def render_command(quality: str, theme: str | None, lesson_path: Path | None) -> str:
-    """The ``attnvid lecture`` command that renders the lecture these options name."""
-    words = ["attnvid lecture", f"--quality {quality}"]
-    if lesson_path is not None:
-        words.append(f"--lesson {lesson_path}")
-    if os.environ.get(LANGUAGE_ENV):
-        words.append(f"--language {os.environ[LANGUAGE_ENV]}")
-    if theme:
-        words.append(f"--theme {theme}")
+def render_command(settings: SceneSettings) -> str:
+    """The ``attnvid lecture`` command that renders the lecture these settings (as the options gave them) name."""
+    words = ["attnvid lecture", f"--quality {settings.quality}"]
+    if settings.lesson:
+        words.append(f"--lesson {settings.lesson}")
+    if settings.language:
+        words.append(f"--language {settings.language}")
+    if settings.style:
+        words.append(f"--theme {settings.style}")
     return " ".join(words)
 
 
@@ -61,10 +67,7 @@ def write_packages(folder: Path, lesson: Lesson, formats: Sequence[str], setting
 @click.command("package")
 @format_option("--format", "What to make (repeat for several): scorm12 (SCORM 1.2, Moodle, Open edX, Canvas's "
                            "SCORM tool), cc (Common Cartridge 1.1, Canvas), zip (the offline page) [default: scorm12].")
-@quality_option
-@lesson_option
-@theme_option
-@language_option
+@settings_options(quality_option, lesson_option, theme_option, language_option)
 @click.option("--mastery", type=click.IntRange(0, 100), default=DEFAULT_MASTERY, show_default=True,
               help="The self-check score (0-100) that passes (adlcp:masteryscore).")
 @click.option("--max-size", "max_size", type=click.FloatRange(0, min_open=True), default=None, metavar="MB",
@@ -73,7 +76,7 @@ def write_packages(folder: Path, lesson: Lesson, formats: Sequence[str], setting
               help="One SCO for the whole lecture instead of one per part.")
 @in_video_option
 @media_option()
-def package(formats: tuple[str, ...], quality: str, lesson_path: Path | None, theme: str | None, mastery: int,
+def package(formats: tuple[str, ...], settings: SceneSettings, mastery: int,
             max_size: float | None, one_item: bool, in_video: bool, media: Path) -> None:
     """Package the rendered lecture for a learning platform, without rendering again.
 
@@ -83,12 +86,12 @@ def package(formats: tuple[str, ...], quality: str, lesson_path: Path | None, th
     that reports progress, the self-check's score and the student's answers to the
     platform's SCORM 1.2 API. Each package's path is printed, the last line being one.
     """
-    lesson = get_lesson(lesson_path)
-    root = output_root(lesson, media, lesson_style(theme, lesson))
-    folder = root / "lecture" / quality
-    settings = PackageSettings(mastery, max_size, one_item, in_video)
-    render = render_command(quality, theme, lesson_path)
+    lesson = get_lesson(settings)
+    root = output_root(lesson, media, settings.with_style(lesson.style))
+    folder = root / "lecture" / settings.quality
+    packaging = PackageSettings(mastery, max_size, one_item, in_video)
+    render = render_command(settings)
     if not folder.is_dir():
         read_lecture(folder, render)  # one line naming the command, before any folder is made
     with claim_output(root):
-        write_packages(folder, lesson, formats or ("scorm12",), settings, render)
+        write_packages(folder, lesson, formats or ("scorm12",), packaging, render)

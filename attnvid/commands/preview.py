@@ -8,19 +8,20 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import click
 
 from attncore import Lesson
+from attnstage.settings import SceneSettings
+from attnstage.speech.voices import section_slug
 
 from ..catalog import resolve_scene, resolve_section
-from ..env import LANGUAGE_ENV, LESSON_ENV
 from ..errors import UserError
-from ..lessons import get_lesson, lesson_spec, lesson_style, output_root
-from ..options import language_option, lesson_option, media_option, theme_option
+from ..lessons import get_lesson, output_root
+from ..options import language_option, lesson_option, media_option, settings_options, theme_option
 from ..outputs import claim_output, write_atomic
 from ..paths import source_file
 from ..render.cache import cache_key
@@ -28,7 +29,6 @@ from ..render.engine import run_jobs
 from ..render.frames import section_frames
 from ..render.jobs import plan
 from ..render.runtime import require_runtime
-from ..speech.voices import section_slug
 from .preview_client import DEFAULT_IDLE, Place, make_request, request_digest, write_record
 from .preview_client import stop as stop_server
 from .warm import WarmPreview
@@ -46,12 +46,10 @@ from .warm import watch as watch_warm
               help="Seconds the preview server waits for the next preview before it stops.")
 @click.option("--stop", is_flag=True, help="Stop this checkout's preview server, and preview nothing.")
 @click.option("--no-server", is_flag=True, help="Draw in this process: start no preview server, ask none.")
-@lesson_option
-@theme_option
-@language_option
+@settings_options(lesson_option, theme_option, language_option)
 @media_option(None)
 def preview(scene: str | None, section: str | None, video: bool, watch: bool, as_json: bool, idle: int, stop: bool,
-            no_server: bool, lesson_path: Path | None, theme: str | None, media: Path) -> None:
+            no_server: bool, settings: SceneSettings, media: Path) -> None:
     """The fastest look at SCENE: the last frame (of a section) as a PNG, low quality.
 
     From its second call on, a one-shot preview is answered by a warm preview server
@@ -70,22 +68,19 @@ def preview(scene: str | None, section: str | None, video: bool, watch: bool, as
     if watch:  # the lesson read at each preview: a broken one at the start is only the first bad edit
         if video:
             raise UserError("--watch previews a picture; drop --video (or --watch)")
-        watch_warm(WarmPreview(name, section, lesson_path, theme, media.resolve()),
-                   _watch_argv(name, section, lesson_spec(lesson_path), theme, media))
+        watch_warm(WarmPreview(name, section, settings, media.resolve()), _watch_argv(name, section, settings, media))
         return
-    lesson = get_lesson(lesson_path)
-    spec = lesson_spec(lesson_path)
-    os.environ[LESSON_ENV] = spec
-    style = lesson_style(theme, lesson)
+    lesson = get_lesson(settings)
+    settings = replace(settings, quality="low")
     if video:
-        job_list = plan(lesson, spec, (name,), "low", "mp4", media, style=style)
-        with claim_output(output_root(lesson, media, style)):
+        job_list = plan(lesson, settings, (name,), "mp4", media)
+        with claim_output(output_root(lesson, media, settings.with_style(lesson.style))):
             (r,) = run_jobs(job_list, 1)
         click.echo(r.path)
         return
-    request = make_request(scene, section, None if lesson_path is None else str(lesson_path), theme, media)
+    request = make_request(scene, section, settings.lesson or None, settings.style or None, media, settings.language)
     digest = request_digest(request)
-    png = _preview_png(lesson, spec, name, section, media, style).resolve()
+    png = _preview_png(lesson, settings.with_style(lesson.style), name, section, media).resolve()
     if digest is not None and digest == request_digest(request):  # no edit while it drew
         write_record(digest, png)
     if as_json:
@@ -94,21 +89,21 @@ def preview(scene: str | None, section: str | None, video: bool, watch: bool, as
         click.echo(str(png))
 
 
-def _preview_png(lesson: Lesson, spec: str, name: str, section: str | None, media: Path, style: str = "dark") -> Path:
-    """The PNG of the last frame of ``section`` (or of the scene), drawn only when its inputs changed."""
+def _preview_png(lesson: Lesson, settings: SceneSettings, name: str, section: str | None, media: Path) -> Path:
+    """The PNG of the last frame of ``section`` (or of the scene), drawn with ``settings`` (their
+    style settled), only when its inputs changed."""
     require_runtime()
     cls = resolve_scene(name)
     title = resolve_section(cls, section) if section is not None else cls.section_names()[-1]
-    root = output_root(lesson, media, style)
+    root = output_root(lesson, media, settings)
     out = root / "preview" / (f"{name}.png" if section is None else f"{name}_{section_slug(title)}.png")
     # The same inputs give the same picture (see the render cache): a preview whose
     # scene, shared code, lesson and versions did not change is the one on disk.
-    key = cache_key(source_file(cls), repr(lesson), "low", f"preview:{title}", style=style)
+    key = cache_key(source_file(cls), repr(lesson), settings.quality, f"preview:{title}", style=settings.style)
     sidecar = out.with_name(out.name + ".json")
     with claim_output(root):
         if not _preview_is_current(out, sidecar, key):
-            ((_, png),) = section_frames(name, "low", spec, str(root / ".work" / "frames" / name), frozenset({title}),
-                                           style)
+            ((_, png),) = section_frames(name, settings, str(root / ".work" / "frames" / name), frozenset({title}))
             # The old record goes first, as for renders: never a new picture under an old key.
             sidecar.unlink(missing_ok=True)
             write_atomic(out, png)
@@ -127,10 +122,10 @@ def _preview_is_current(out: Path, sidecar: Path, key: str) -> bool:
         return False
 
 
-def _watch_argv(name: str, section: str | None, spec: str, theme: str | None, media: Path) -> list[str]:
+def _watch_argv(name: str, section: str | None, settings: SceneSettings, media: Path) -> list[str]:
     """The command line that starts the same watch anew (after an edit of shared code)."""
     argv = ["preview", name, "--watch", "--media", str(media.resolve())]
     argv += ["--section", section] if section else []
-    argv += ["--lesson", spec] if spec else []
-    argv += ["--theme", theme] if theme else []
-    return argv + (["--language", os.environ[LANGUAGE_ENV]] if os.environ.get(LANGUAGE_ENV) else [])
+    argv += ["--lesson", settings.lesson] if settings.lesson else []
+    argv += ["--theme", settings.style] if settings.style else []
+    return argv + (["--language", settings.language] if settings.language else [])

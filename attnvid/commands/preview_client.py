@@ -1,12 +1,12 @@
 """The one-shot ``attnvid preview SCENE``, warm from its second call: the light half.
 
-This module imports only the standard library (and :mod:`attnvid.env`, :mod:`attnvid.paths`,
+This module imports only the standard library (and :mod:`attnstage.settings`, :mod:`attnvid.paths`,
 :mod:`attnvid.render.cache`, which import nothing heavy): :mod:`attnvid.cli` calls
 :func:`answer` before it imports click and the commands, so that a preview it can answer
 costs a Python start-up, not Manim's.
 
 1. **Nothing changed** (the scene, lesson and section asked, every file of ``scenes``,
-   ``attncore`` and ``attnvid``, the lesson's file, the Manim, PyAV and Python versions): a
+   ``attncore``, ``attnstage`` and ``attnvid``, the lesson's file, the Manim, PyAV and Python versions): a
    record of the last preview of the same request (:func:`request_digest`) names the PNG, with
    the digests of the PNG and of its key file; when both files still have them, the PNG is the
    answer, and nothing else is imported. A record that is missing, unreadable or does not match
@@ -41,17 +41,18 @@ import struct
 import subprocess
 import sys
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
-from ..env import LANGUAGE_ENV, PREVIEW_DIR_ENV, PREVIEW_SERVER_ENV
+from attnstage.settings import DEFAULT_STYLE, STYLES, SceneSettings, preview_dir, preview_server_wanted
+
 from ..paths import package_dir
 from ..render.cache import SCENE_FILE
 
 #: The packages whose files a preview depends on.
-PACKAGES = ("scenes", "attncore", "attnvid")
+PACKAGES = ("scenes", "attncore", "attnstage", "attnvid")
 #: Seconds a server waits for a request before it stops.
 DEFAULT_IDLE = 600
 #: Seconds a client waits for a server it started to listen (Manim's import, on a busy machine).
@@ -70,14 +71,14 @@ class Request:
     section: str | None
     lesson: str  # an absolute path, or a built-in name ("" for the default)
     theme: str | None
-    language: str  # --language, else $ATTNVID_LANGUAGE, else ""
+    language: str  # --language, else the environment's settings', else ""
     media: str  # absolute
 
 
 def make_request(scene: str, section: str | None, lesson: str | None, theme: str | None, media: str | Path,
                  language: str | None = None) -> Request:
     spec = "" if lesson is None else (str(Path(lesson).resolve()) if Path(lesson).exists() else lesson)
-    return Request(scene, section, spec, theme, language or os.environ.get(LANGUAGE_ENV, ""),
+    return Request(scene, section, spec, theme, language or SceneSettings.from_environ().language,
                    str(Path(media).resolve()))
 
 
@@ -134,7 +135,7 @@ def request_digest(req: Request, tree: str | None = None) -> str | None:
 
 def state_dir() -> Path:
     """The owner-only folder of sockets and records, made if needed; OSError if it is not ours."""
-    given = os.environ.get(PREVIEW_DIR_ENV)
+    given = preview_dir()
     runtime = os.environ.get("XDG_RUNTIME_DIR")
     folder = Path(given) if given else Path(runtime) / "attnvid" if runtime else Path(f"/tmp/attnvid-{os.getuid()}")
     with contextlib.suppress(FileExistsError):
@@ -266,7 +267,7 @@ def parse(argv: list[str]) -> Asked | None:
         idle = int(values.get("--idle", DEFAULT_IDLE))
     except ValueError:
         return None
-    if idle < 1 or len(positional) > 1 or values.get("--theme", "dark") not in ("dark", "light"):
+    if idle < 1 or len(positional) > 1 or values.get("--theme", DEFAULT_STYLE) not in STYLES:
         return None
     if "--stop" in flags:
         return Asked(None, False, True, idle, ()) if not positional and not values else None
@@ -287,7 +288,7 @@ def emit(png: str, started: float, as_json: bool, how: str) -> None:
 
 
 def server_wanted() -> bool:
-    return os.environ.get(PREVIEW_SERVER_ENV, "") != "0"
+    return preview_server_wanted()
 
 
 def answer(argv: list[str]) -> None:
@@ -402,9 +403,10 @@ def _wait_gone(pid: int | None, seconds: float = 10.0) -> None:
 
 def ask(place: Place, code: str, asked: Asked) -> dict[str, Any]:
     """The server's answer to ``asked``: a running server of the same code, or a new one."""
-    env = {k: v for k, v in os.environ.items() if k.startswith("ATTNVID_")}
+    settings = SceneSettings.from_environ()  # what the command line does not name, the server takes from ours
     if asked.request is not None and asked.request.language:
-        env[LANGUAGE_ENV] = asked.request.language
+        settings = replace(settings, language=asked.request.language)
+    env = dict(settings.to_environ({}))
     message = {"code": code, "argv": list(asked.argv), "cwd": os.getcwd(), "env": env, "idle": asked.idle}
     with open(place.lock, "a+b") as lock:
         # One client at a time decides whether a server must start: two first calls start one.

@@ -1,14 +1,14 @@
 """The preview server: one warm process per checkout and interpreter that answers one-shot
 ``attnvid preview SCENE`` commands (see :mod:`.preview_client` for the whole design).
 
-``python -P -m attnvid.commands.preview_server SOCKET IDLE SCENES ATTNCORE ATTNVID``: listens on
+``python -P -m attnvid.commands.preview_server SOCKET IDLE SCENES ATTNCORE ATTNSTAGE ATTNVID``: listens on
 the Unix socket SOCKET (``0600``, in the client's ``0700`` folder) and answers requests one at a
 time, until IDLE seconds pass without one, a request of other code arrives (it answers "stale"
 and stops), ``attnvid preview --stop`` or SIGTERM. A request runs the very ``attnvid preview``
 command in this process (its output captured and sent back), so that the picture is the one a
 fresh process draws: the lesson is read anew each time and the traces built from it forgotten;
 a scene file that changed since it was imported is imported again (with the lecture's list);
-the request's ``ATTNVID_*`` variables and folder are the command's.
+the request's settings (:class:`attnstage.settings.SceneSettings`) and folder are the command's.
 """
 
 from __future__ import annotations
@@ -25,7 +25,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..env import LANGUAGE_ENV
+from attnstage.settings import SceneSettings
+
+from ..catalog import forget_traces, lecture_scenes
 from ..paths import package_dir
 from ..render.cache import SCENE_FILE
 from .preview_client import PACKAGES, code_digest, peer_uid, read_message
@@ -39,14 +41,12 @@ class Server:
         self.code = code_digest()  # before importing the code it names: an edit meanwhile restarts us
         self.scene_files = _scene_digests()
         # Manim, the scenes and every command loaded now, once (after the digests, hence here).
-        import scenes.lecture  # noqa: F401
-        from scenes import base
-
+        lecture_scenes()
         from .. import cli
         from ..errors import cli_errors
         from .warm import one_line
 
-        self.cli, self.base, self.cli_errors, self.one_line = cli, base, cli_errors, one_line
+        self.cli, self.cli_errors, self.one_line = cli, cli_errors, one_line
 
     def reload_changed_scenes(self) -> None:
         """Import again every scene module whose file changed, then the lecture's list of them."""
@@ -64,10 +64,8 @@ class Server:
         """Run one ``attnvid preview`` as its client asked; its status, stdout and stderr."""
         self.idle = int(message.get("idle", self.idle))
         os.chdir(message["cwd"])
-        for name in [k for k in os.environ if k.startswith("ATTNVID_")]:
-            del os.environ[name]
-        os.environ.update(message["env"])
-        self.base._TRACE_CACHE.clear()  # the lesson read anew: its file may have changed
+        SceneSettings.from_environ(message["env"]).to_environ()  # the client's settings, every field
+        forget_traces()  # the lesson read anew: its file may have changed
         out, err = io.StringIO(), io.StringIO()
         status = 0
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
@@ -80,7 +78,6 @@ class Server:
             except Exception as exc:  # noqa: BLE001  (a bug in scene code: one line, as the watch says it)
                 print(self.one_line(exc).replace("; still watching", ""), file=sys.stderr)
                 status = 1
-        os.environ.pop(LANGUAGE_ENV, None)
         return {"status": status, "stdout": out.getvalue(), "stderr": err.getvalue(), "how": "server"}
 
 

@@ -8,24 +8,24 @@ no frame is drawn and no video encoded.
 
 from __future__ import annotations
 
-import os
 import textwrap
+from dataclasses import replace
 from pathlib import Path
 
 import click
 
 from attncore import Lesson
 from attncore.i18n import _, use
+from attnstage.settings import SceneSettings
+from attnstage.speech.voices import recording_name
 
-from ..catalog import lecture_index, resolve_scene, resolve_scenes
-from ..env import LESSON_ENV
-from ..lessons import get_lesson, lesson_spec, output_root
-from ..options import jobs_option, language_option, lesson_option, media_option
+from ..catalog import build_scene, lecture_index, resolve_scenes
+from ..lessons import get_lesson, output_root
+from ..options import jobs_option, language_option, lesson_option, media_option, settings_options
 from ..outputs import claim_output, write_atomic
 from ..render.jobs import default_jobs
 from ..render.runtime import require_runtime
 from ..render.workers import Workers
-from ..speech.voices import recording_name
 
 SCRIPT_NAME = "recording_script.md"
 
@@ -33,10 +33,9 @@ SCRIPT_NAME = "recording_script.md"
 @click.command("script")
 @click.argument("scenes", nargs=-1)
 @jobs_option
-@lesson_option
-@language_option
+@settings_options(lesson_option, language_option)
 @media_option()
-def script(scenes: tuple[str, ...], jobs: int | None, lesson_path: Path | None, media: Path) -> None:
+def script(scenes: tuple[str, ...], jobs: int | None, settings: SceneSettings, media: Path) -> None:
     """Print the recording script: for every section, the WAV file to record and the words to read.
 
     Of SCENES (class or file names), or of the whole lecture when none are given. Record
@@ -45,16 +44,14 @@ def script(scenes: tuple[str, ...], jobs: int | None, lesson_path: Path | None, 
     another lesson; recording_script_<Scene>...md for some scenes); its path is the last
     line printed.
     """
-    lesson = get_lesson(lesson_path)
-    spec = lesson_spec(lesson_path)
-    os.environ[LESSON_ENV] = spec
+    lesson = get_lesson(settings)
     classes = resolve_scenes(scenes)
     names = [c.__name__ for c in classes]
     require_runtime()
-    root = output_root(lesson, media)
+    root = output_root(lesson, media, replace(settings, style=""))  # one script for both styles
     out = root / "script" / (SCRIPT_NAME if not scenes else f"recording_script_{'_'.join(names)}.md")
     with claim_output(root):
-        said = _narrations_of(names, spec, root, jobs or default_jobs())
+        said = _narrations_of(names, settings, root, jobs or default_jobs())
         text = compose_script(lesson, [(lecture_index(c), c.__name__, s) for c, s in zip(classes, said, strict=True)])
         write_atomic(out, text.encode("utf-8"))
     click.echo(text, nl=False)
@@ -63,24 +60,18 @@ def script(scenes: tuple[str, ...], jobs: int | None, lesson_path: Path | None, 
     click.echo(str(out))
 
 
-def scene_narrations(scene: str, spec: str, work: str) -> list[tuple[str, str]]:
+def scene_narrations(scene: str, settings: SceneSettings, work: str) -> list[tuple[str, str]]:
     """(section title, words) of every section of ``scene``, from a build without rendering.
 
     Runs in worker processes too. Manim's text cache goes to ``work`` (one folder per
     scene), as for :func:`attnvid.render.frames.section_frames`.
     """
-    os.environ[LESSON_ENV] = spec
-    from manim import tempconfig
-
-    from scenes.inspect import build
-
-    with tempconfig({"media_dir": work}):
-        built = build(resolve_scene(scene), mobjects=False)
+    built = build_scene(scene, settings, work, mobjects=False)
     return [(n.section, n.text) for n in built.narrations]
 
 
-def _narrations_of(names: list[str], spec: str, root: Path, n: int) -> list[list[tuple[str, str]]]:
-    calls = [(s, spec, str(root / ".work" / "script" / s)) for s in names]
+def _narrations_of(names: list[str], settings: SceneSettings, root: Path, n: int) -> list[list[tuple[str, str]]]:
+    calls = [(s, settings, str(root / ".work" / "script" / s)) for s in names]
     if n == 1:
         return [scene_narrations(*c) for c in calls]
     with Workers(n) as workers:

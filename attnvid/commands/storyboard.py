@@ -4,18 +4,25 @@ from __future__ import annotations
 
 import io
 import math
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
 from attncore.i18n import language, use
+from attnstage.settings import DEFAULT_STYLE, SceneSettings
 
 from ..catalog import lecture_scenes
-from ..env import LESSON_ENV
-from ..lessons import get_lesson, lesson_spec, lesson_style, output_root
-from ..options import jobs_option, language_option, lesson_option, media_option, quality_option, theme_option
+from ..lessons import get_lesson, output_root
+from ..options import (
+    jobs_option,
+    language_option,
+    lesson_option,
+    media_option,
+    quality_option,
+    settings_options,
+    theme_option,
+)
 from ..outputs import claim_output, write_atomic
 from ..publish.clips import shown
 from ..render.frames import section_frames
@@ -28,37 +35,31 @@ if TYPE_CHECKING:
 
 
 @click.command("storyboard")
-@quality_option
 @jobs_option
-@lesson_option
-@theme_option
-@language_option
+@settings_options(quality_option, lesson_option, theme_option, language_option)
 @media_option(None)
-def storyboard(quality: str, jobs: int | None, lesson_path: Path | None, theme: str | None, media: Path) -> None:
+def storyboard(jobs: int | None, settings: SceneSettings, media: Path) -> None:
     """One PNG contact sheet: the last frame of every section, in lecture order."""
-    lesson = get_lesson(lesson_path)
-    spec = lesson_spec(lesson_path)
-    os.environ[LESSON_ENV] = spec
+    lesson = get_lesson(settings)
     names = [c.__name__ for c in lecture_scenes()]
     require_runtime()
-    style = lesson_style(theme, lesson)
-    root = output_root(lesson, media, style)
-    out = root / "storyboard" / f"storyboard_{quality}.png"
+    settings = settings.with_style(lesson.style)
+    root = output_root(lesson, media, settings)
+    out = root / "storyboard" / f"storyboard_{settings.quality}.png"
     with claim_output(root):
-        per_scene = _frames_of(names, quality, spec, root, jobs or default_jobs(), style)
+        per_scene = _frames_of(names, settings, root, jobs or default_jobs())
         with use(lesson.language, lesson.catalogue):  # the sections' titles as the frames show them
             tiles = [(f"{k}. {s} · {shown(title)}", png)
                      for k, (s, frames) in enumerate(zip(names, per_scene, strict=True), 1) for title, png in frames]
-            sheet = contact_sheet(tiles, style)
+            sheet = contact_sheet(tiles, settings.style)
         write_atomic(out, sheet)
     click.echo(f"storyboard: {len(tiles)} sections of {len(names)} scenes", err=True)
     click.echo(str(out))
 
 
-def _frames_of(names: list[str], quality: str, spec: str, root: Path, n: int,
-               style: str = "dark") -> list[list[tuple[str, bytes]]]:
+def _frames_of(names: list[str], settings: SceneSettings, root: Path, n: int) -> list[list[tuple[str, bytes]]]:
     """Every section's last frame of every scene, on ``n`` worker processes (or here, for one)."""
-    calls = [(s, quality, spec, str(root / ".work" / "frames" / s), None, style) for s in names]
+    calls = [(s, settings, str(root / ".work" / "frames" / s), None) for s in names]
     if n == 1:
         return [section_frames(*c) for c in calls]
     with Workers(n) as workers:
@@ -69,7 +70,7 @@ def _frames_of(names: list[str], quality: str, spec: str, root: Path, n: int,
 SHEET_COLOURS = {"dark": ((10, 11, 14), (236, 232, 225)), "light": ((236, 234, 228), (28, 30, 36))}
 
 
-def contact_sheet(tiles: list[tuple[str, bytes]], style: str = "dark") -> bytes:
+def contact_sheet(tiles: list[tuple[str, bytes]], style: str = DEFAULT_STYLE) -> bytes:
     """The storyboard PNG: (caption, PNG bytes) tiles, four to a row."""
     from PIL import Image, ImageDraw
 

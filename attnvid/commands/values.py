@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import click
 import numpy as np
@@ -14,9 +13,10 @@ from rich.table import Table
 from attncore import ContextTrace, LessonTrace, fmt, trace_lesson
 from attncore.display import MINUS_INFINITY, fmt_masked
 from attncore.lecture_claims import lesson_claims
+from attnstage.settings import SceneSettings
 
 from ..lessons import get_lesson
-from ..options import lesson_option, no_media_option
+from ..options import lesson_option, no_media_option, settings_options
 
 
 def _table(title: str, m: np.ndarray, rows: list[str], cols: list[str], decimals: int) -> Table:
@@ -142,13 +142,13 @@ def print_positional(c: ContextTrace, console: Console, dec: int) -> None:
 
 
 @click.command("values")
-@lesson_option
+@settings_options(lesson_option)
 @no_media_option("values writes no files, it prints the numbers (redirect them to a file)")
 @click.option("--json", "as_json", is_flag=True,
               help="Exact values (full float precision) as JSON, and the lecture's claims (the facts it states).")
-def values(lesson_path: Path | None, as_json: bool) -> None:
+def values(settings: SceneSettings, as_json: bool) -> None:
     """Print every step of the lesson, so numbers can be checked without rendering."""
-    trace = trace_lesson(get_lesson(lesson_path))
+    trace = trace_lesson(get_lesson(settings))
     if as_json:
         # "claims": every factual sentence of the lecture, as data (attncore.lecture_claims)
         out = {**trace.to_json(), "claims": [c.to_json() for c in lesson_claims(trace)]}

@@ -28,26 +28,27 @@ import sys
 import tempfile
 import time
 import traceback
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import click
 
 from attncore import LessonError
+from attnstage.settings import SceneSettings
+from attnstage.speech.voices import section_slug
 
-from ..catalog import resolve_scene, resolve_section
-from ..env import TEXT_CACHE_ENV
+from ..catalog import forget_traces, prepare_texts, resolve_scene, resolve_section, warm_texts
 from ..errors import UserError
-from ..lessons import get_lesson, lesson_spec, lesson_style, output_root
+from ..lessons import get_lesson, output_root
 from ..outputs import claim_output, write_atomic
 from ..paths import package_dir
 from ..render.frames import section_frames
 from ..render.runtime import require_runtime
 from ..signals import Interrupted
-from ..speech.voices import section_slug
 
 #: What the watch watches, besides the lesson's folder: the code a preview depends on.
-WATCHED_PACKAGES = ("scenes", "attncore", "attnvid")
+WATCHED_PACKAGES = ("scenes", "attncore", "attnstage", "attnvid")
 #: Seconds without a new event before previewing: an editor's save is several events (a new
 #: file written, renamed over the old), all within a few milliseconds.
 QUIET = 0.03
@@ -85,14 +86,15 @@ def edited_paths(event: Any) -> list[Path]:
 class WarmPreview:
     """The preview of one scene (up to one section), kept warm between edits."""
 
-    def __init__(self, name: str, section: str | None, lesson_path: Path | None, theme: str | None,
-                 media: Path) -> None:
-        self.name, self.section, self.lesson_path, self.theme, self.media = name, section, lesson_path, theme, media
+    def __init__(self, name: str, section: str | None, settings: SceneSettings, media: Path) -> None:
+        self.name, self.section, self.settings, self.media = name, section, settings, media
+        lesson_path = Path(settings.lesson) if settings.lesson else None
+        self.lesson_path = lesson_path
         self.cls = resolve_scene(name)
         if section is not None:
             resolve_section(self.cls, section)  # a section the scene does not have: said at once
         if lesson_path is not None and not lesson_path.exists():
-            get_lesson(lesson_path)  # a built-in name, or the one-line error of a missing file
+            get_lesson(settings)  # a built-in name, or the one-line error of a missing file
         self.lesson_spec_is_file = lesson_path is not None and lesson_path.exists()
         # Manim's work folder (texts' and formulas' SVGs) kept between previews: the output's
         # .work is removed after each one, and compiling the formulas again was a third of an edit's wait
@@ -101,19 +103,16 @@ class WarmPreview:
 
     def draw(self) -> Path:
         """Build the scene (up to the section) and write its picture; return the PNG's path."""
-        from scenes import base
-
         require_runtime()
-        lesson = get_lesson(self.lesson_path)
-        spec = lesson_spec(self.lesson_path)
-        style = lesson_style(self.theme, lesson)
-        base._TRACE_CACHE.clear()  # the lesson read anew (its file may have changed)
+        lesson = get_lesson(self.settings)
+        settings = replace(self.settings, quality="low").with_style(lesson.style)
+        forget_traces()  # the lesson read anew (its file may have changed)
         title = resolve_section(self.cls, self.section) if self.section is not None else self.cls.section_names()[-1]
-        root = output_root(lesson, self.media, style)
+        root = output_root(lesson, self.media, settings)
         stem = self.name if self.section is None else f"{self.name}_{section_slug(title)}"
         out = root / "preview" / f"{stem}.png"
         with claim_output(root):
-            ((_, png),) = section_frames(self.cls, "low", spec, str(self.work), frozenset({title}), style, exact=False)
+            ((_, png),) = section_frames(self.cls, settings, str(self.work), frozenset({title}), exact=False)
             # no key beside it: `attnvid preview` without --watch draws the video's own frame again
             out.with_name(out.name + ".json").unlink(missing_ok=True)
             write_atomic(out, png)
@@ -170,11 +169,9 @@ def _settle() -> None:
     during a preview scanned all of it (about 0.1 s of a 0.8 s LearnedProjections preview, in one
     preview out of two); done here, while the author looks at the picture, it delays no preview.
     Unfrozen first, so that nothing frozen once stays uncollected when it dies."""
-    from scenes.components.text import prepare_spares
-
     gc.unfreeze()
     gc.collect()
-    prepare_spares()
+    prepare_texts()
     gc.freeze()
 
 
@@ -235,11 +232,10 @@ def watch(warm: WarmPreview, argv: list[str]) -> None:
         # the lesson's own folder only: the pictures are often written below it
         observer.schedule(Handler(), str(warm.lesson_path.resolve().parent), recursive=False)
     observer.start()
-    click.echo("watching scenes/, attncore/, attnvid/ and the lesson; Ctrl-C stops", err=True)
-    from scenes.components import text
-
-    text.LightText.SPARES = True  # count the texts each preview takes, for _settle to copy ahead
-    text.KEEP_ON_DISK = bool(os.environ.get(TEXT_CACHE_ENV))  # our text folder goes when we start anew
+    click.echo("watching scenes/, attncore/, attnstage/, attnvid/ and the lesson; Ctrl-C stops", err=True)
+    # count the texts each preview takes, for _settle to copy ahead; written for others only to a
+    # folder the settings name (our own text folder goes when we start anew)
+    warm_texts(keep_on_disk=bool(warm.settings.text_cache))
     try:
         _preview_once(warm)
         _settle()

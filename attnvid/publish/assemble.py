@@ -30,11 +30,12 @@ from av.video.stream import VideoStream
 from attncore import Lesson, trace_lesson
 from attncore.exercises import make_exercises
 from attncore.i18n import _, use
+from attnstage.settings import DEFAULT_STYLE
+from attnstage.speech.captions import Cue, compose_srt, compose_vtt, vtt_time
+from attnstage.speech.voices import voice_engine
 
 from ..outputs import atomic_path, write_atomic
 from ..render.jobs import Job, Result
-from ..speech.captions import Cue, compose_srt, compose_vtt, vtt_time
-from ..speech.voices import voice_engine
 from .clips import SectionClip, chapter_title, last_frame, shown, write_section_clips
 from .deck import DECK_NAME, DeckPart, write_deck
 from .handout import HANDOUT_NAME, write_handout
@@ -200,7 +201,7 @@ def write_manifest(folder: Path, manifest: dict[str, Any]) -> None:
 def lecture_manifest(lesson: Lesson, quality: str, duration: float, chapters: Sequence[Chapter], posters: list[str],
                      voice: str, sections: Sequence[SectionClip] = (),
                      parts: Sequence[dict[str, Any]] = (), exercises: dict[str, Any] | None = None,
-                     style: str = "dark") -> dict[str, Any]:
+                     style: str = DEFAULT_STYLE) -> dict[str, Any]:
     """The lecture folder's ``manifest.json`` (paths relative to the folder)."""
     return {
         "title": lesson.title,
@@ -324,7 +325,7 @@ def _assemble(folder: Path, lesson: Lesson, jobs: Sequence[Job], results: Sequen
     write_atomic(folder / "captions.vtt", compose_vtt(cues).encode())
     write_atomic(folder / "narration.md", narration_markdown(lesson.title, results, titles).encode())
     trace = trace_lesson(lesson)
-    style = jobs[0].style if jobs else "dark"
+    style = jobs[0].settings.style if jobs else DEFAULT_STYLE
     write_workbook(folder / WORKBOOK_NAME, trace, style)  # the lecture's numbers as live formulas, its colours
     exercises = make_exercises(trace, LECTURE_EXERCISES, seed=0)
     exercise_files = write_exercise_files(folder, lesson.title, exercises, 0, lesson.decimals)

@@ -20,9 +20,8 @@ from __future__ import annotations
 
 import io
 import json
-import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cairo
@@ -30,8 +29,8 @@ from PIL import Image
 
 from attncore import Lesson
 from attncore.i18n import _, breakable_words, language, ngettext, quoted
+from attnstage.settings import SceneSettings
 
-from ..env import TEXT_CACHE_ENV
 from ..outputs import atomic_path, write_atomic
 from ..render.jobs import Job
 from .clips import SectionClip, shown
@@ -316,29 +315,24 @@ def print_frames(jobs: Sequence[Job], n_jobs: int) -> dict[tuple[str, str], Path
     out: dict[tuple[str, str], Path] = {}
     todo = []
     for job in jobs:
-        folder = Path(job.root).parent / "prints" if job.style == PRINT_STYLE else Path(job.root) / "prints"
+        folder = Path(job.root).parent / "prints" if job.settings.style == PRINT_STYLE else Path(job.root) / "prints"
         folder = folder / job.scene
-        key = cache_key(source_file(resolve_scene(job.scene)), repr(find_lesson(job.lesson_spec or None)),
+        key = cache_key(source_file(resolve_scene(job.scene)), repr(find_lesson(job.settings.lesson or None)),
                         PRINT_QUALITY, "print", style=PRINT_STYLE)
         found = _stored_prints(folder, key)
         if found is None:
             todo.append((job, folder, key))
         else:
             out.update({(job.scene, t): p for t, p in found.items()})
-    calls = [(j.scene, PRINT_QUALITY, j.lesson_spec, str(Path(j.root) / ".work" / "prints" / j.scene), None, PRINT_STYLE,
-              False) for j, _, _ in todo]
-    if calls:
-        # One folder of parsed texts for every scene's frames (the header and labels recur):
-        # the workers inherit it from here, unless a caller (the test suite) set one.
-        ours = TEXT_CACHE_ENV not in os.environ
-        if ours:
-            os.environ[TEXT_CACHE_ENV] = str(Path(todo[0][0].root) / ".work" / "prints" / "texts")
-        try:
-            with Workers(max(1, min(n_jobs, len(calls)))) as workers:
-                drawn = [f.result() for f in workers.submit_all(section_frames, calls)]
-        finally:
-            if ours:
-                del os.environ[TEXT_CACHE_ENV]
+    if todo:
+        # One folder of parsed texts for every scene's frames (the header and labels recur),
+        # unless a caller (the test suite) named one; no voice: a print is not timed by speech.
+        texts = todo[0][0].settings.text_cache or str(Path(todo[0][0].root) / ".work" / "prints" / "texts")
+        calls = [(j.scene, replace(j.settings, quality=PRINT_QUALITY, style=PRINT_STYLE, voice=SceneSettings.voice,
+                                   text_cache=texts),
+                  str(Path(j.root) / ".work" / "prints" / j.scene), None, False) for j, _, _ in todo]
+        with Workers(max(1, min(n_jobs, len(calls)))) as workers:
+            drawn = [f.result() for f in workers.submit_all(section_frames, calls)]
         for (job, folder, key), frames in zip(todo, drawn, strict=True):
             out.update({(job.scene, t): p for t, p in _store_prints(folder, key, frames).items()})
     return out

@@ -25,13 +25,12 @@ from ..paths import package_dir
 #: 2: x264 single-threaded; 3: x264 without its macroblock tree, preset veryfast, Manim's
 #: cache off (see settings.X264_OPTIONS): the bytes changed.
 CACHE_VERSION = "attnvid-cache-3"
-#: Packages whose every module can change a frame.
-FRAME_PACKAGES = ("scenes", "attncore")
+#: Packages whose every module can change a frame (attnstage: the settings, narration timing
+#: and captions the scenes import).
+FRAME_PACKAGES = ("scenes", "attncore", "attnstage")
 #: The attnvid modules that run inside a render and change what it writes, relative to
-#: attnvid/: the environment names, narration timing and captions the scenes import
-#: (with the packages they sit in), Manim's settings, the segment encoder.
-FRAME_MODULES = ("__init__.py", "env.py", "speech/__init__.py", "speech/voices.py", "speech/captions.py",
-                 "render/__init__.py", "render/settings.py", "render/encoder.py", "render/camera.py")
+#: attnvid/: Manim's settings, the segment encoder (with the packages they sit in).
+FRAME_MODULES = ("__init__.py", "render/__init__.py", "render/settings.py", "render/encoder.py", "render/camera.py")
 #: A scene file: its own key covers it, other scenes' keys do not.
 SCENE_FILE = re.compile(r"s\d\d_\w*\.py")
 

@@ -104,15 +104,16 @@ def _check_installation(job: Job, source: str) -> None:
     from .cache import cache_key
     from .jobs import voice_fingerprint
 
-    lesson = replace(find_lesson(job.lesson_spec), source=source)
-    if job.language:
-        lesson = replace(lesson, language=job.language)
+    settings = job.settings
+    lesson = replace(find_lesson(settings.lesson), source=source)
+    if settings.language:
+        lesson = replace(lesson, language=settings.language)
     here = cache_key(source_file(resolve_scene(job.scene)), repr(lesson) + catalogue_digest(lesson.language, lesson.catalogue), job.quality, job.fmt,
-                     voice_fingerprint(job.voice, lesson), job.style)
+                     voice_fingerprint(settings.voice, lesson), settings.style)
     if here != job.key:
         raise InstallationMismatch(
             f"the worker's installation differs from this machine's (scenes, attncore, attnvid, Manim, PyAV or "
-            f"Python; voice {job.voice!r}): install the same attnvid on every worker and restart it"
+            f"Python; voice {settings.voice!r}): install the same attnvid on every worker and restart it"
         )
 
 
@@ -126,13 +127,13 @@ def render_remote(job: Job, lesson: LessonText, batch: str) -> Rendered:
     scratch = getattr(worker, "local_directory", None)
     with _RENDER_LOCK, tempfile.TemporaryDirectory(prefix="attnvid-job-", dir=scratch) as tmp:
         address = _announce(worker, batch, job.label)
-        spec = job.lesson_spec
+        spec = job.settings.lesson
         if lesson.text is not None:
             path = Path(tmp) / "lesson" / lesson.name
             path.parent.mkdir()
             path.write_text(lesson.text, encoding="utf-8")
             spec = str(path)
-        local = replace(job, root=str(Path(tmp) / "out"), lesson_spec=spec)
+        local = replace(job, root=str(Path(tmp) / "out"), settings=replace(job.settings, lesson=spec))
         _check_installation(local, lesson.source)
         result = render_job(local)
         return Rendered(result=result, video=local.final.read_bytes(), sidecar=local.sidecar.read_bytes(),
@@ -175,14 +176,14 @@ class ClusterBackend:
 
     def __init__(self, client: Any, lessons: dict[str, LessonText]) -> None:
         self.client = client
-        self.lessons = lessons  # by job.lesson_spec
+        self.lessons = lessons  # by job.settings.lesson
 
     def __call__(self, todo: Sequence[Job], n_jobs: int, on_start: Any, on_done: Any) -> list[Result]:
         from distributed.client import FuturesCancelledError
 
         batch = uuid.uuid4().hex[:12]
         futures = {
-            self.client.submit(render_remote, job, self.lessons[job.lesson_spec], batch,
+            self.client.submit(render_remote, job, self.lessons[job.settings.lesson], batch,
                                key=f"attnvid-{batch}-{k:03d}-{job.label}", pure=False, retries=RETRIES): job
             for k, job in enumerate(todo)
         }

@@ -22,7 +22,6 @@ Manim's own per-animation cache off and each distinct frame converted to yuv420p
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import time
 from collections.abc import Callable, Sequence
@@ -31,10 +30,10 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
-from ..env import LANGUAGE_ENV, LESSON_ENV, THEME_ENV, VOICE_ENV
+from attnstage.speech.captions import compose_srt, compose_vtt
+
 from ..errors import UserError, storage_error
 from ..outputs import move_into_place, write_atomic
-from ..speech.captions import compose_srt, compose_vtt
 from .jobs import Job, Result
 from .progress import SceneProgress
 from .schedule import longest_first, remember_times
@@ -65,11 +64,8 @@ def cached_result(job: Job) -> Result | None:
 
 
 def _scene_class(job: Job) -> Any:
-    """The scene class of ``job``, imported for the job's lesson and voice (read from the environment)."""
-    os.environ[LESSON_ENV] = job.lesson_spec
-    os.environ[VOICE_ENV] = job.voice
-    os.environ[THEME_ENV] = job.style
-    os.environ[LANGUAGE_ENV] = job.language
+    """The scene class of ``job``, imported for the job's settings (which the scene reads from the environment)."""
+    job.settings.to_environ()
     from ..catalog import resolve_scene
 
     return resolve_scene(job.scene)

@@ -13,13 +13,13 @@ from typing import Any
 
 from attncore import Lesson
 from attncore.i18n import catalogue_digest
+from attnstage.settings import DEFAULTS, SceneSettings
+from attnstage.speech.voices import VoiceError, voice_from_spec
 
 from ..catalog import check_recordings, lecture_index, resolve_scenes
-from ..env import LANGUAGE_ENV, LESSON_ENV
 from ..errors import UserError
 from ..lessons import output_root
 from ..paths import source_file
-from ..speech.voices import VoiceError, voice_from_spec
 from .cache import cache_key
 from .runtime import require_runtime
 
@@ -30,15 +30,16 @@ class Job:
 
     scene: str  # class name
     index: int  # position in the lecture, from 1
-    quality: str
     fmt: str
-    lesson_spec: str  # path or built-in name ("" for the default)
     root: str  # output root for this lesson (media/ or media/<slug>/)
     key: str
-    voice: str = "none"  # none, espeak or recorded:FOLDER
-    style: str = "dark"  # dark or light (--theme)
-    language: str = ""  # --language ("": the lesson's own)
+    #: What the scene is drawn with: lesson, voice, style (settled: dark or light), language, quality.
+    settings: SceneSettings = DEFAULTS
     tag: str = ""  # what the progress display puts before the scene (a batch: the lesson's name)
+
+    @property
+    def quality(self) -> str:
+        return self.settings.quality
 
     @property
     def label(self) -> str:
@@ -101,23 +102,23 @@ def voice_fingerprint(voice: str, lesson: Lesson) -> str:
         raise UserError(str(exc), code=1) from None
 
 
-def plan(lesson: Lesson, spec: str, names: Sequence[str], quality: str, fmt: str, media: Path,
-         voice: str = "none", style: str = "dark") -> list[Job]:
-    """Jobs for the named scenes (all when none), each with its cache key.
+def plan(lesson: Lesson, settings: SceneSettings, names: Sequence[str], fmt: str, media: Path) -> list[Job]:
+    """Jobs for the named scenes (all when none), each with its cache key, drawn with
+    ``settings`` (their style settled with the lesson's).
 
     Checks first that the system parts the render needs are present (the same line as
     ``attnvid doctor`` when one is not), before anything is written.
     """
-    require_runtime(voice, lesson.language)
-    fingerprint = voice_fingerprint(voice, lesson)
-    os.environ[LESSON_ENV] = spec
-    root = str(output_root(lesson, media, style))
+    settings = settings.with_style(lesson.style)
+    require_runtime(settings.voice, lesson.language)
+    fingerprint = voice_fingerprint(settings.voice, lesson)
+    root = str(output_root(lesson, media, settings))
     scenes = resolve_scenes(names)
-    check_recordings(voice, scenes)  # every missing WAV in one line, before any render starts
+    check_recordings(settings.voice, scenes)  # every missing WAV in one line, before any render starts
+    lesson_key = repr(lesson) + catalogue_digest(lesson.language, lesson.catalogue)
     return [
-        Job(scene=c.__name__, index=lecture_index(c), quality=quality, fmt=fmt, lesson_spec=spec, root=root,
-            key=cache_key(source_file(c), repr(lesson) + catalogue_digest(lesson.language, lesson.catalogue), quality, fmt, fingerprint, style), voice=voice,
-            style=style, language=os.environ.get(LANGUAGE_ENV, ""))
+        Job(scene=c.__name__, index=lecture_index(c), fmt=fmt, root=root, settings=settings,
+            key=cache_key(source_file(c), lesson_key, settings.quality, fmt, fingerprint, settings.style))
         for c in scenes
     ]
 

@@ -24,10 +24,11 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from attnstage.speech.voices import PIPER_FIX, PiperVoice, VoiceError, voice_engine, voice_from_spec
+
 from ..errors import UserError, storage_error, storage_message
 from ..paths import package_dir
 from ..signals import reraise_signal
-from ..speech.voices import PIPER_FIX, PiperVoice, VoiceError, voice_engine, voice_from_spec
 
 SETUP = "bash .ci/setup"
 #: The fonts of ``scenes.theme`` (FONT, MONO); the theme imports manim, which may be the missing part.

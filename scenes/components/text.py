@@ -28,8 +28,8 @@ from attncore import bidi
 from attncore.bidi import LRM, RLM, right_to_left, undirected
 from attncore.i18n import language
 from attncore.lecture_claims import ORDINALS  # ordinal words: plain text holds no digit
-from attnvid.env import TEXT_CACHE_ENV
-from attnvid.speech.voices import SUBSCRIPTED
+from attnstage.settings import SceneSettings
+from attnstage.speech.voices import SUBSCRIPTED
 
 from ..theme import FONT, MONO, SIZE, Theme, active_theme
 from .pango_svg import FastPangoSVG
@@ -56,7 +56,7 @@ def directed(text: str) -> str:
 
 
 def _parsed_path(key: str) -> Path:
-    folder = os.environ.get(TEXT_CACHE_ENV) or str(Path(config.get_dir("text_dir")) / "parsed")
+    folder = SceneSettings.from_environ().text_cache or str(Path(config.get_dir("text_dir")) / "parsed")
     return Path(folder) / f"{hashlib.sha256((_PARSER + key).encode()).hexdigest()[:24]}.pickle"
 
 
@@ -96,7 +96,7 @@ _SVG_LEFTOVERS = ("path_obj", "id_to_vgroup_dict")
 
 
 #: Whether a freshly parsed text is written for other processes (:func:`store_parsed`). The warm
-#: watch turns it off unless ``$ATTNVID_TEXT_CACHE`` names a folder: its own text folder is removed
+#: watch turns it off unless the settings name a folder (``text_cache``): its own text folder is removed
 #: when it starts anew, so the files would serve nobody, and writing one cost a tenth of a new text.
 KEEP_ON_DISK = True
 

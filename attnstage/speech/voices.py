@@ -3,7 +3,7 @@
 Each section of a scene calls ``self.narrate(text)`` (see :mod:`scenes.base`) with text
 built from the trace, so the words follow the lesson. The scene then lasts at least as
 long as the words need: the speech when a voice speaks them, a comfortable reading time
-(:func:`attnvid.speech.captions.reading_seconds`) otherwise.
+(:func:`attnstage.speech.captions.reading_seconds`) otherwise.
 
 Voices are pluggable (:class:`Voice`): ``none`` (silent, captions only), ``espeak``
 (espeak-ng, offline), ``piper[:MODEL.onnx]`` (Piper, an offline neural voice; without a
@@ -11,7 +11,7 @@ model, the en_US-joe-medium voice of the ``attnvid[voice]`` extra) and
 ``recorded:FOLDER`` (the lecturer's own WAV per section, named
 ``<Scene>__<section-slug>.wav``). A new engine is a class with ``speak`` and
 ``fingerprint`` here, plus a name for it in :func:`voice_from_spec`. The name reaches
-worker processes through :data:`attnvid.env.VOICE_ENV`, with the speaking rate when one
+worker processes through :attr:`attnstage.settings.SceneSettings.voice`, with the speaking rate when one
 was asked for (``--rate``, :func:`with_rate`: ``piper;rate=160``). Manim-free: the scenes
 import it, and Piper loads only when it first speaks.
 
