@@ -11,16 +11,18 @@ import functools
 import os
 import tempfile
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
 import click
 
+from attncore.i18n import set_pseudo
 from attnstage.settings import STYLES, SceneSettings
 from attnstage.speech.voices import RATES, VoiceError, voice_engine, voice_from_spec, with_rate
 
 from .errors import UserError, storage_error
+from .lessons import lesson_spec
 from .render.settings import QUALITIES
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -205,29 +207,24 @@ def voice_options(help: str) -> Callable[[F], F]:
     return add
 
 
-#: The options that fill a field of :class:`~attnstage.settings.SceneSettings`, by the
-#: parameter click gives the command; how each value becomes the record's.
-_SETTING_PARAMS = ("lesson_path", "voice", "rate", "theme", "language", "quality")
-
-
 def settings_from(params: dict[str, Any]) -> SceneSettings:
     """The record built from a command's options (taken out of ``params``): the environment's
-    settings with every option the command has in their place (``--language`` only when given,
-    else the environment's)."""
-    from .lessons import lesson_spec
-
-    given = {name: params.pop(name) for name in _SETTING_PARAMS if name in params}
+    settings with every option the command has in their place. An option fills the field of
+    its parameter's name (an option given no value, None, leaves the environment's: so
+    ``--language``); ``--lesson`` fills ``lesson`` (its spec), ``--theme`` ``style`` (""
+    when not given: the lesson's), ``--rate`` goes into ``voice``."""
     changes: dict[str, Any] = {}
-    if "lesson_path" in given:
-        changes["lesson"] = lesson_spec(given["lesson_path"])
-    if "voice" in given:
-        changes["voice"] = spoken_voice(given["voice"], given.get("rate"))
-    if "theme" in given:
-        changes["style"] = given["theme"] or ""
-    if given.get("language"):
-        changes["language"] = given["language"]
-    if "quality" in given:
-        changes["quality"] = given["quality"]
+    if "lesson_path" in params:
+        changes["lesson"] = lesson_spec(params.pop("lesson_path"))
+    if "theme" in params:
+        changes["style"] = params.pop("theme") or ""
+    rate = params.pop("rate", None)
+    for name in [f.name for f in fields(SceneSettings) if f.name in params]:
+        value = params.pop(name)
+        if value is not None:
+            changes[name] = value
+    if "voice" in changes:
+        changes["voice"] = spoken_voice(changes["voice"], rate)
     return replace(SceneSettings.from_environ(), **changes)
 
 
@@ -239,9 +236,7 @@ def settings_options(*options: Callable[[F], F]) -> Callable[[F], F]:
         @functools.wraps(f)
         def command(**params: Any) -> Any:
             settings = settings_from(params)
-            from attncore.i18n import set_pseudo
-
-            set_pseudo(settings.pseudo)
+            set_pseudo(settings.pseudo)  # the command's own translated texts too
             return f(settings=settings, **params)
 
         for option in reversed(options):

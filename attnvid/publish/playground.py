@@ -30,6 +30,7 @@ from attncore import Lesson, LessonTrace
 from attncore.i18n import _, language, ngettext, pgettext, quoted
 from attncore.lesson import EXP_LIMIT, LIMITS, VALUE_LIMIT
 from attncore.steps import sinusoidal_encoding
+from attnstage.settings import DEFAULT_STYLE
 
 from .clips import shown
 from .page import LIGHT_LINK
@@ -65,7 +66,7 @@ _ALSO = {"SimplifiedAttention": ("scores", ""), "LearningTheWeights": ("projecti
 SIGNIFICANT = 6
 
 
-def _colours(lesson: Lesson, style: str = "dark") -> tuple[dict[str, str], list[str], list[str]]:
+def _colours(lesson: Lesson, style: str = DEFAULT_STYLE) -> tuple[dict[str, str], list[str], list[str]]:
     """Role colours (the theme of the video's ``style`` with the lesson's ``[theme]``), one per
     dimension and one per head, as the video picks them (``scenes.theme.Theme.dim`` and ``.head``)."""
     palette = Palette(lesson.theme, lesson.dimensions, style)  # the workbook's: the same picks
@@ -93,7 +94,7 @@ def _chapters(manifest: dict[str, Any]) -> tuple[dict[str, dict[str, Any]], list
 def playground_data(trace: LessonTrace, manifest: dict[str, Any], in_lecture: bool) -> dict[str, Any]:
     """What the panel embeds: the lesson's inputs from attncore, its bounds, colours and chapters."""
     lesson, w = trace.lesson, trace.weights
-    colours, dims, heads = _colours(lesson, str(manifest.get("style") or "dark"))
+    colours, dims, heads = _colours(lesson, str(manifest.get("style") or DEFAULT_STYLE))
     chapters, links = _chapters(manifest)
     lo, hi = LIMITS["tokens"]
 

@@ -20,6 +20,8 @@ from collections.abc import Callable, Iterable
 from importlib.metadata import version
 from pathlib import Path
 
+from attnstage.settings import DEFAULT_STYLE
+
 from ..paths import package_dir
 
 #: 2: x264 single-threaded; 3: x264 without its macroblock tree, preset veryfast, Manim's
@@ -70,7 +72,7 @@ def _digest_files(update: Callable[[bytes], None], paths: Iterable[Path]) -> Non
 
 
 def cache_key(scene_file: Path, lesson_repr: str, quality: str, fmt: str, voice: str = "none",
-              style: str = "dark") -> str:
+              style: str = DEFAULT_STYLE) -> str:
     """The key of one scene's render: same key, same output (see the module doc). The two
     styles (``--theme``) never share a key."""
     h = hashlib.sha256(CACHE_VERSION.encode())

@@ -27,6 +27,7 @@ from pathlib import Path
 
 from attncore import LessonTrace
 from attncore.i18n import _
+from attnstage.settings import DEFAULT_STYLE
 
 from ...outputs import write_atomic
 from .cached import FIXED_DATE, add_cached_values
@@ -44,7 +45,7 @@ __all__ = ["WORKBOOK_NAME", "Written", "build_book", "workbook_bytes", "write_wo
 WORKBOOK_NAME = "workbook.xlsx"
 
 
-def build_book(trace: LessonTrace, style: str = "dark") -> Book:
+def build_book(trace: LessonTrace, style: str = DEFAULT_STYLE) -> Book:
     """Every sheet of the workbook, in lecture order after the first two (Start, Inputs), in
     the colours of the video's ``style``."""
     book = Book(trace, Palette(trace.lesson.theme, trace.lesson.dimensions, style))
@@ -72,7 +73,7 @@ class Written:
     size: int  # bytes
 
 
-def workbook_bytes(trace: LessonTrace, style: str = "dark") -> bytes:
+def workbook_bytes(trace: LessonTrace, style: str = DEFAULT_STYLE) -> bytes:
     """The ``.xlsx`` file of ``trace``: formulas, styles, defined names and cached values."""
     return _save(build_book(trace, style))
 
@@ -88,7 +89,7 @@ def _save(book: Book) -> bytes:
     return add_cached_values(buf.getvalue(), by_part)
 
 
-def write_workbook(path: Path, trace: LessonTrace, style: str = "dark") -> Written:
+def write_workbook(path: Path, trace: LessonTrace, style: str = DEFAULT_STYLE) -> Written:
     """Write the workbook of ``trace`` to ``path`` atomically (a temporary name, then a rename)."""
     book = build_book(trace, style)
     data = _save(book)
