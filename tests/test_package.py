@@ -2,7 +2,8 @@
 
 - ``import attnvid`` and the ground floor the scenes stand on (attnstage: the settings, the
   speech's voices and captions) load neither manim nor the scenes;
-- the scenes import nothing of attnvid, the application;
+- the scenes import nothing of attnvid, the application, which reaches them only through
+  its catalogue (``attnvid/catalog.py``);
 - nothing imports the old places (``scenes.cli``, ``scenes.narration``);
 - no function in attnvid, scenes or attncore is over 60 lines, no module over 600.
 """
@@ -62,6 +63,13 @@ def test_the_check_above_can_fail() -> None:
 def test_scenes_import_nothing_of_attnvid(path: Path) -> None:
     used = {m for m in imported_modules(path) if m.split(".")[0] == "attnvid"}
     assert not used, f"{path.name} imports the application: {sorted(used)}"
+
+
+@pytest.mark.parametrize("path", [p for p in python_files("attnvid") if p.name != "catalog.py"],
+                         ids=lambda p: str(p.relative_to(ROOT)))
+def test_the_application_reaches_the_scenes_only_through_the_catalogue(path: Path) -> None:
+    used = {m for m in imported_modules(path) if m.split(".")[0] == "scenes"}
+    assert not used, f"{path.name} imports {sorted(used)}: ask attnvid.catalog instead"
 
 
 @pytest.mark.parametrize("path", python_files("attnvid", "attnstage", "scenes", "tests", "benchmarks"),

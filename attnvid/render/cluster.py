@@ -33,6 +33,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from attnstage.settings import SceneSettings
+
 from ..errors import UserError
 from .jobs import Job, Result
 
@@ -133,7 +135,9 @@ def render_remote(job: Job, lesson: LessonText, batch: str) -> Rendered:
             path.parent.mkdir()
             path.write_text(lesson.text, encoding="utf-8")
             spec = str(path)
-        local = replace(job, root=str(Path(tmp) / "out"), settings=replace(job.settings, lesson=spec))
+        # the lesson as written here; the texts' folder is this worker's own, not the client's
+        here = replace(job.settings, lesson=spec, text_cache=SceneSettings.from_environ().text_cache)
+        local = replace(job, root=str(Path(tmp) / "out"), settings=here)
         _check_installation(local, lesson.source)
         result = render_job(local)
         return Rendered(result=result, video=local.final.read_bytes(), sidecar=local.sidecar.read_bytes(),
