@@ -18,7 +18,7 @@ from typing import Any, TypeVar, cast
 import click
 
 from attncore.i18n import set_pseudo
-from attnstage.settings import STYLES, SceneSettings
+from attnstage.settings import DEFAULTS, STYLES, SceneSettings
 from attnstage.speech.voices import RATES, VoiceError, voice_engine, voice_from_spec, with_rate
 
 from .errors import UserError, storage_error
@@ -151,7 +151,7 @@ def theme_option(f: F) -> F:
 
 
 def quality_option(f: F) -> F:
-    return click.option("--quality", "-q", type=click.Choice(list(QUALITIES)), default=SceneSettings.quality,
+    return click.option("--quality", "-q", type=click.Choice(list(QUALITIES)), default=DEFAULTS.quality,
                         show_default=True)(f)
 
 
@@ -175,7 +175,7 @@ def _checked_voice(ctx: click.Context, param: click.Parameter, value: str) -> st
 
 
 def voice_option(help: str) -> Callable[[F], F]:
-    return click.option("--voice", default=SceneSettings.voice, show_default=True, metavar="none|espeak|piper[:MODEL]|recorded:DIR",
+    return click.option("--voice", default=DEFAULTS.voice, show_default=True, metavar="none|espeak|piper[:MODEL]|recorded:DIR",
                         callback=_checked_voice, help=help)
 
 

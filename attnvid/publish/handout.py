@@ -29,7 +29,7 @@ from PIL import Image
 
 from attncore import Lesson
 from attncore.i18n import _, breakable_words, language, ngettext, quoted
-from attnstage.settings import SceneSettings
+from attnstage.settings import DEFAULTS
 
 from ..outputs import atomic_path, write_atomic
 from ..render.jobs import Job
@@ -328,7 +328,7 @@ def print_frames(jobs: Sequence[Job], n_jobs: int) -> dict[tuple[str, str], Path
         # One folder of parsed texts for every scene's frames (the header and labels recur),
         # unless a caller (the test suite) named one; no voice: a print is not timed by speech.
         texts = todo[0][0].settings.text_cache or str(Path(todo[0][0].root) / ".work" / "prints" / "texts")
-        calls = [(j.scene, replace(j.settings, quality=PRINT_QUALITY, style=PRINT_STYLE, voice=SceneSettings.voice,
+        calls = [(j.scene, replace(j.settings, quality=PRINT_QUALITY, style=PRINT_STYLE, voice=DEFAULTS.voice,
                                    text_cache=texts),
                   str(Path(j.root) / ".work" / "prints" / j.scene), None, False) for j, _, _ in todo]
         with Workers(max(1, min(n_jobs, len(calls)))) as workers:
