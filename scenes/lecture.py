@@ -5,40 +5,29 @@ from __future__ import annotations
 
 from attncore.i18n import N_
 from scenes.base import LessonScene
-from scenes.s00_title import TitleCard
-from scenes.s01_embeddings import Embeddings
-from scenes.s02_simplified import SimplifiedAttention
-from scenes.s03_dot_products import DotProducts
-from scenes.s04_scaling import Scaling
-from scenes.s05_softmax import Softmax
-from scenes.s06_reading import ReadingAttention
-from scenes.s07_mixing import MixingValues
-from scenes.s08_two_contexts import TwoContexts
-from scenes.s09_projections import LearnedProjections
-from scenes.s09_training import LearningTheWeights
-from scenes.s10_dimension import ChangingDimension
-from scenes.s11_multi_head import MultiHead
-from scenes.s13_causal_mask import CausalMask
-from scenes.s14_word_order import WordOrder
+from scenes.causal_mask import CausalMask
+from scenes.dimension import ChangingDimension
+from scenes.dot_products import DotProducts
+from scenes.embeddings import Embeddings
+from scenes.mixing import MixingValues
+from scenes.multi_head import MultiHead
+from scenes.order import ORDER
+from scenes.projections import LearnedProjections
+from scenes.reading import ReadingAttention
+from scenes.scaling import Scaling
+from scenes.simplified import SimplifiedAttention
+from scenes.softmax import Softmax
+from scenes.title import TitleCard
+from scenes.training import LearningTheWeights
+from scenes.two_contexts import TwoContexts
+from scenes.word_order import WordOrder
 
-#: The title card first (number 0: its file is 00_TitleCard), then the steps from 1.
-LECTURE: tuple[type[LessonScene], ...] = (
-    TitleCard,
-    Embeddings,
-    SimplifiedAttention,
-    DotProducts,
-    Scaling,
-    Softmax,
-    ReadingAttention,
-    MixingValues,
-    TwoContexts,
-    LearningTheWeights,
-    LearnedProjections,
-    ChangingDimension,
-    MultiHead,
-    CausalMask,
-    WordOrder,
-)
+_SCENES: dict[str, type[LessonScene]] = {cls.__name__: cls for cls in (
+    TitleCard, Embeddings, SimplifiedAttention, DotProducts, Scaling, Softmax, ReadingAttention, MixingValues,
+    TwoContexts, LearningTheWeights, LearnedProjections, ChangingDimension, MultiHead, CausalMask, WordOrder)}
+#: In the order of :data:`scenes.order.ORDER`: the title card first (number 0: its file is
+#: 00_TitleCard), then the steps from 1, each numbered on screen by its place here.
+LECTURE: tuple[type[LessonScene], ...] = tuple(_SCENES[name] for name in ORDER)
 
 #: The lecture's default parts, each meant to stay under six minutes of video (viewers'
 #: engagement drops after about six minutes: Guo, Kim & Rubin, 2014). Every scene is in
@@ -53,7 +42,7 @@ PARTS: tuple[tuple[str, tuple[type[LessonScene], ...]], ...] = (
 
 
 def scene_file(cls: type[LessonScene]) -> str:
-    """The scene's file relative to the repository root, e.g. ``scenes/s01_embeddings.py``."""
+    """The scene's file relative to the repository root, e.g. ``scenes/embeddings.py``."""
     return "scenes/" + cls.__module__.rsplit(".", 1)[-1] + ".py"
 
 

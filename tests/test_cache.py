@@ -60,7 +60,7 @@ def test_the_key_is_the_same_in_another_folder(tree: Path, monkeypatch: pytest.M
 
 
 def test_changing_one_scene_changes_only_its_key(tree: Path) -> None:
-    assert changed_keys(tree, tree / "scenes" / "s05_softmax.py") == {"s05_softmax.py"}
+    assert changed_keys(tree, tree / "scenes" / "softmax.py") == {"softmax.py"}
 
 
 def subfolder_module(tree: Path) -> Path:
@@ -132,7 +132,7 @@ def test_a_lesson_value_changes_the_key() -> None:
     a = builtin_lesson("default")
     b = parse_lesson(tomllib.loads(text.replace("cat         = [3,", "cat         = [2.5,")), source="built-in")
     assert repr(a) != repr(b)
-    f = ROOT / "scenes" / "s01_embeddings.py"
+    f = ROOT / "scenes" / "embeddings.py"
     assert cache.cache_key(f, repr(a), "low", "mp4") != cache.cache_key(f, repr(b), "low", "mp4")
 
 

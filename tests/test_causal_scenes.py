@@ -22,8 +22,8 @@ from scenes.inspect import (
     resolve,
     visible_texts,
 )
-from scenes.s13_causal_mask import CausalMask
-from scenes.s14_word_order import WordOrder
+from scenes.causal_mask import CausalMask
+from scenes.word_order import WordOrder
 
 SCENES = (CausalMask, WordOrder)
 

@@ -60,7 +60,7 @@ leans = "sport"
 #: scene's title, header and caption).
 ITALIAN = {
     "Self-attention, step by step": "Auto-attenzione, passo dopo passo",
-    "1 · Embeddings": "1 · Incorporamenti",
+    "Embeddings": "Incorporamenti",
     "Words become vectors": "Le parole diventano vettori",
     "Each word is a row of numbers; each column is a named dimension.":
         "Ogni parola è una riga di numeri; ogni colonna è una dimensione con un nome.",
@@ -132,8 +132,8 @@ def ocr(png: Path) -> str:
 def check_italian_frames(lesson: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The title card and the embeddings scene of ``lesson``, built at 480p: in Italian (OCR and
     the scene's texts), every number with a decimal comma."""
-    from scenes.s00_title import TitleCard
-    from scenes.s01_embeddings import Embeddings
+    from scenes.title import TitleCard
+    from scenes.embeddings import Embeddings
 
     _built, texts = frame_480p(TitleCard, lesson, monkeypatch, tmp_path / "title_it.png")
     assert bare(ITALIAN["Self-attention, step by step"]) in texts

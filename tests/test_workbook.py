@@ -695,8 +695,8 @@ def test_the_worked_rows_show_the_videos_digits(cases: dict[str, Case], shown: C
 
     from scenes.components import Num
     from scenes.inspect import visible_texts
-    from scenes.s03_dot_products import DotProducts
-    from scenes.s05_softmax import Softmax
+    from scenes.dot_products import DotProducts
+    from scenes.softmax import Softmax
 
     case = cases["default"]
     sheets = shown("default")

@@ -31,7 +31,7 @@ from attncore.i18n import _, language, ngettext, pgettext, quoted
 from attncore.lesson import EXP_LIMIT, LIMITS, VALUE_LIMIT
 from attncore.steps import sinusoidal_encoding
 
-from .clips import shown
+from ..catalog import scene_heading
 from .page import LIGHT_LINK
 from .workbook.style import Palette
 
@@ -41,18 +41,19 @@ PLAYGROUND_NAME = "playground.html"
 
 #: The panel's steps in the order it shows them: (id, title as the lecture names it, the
 #: scene whose first chapter it links to, the setting a chapter's link turns on to show it).
+#: A title is shown as the scene's header shows it, numbered by the scene's place in the lecture.
 STEPS: tuple[tuple[str, str, str, str], ...] = (
-    ("embeddings", "1 · Embeddings", "Embeddings", ""),
-    ("positions", "14 · Word order", "WordOrder", "positions"),
-    ("projections", "10 · Learned projections", "LearnedProjections", "trained"),
-    ("scores", "3 · Dot products", "DotProducts", ""),
-    ("scaled", "4 · Scaling", "Scaling", "scaled"),
-    ("masked", "13 · The causal mask", "CausalMask", "causal"),
-    ("softmax", "5 · Softmax", "Softmax", ""),
-    ("attention", "6 · Reading the matrix", "ReadingAttention", ""),
-    ("mixing", "7 · Mixing the values", "MixingValues", ""),
-    ("heads", "12 · Multi-head attention", "MultiHead", "heads"),
-    ("lean", "8 · Side by side", "TwoContexts", ""),
+    ("embeddings", "Embeddings", "Embeddings", ""),
+    ("positions", "Word order", "WordOrder", "positions"),
+    ("projections", "Learned projections", "LearnedProjections", "trained"),
+    ("scores", "Dot products", "DotProducts", ""),
+    ("scaled", "Scaling", "Scaling", "scaled"),
+    ("masked", "The causal mask", "CausalMask", "causal"),
+    ("softmax", "Softmax", "Softmax", ""),
+    ("attention", "Reading the matrix", "ReadingAttention", ""),
+    ("mixing", "Mixing the values", "MixingValues", ""),
+    ("heads", "Multi-head attention", "MultiHead", "heads"),
+    ("lean", "Side by side", "TwoContexts", ""),
 )
 #: How many counts :func:`_strings` writes a sentence-length message for (a longer one takes the last).
 _COUNTS = 40
@@ -118,7 +119,7 @@ def playground_data(trace: LessonTrace, manifest: dict[str, Any], in_lecture: bo
         "exp_limit": EXP_LIMIT,
         "significant": SIGNIFICANT,
         # the scenes' titles, translated as the scenes translate them
-        "titles": {step: shown(title) for step, title, _scene, _mode in STEPS},
+        "titles": {step: scene_heading(scene, title) for step, title, scene, _mode in STEPS},
         "chapters": chapters,
         "chapter_steps": links,
         "in_lecture": in_lecture,

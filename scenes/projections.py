@@ -431,7 +431,7 @@ def maps_layout(trace: LessonTrace, theme: Theme, box: Box, dec: int) -> Maps:
 
 
 class LearnedProjections(LessonScene):
-    TITLE = N_("10 · Learned projections")
+    TITLE = N_("Learned projections")
     STAGE = 5
     FORMULA = "Q = X W_Q quad K = X W_K quad V = X W_V"
     SECTIONS = (

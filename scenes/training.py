@@ -425,7 +425,7 @@ def shortfall(t: TrainingTrace, least: str) -> str:
 
 # -- the scene ------------------------------------------------------------------------------
 class LearningTheWeights(LessonScene):
-    TITLE = N_("9 · How the weights are learned")
+    TITLE = N_("How the weights are learned")
     STAGE = 5
     FORMULA = 'p = "softmax"("output")'
     #: The loss compares the prediction p with the right sense (KL divergence, 0 when right).

@@ -496,7 +496,7 @@ def sign_between(b: Board, c: int, sign: str, y: float, theme: Theme) -> Text:
 
 # --- the scene ----------------------------------------------------------------------------
 class TwoContexts(LessonScene):
-    TITLE = N_("8 · Side by side")
+    TITLE = N_("Side by side")
     STAGE = 4
     FORMULA = r'"Output" = "softmax"(X X^T \/ sqrt(d)) X'
     SECTIONS = (

@@ -334,7 +334,7 @@ def swap_words(ctx: ContextTrace) -> str:
 
 # -- the scene -------------------------------------------------------------------------------
 class WordOrder(LessonScene):
-    TITLE = N_("14 · Word order")
+    TITLE = N_("Word order")
     STAGE = 0
     FORMULA = r'"Output" = "softmax"(X X^T \/ sqrt(d)) X'
     SECTIONS = (

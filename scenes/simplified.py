@@ -188,7 +188,7 @@ def x_and_roles(ctx: ContextTrace, dims: list[str], above: Mobject, theme: Theme
 
 
 class SimplifiedAttention(LessonScene):
-    TITLE = N_("2 · Self-attention, simplified")
+    TITLE = N_("Self-attention, simplified")
     STAGE = 0
     FORMULA = "Q = K = V = X"
     SECTIONS = (

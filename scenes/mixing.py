@@ -426,7 +426,7 @@ def fitted_recipe(inp: RecipeInput, theme: Theme) -> Recipe:
 
 # -- the scene ---------------------------------------------------------------------------------
 class MixingValues(LessonScene):
-    TITLE = N_("7 · Mixing the values")
+    TITLE = N_("Mixing the values")
     STAGE = 4
     FORMULA = '"Output" = A V'
     SECTIONS = (

@@ -363,7 +363,7 @@ def over_sentence(ctx: ContextTrace, w: np.ndarray, theme: Theme, dec: int) -> O
 
 
 class ReadingAttention(LessonScene):
-    TITLE = N_("6 · Reading the matrix")
+    TITLE = N_("Reading the matrix")
     STAGE = 3
     FORMULA = r'A = "softmax"(X X^T \/ sqrt(d))'
     SECTIONS = (

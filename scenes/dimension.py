@@ -215,7 +215,7 @@ def before_after_layout(trace: LessonTrace, theme: Theme, box: Box, dec: int) ->
 
 
 class ChangingDimension(LessonScene):
-    TITLE = N_("11 · Changing the dimension")
+    TITLE = N_("Changing the dimension")
     STAGE = 5
     FORMULA = 'V = X W_V quad "output" = A V'
     SECTIONS = (

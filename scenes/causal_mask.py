@@ -393,7 +393,7 @@ def rows_note(ctx: ContextTrace, dec: int) -> str:
 
 # -- the scene -------------------------------------------------------------------------------
 class CausalMask(LessonScene):
-    TITLE = N_("13 · The causal mask")
+    TITLE = N_("The causal mask")
     STAGE = 3
     FORMULA = r'"softmax"("mask"(X X^T \/ sqrt(d))) X'
     SECTIONS = (

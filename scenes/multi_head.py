@@ -409,7 +409,7 @@ def joined_layout(trace: LessonTrace, theme: Theme, box: Box, dec: int) -> Joine
 
 
 class MultiHead(LessonScene):
-    TITLE = N_("12 · Multi-head attention")
+    TITLE = N_("Multi-head attention")
     STAGE = 6
     FORMULA = '"MultiHead"(X) = "concat"("heads") W_O'
     SECTIONS = (

@@ -239,7 +239,7 @@ def matrix_alone(ctx: ContextTrace, pair: Pair, theme: Theme, dec: int) -> Score
 
 
 class DotProducts(LessonScene):
-    TITLE = N_("3 · Dot products")
+    TITLE = N_("Dot products")
     STAGE = 1
     FORMULA = "S = X X^T"
     SECTIONS = (

@@ -215,7 +215,7 @@ def shared_row(trace: LessonTrace, table: NumberGrid, r: int, theme: Theme, box:
 
 
 class Embeddings(LessonScene):
-    TITLE = N_("1 · Embeddings")
+    TITLE = N_("Embeddings")
     STAGE = 0
     FORMULA = '"word" -> "vector" X'  # its words are translated where it is typeset (components.typeset)
     SECTIONS = (

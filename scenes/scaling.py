@@ -254,7 +254,7 @@ def comparison(ctx: ContextTrace, theme: Theme, dec: int) -> Comparison:
 
 
 class Scaling(LessonScene):
-    TITLE = N_("4 · Scaling")
+    TITLE = N_("Scaling")
     STAGE = 2
     FORMULA = r"X X^T \/ sqrt(d)"
     SECTIONS = (

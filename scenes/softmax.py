@@ -326,7 +326,7 @@ def matrix_layout(ctx: ContextTrace, theme: Theme, dec: int) -> MatrixLayout:
 
 
 class Softmax(LessonScene):
-    TITLE = N_("5 · Softmax")
+    TITLE = N_("Softmax")
     STAGE = 3
     FORMULA = r'A = "softmax"(X X^T \/ sqrt(d))'
     SECTIONS = (
