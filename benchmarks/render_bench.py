@@ -405,7 +405,7 @@ def main() -> None:
 
     tmp = Path(tempfile.mkdtemp(prefix="attnvid-bench-"))
     src = tmp / "src"
-    for d in ("scenes", "attncore", "attnvid"):
+    for d in ("scenes", "attncore", "attnstage", "attnvid"):
         shutil.copytree(ROOT / d, src / d, ignore=shutil.ignore_patterns("__pycache__"))
     env = dict(os.environ, PYTHONPATH=str(src), PATH=f"{BIN}:{os.environ.get('PATH', '')}")
     env.pop(LESSON_ENV, None)

@@ -1,26 +1,26 @@
-"""The lecture: every scene in order. The one list that feeds the renderer, the lecture
-and the tests (``attnvid list`` prints it)."""
+"""The lecture: every scene in order (the order of :data:`scenes.order.ORDER`, which numbers
+them). The one list that feeds the renderer, the lecture and the tests (``attnvid list`` prints it)."""
 
 from __future__ import annotations
 
 from attncore.i18n import N_
 from scenes.base import LessonScene
-from scenes.causal_mask import CausalMask
-from scenes.dimension import ChangingDimension
-from scenes.dot_products import DotProducts
-from scenes.embeddings import Embeddings
-from scenes.mixing import MixingValues
-from scenes.multi_head import MultiHead
 from scenes.order import ORDER
-from scenes.projections import LearnedProjections
-from scenes.reading import ReadingAttention
-from scenes.scaling import Scaling
-from scenes.simplified import SimplifiedAttention
-from scenes.softmax import Softmax
-from scenes.title import TitleCard
-from scenes.training import LearningTheWeights
-from scenes.two_contexts import TwoContexts
-from scenes.word_order import WordOrder
+from scenes.steps.causal_mask import CausalMask
+from scenes.steps.dimension import ChangingDimension
+from scenes.steps.dot_products import DotProducts
+from scenes.steps.embeddings import Embeddings
+from scenes.steps.mixing import MixingValues
+from scenes.steps.multi_head import MultiHead
+from scenes.steps.projections import LearnedProjections
+from scenes.steps.reading import ReadingAttention
+from scenes.steps.scaling import Scaling
+from scenes.steps.simplified import SimplifiedAttention
+from scenes.steps.softmax import Softmax
+from scenes.steps.title import TitleCard
+from scenes.steps.training import LearningTheWeights
+from scenes.steps.two_contexts import TwoContexts
+from scenes.steps.word_order import WordOrder
 
 _SCENES: dict[str, type[LessonScene]] = {cls.__name__: cls for cls in (
     TitleCard, Embeddings, SimplifiedAttention, DotProducts, Scaling, Softmax, ReadingAttention, MixingValues,
@@ -42,8 +42,8 @@ PARTS: tuple[tuple[str, tuple[type[LessonScene], ...]], ...] = (
 
 
 def scene_file(cls: type[LessonScene]) -> str:
-    """The scene's file relative to the repository root, e.g. ``scenes/embeddings.py``."""
-    return "scenes/" + cls.__module__.rsplit(".", 1)[-1] + ".py"
+    """The scene's file relative to the repository root, e.g. ``scenes/steps/embeddings.py``."""
+    return cls.__module__.replace(".", "/") + ".py"
 
 
 def find_scene(name: str) -> type[LessonScene]:

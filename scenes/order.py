@@ -3,7 +3,7 @@ numbers a viewer reads ("5 · Softmax") and the numbers in the output names
 (``05_Softmax.mp4``).
 
 Manim-free and below every scene, so that a scene finds its own number when rendered on
-its own (plain ``manim render scenes/softmax.py Softmax``) and the application can number a
+its own (plain ``manim render scenes/steps/softmax.py Softmax``) and the application can number a
 title without importing Manim; :mod:`scenes.lecture` builds ``LECTURE`` from this list.
 No file name and no title carries a number.
 """

@@ -29,13 +29,14 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
-PACKAGES = ("attncore", "scenes", "attnvid")
+PACKAGES = ("attncore", "attnstage", "scenes", "attnvid")
 #: Modules directly in attnvid/ (``__init__``, ``__main__``, ``cli`` and the helpers the
 #: rooms share); every other module belongs in a room.
 MAX_TOP_MODULES = 12
 #: What each part never imports, directly or through other modules.
 NEVER = {
     "attncore": ("scenes", "attnvid"),
+    "attnstage": ("attncore", "scenes", "attnvid"),
     "scenes": ("attnvid.render", "attnvid.publish", "attnvid.commands", "attnvid.cli"),
     "attnvid.speech": ("scenes", "attnvid.render", "attnvid.publish", "attnvid.commands", "attnvid.cli"),
     "attnvid.render": ("attnvid.publish", "attnvid.commands", "attnvid.cli"),

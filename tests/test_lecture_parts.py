@@ -125,8 +125,8 @@ def test_list_shows_the_lessons_parts(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr
     heads = [line for line in r.stdout.splitlines() if not line.startswith(" ")]
     assert heads == ["Part 1: First look", "Part 2: Context"]
-    assert "Part 1: First look\n   2. SimplifiedAttention  (scenes/simplified.py)\n" in r.stdout
-    assert "\nPart 2: Context\n   8. TwoContexts  (scenes/two_contexts.py)\n" in r.stdout
+    assert "Part 1: First look\n   2. SimplifiedAttention  (scenes/steps/simplified.py)\n" in r.stdout
+    assert "\nPart 2: Context\n   8. TwoContexts  (scenes/steps/two_contexts.py)\n" in r.stdout
     assert "Embeddings" not in r.stdout, "only the lesson's scenes"
     rows = json.loads(run("list", "--json", "--lesson", "two.toml", cwd=tmp_path).stdout)
     assert [(x["part"], x["part_title"], x["scene"], x["index"]) for x in rows] == [
@@ -139,7 +139,7 @@ def test_list_shows_the_default_parts(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr
     heads = [line for line in r.stdout.splitlines() if not line.startswith(" ")]
     assert heads == ["Part 1: The core mechanism", "Part 2: Learned weights and heads", "Part 3: Decoders and positions"]
-    assert "\nPart 2: Learned weights and heads\n   9. LearningTheWeights  (scenes/training.py)\n" in r.stdout
+    assert "\nPart 2: Learned weights and heads\n   9. LearningTheWeights  (scenes/steps/training.py)\n" in r.stdout
     rows = json.loads(run("list", "--json", cwd=tmp_path).stdout)
     assert [x["part"] for x in rows] == [1] * 9 + [2] * 4 + [3] * 2  # the title card opens part 1
 

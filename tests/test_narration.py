@@ -131,7 +131,7 @@ def test_numbers_said_are_numbers_shown(cls: type) -> None:
 
 def test_narration_follows_the_lesson() -> None:
     """Another lesson: the narration says its words, not the default ones."""
-    from scenes.embeddings import Embeddings
+    from scenes.steps.embeddings import Embeddings
 
     scene = built_scene(Embeddings, "bank")
     text = " ".join(n.text for n in scene.narrations)

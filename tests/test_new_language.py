@@ -132,8 +132,8 @@ def ocr(png: Path) -> str:
 def check_italian_frames(lesson: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The title card and the embeddings scene of ``lesson``, built at 480p: in Italian (OCR and
     the scene's texts), every number with a decimal comma."""
-    from scenes.title import TitleCard
-    from scenes.embeddings import Embeddings
+    from scenes.steps.title import TitleCard
+    from scenes.steps.embeddings import Embeddings
 
     _built, texts = frame_480p(TitleCard, lesson, monkeypatch, tmp_path / "title_it.png")
     assert bare(ITALIAN["Self-attention, step by step"]) in texts

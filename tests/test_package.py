@@ -64,14 +64,14 @@ def test_scenes_use_only_the_manim_free_part_of_attnvid(path: Path) -> None:
     assert used == allowed, f"{path.name} imports the application: {sorted(used - allowed)}"
 
 
-@pytest.mark.parametrize("path", python_files("attnvid", "scenes", "tests", "benchmarks"),
+@pytest.mark.parametrize("path", python_files("attnvid", "attnstage", "scenes", "tests", "benchmarks"),
                          ids=lambda p: str(p.relative_to(ROOT)))
 def test_nothing_imports_the_old_places(path: Path) -> None:
     old = {m for m in imported_modules(path) if m.startswith(("scenes.cli", "scenes.narration"))}
     assert not old, f"{path.name} imports {sorted(old)}: the application is attnvid/ now"
 
 
-@pytest.mark.parametrize("path", python_files("attnvid", "scenes", "attncore"), ids=lambda p: str(p.relative_to(ROOT)))
+@pytest.mark.parametrize("path", python_files("attnvid", "attnstage", "scenes", "attncore"), ids=lambda p: str(p.relative_to(ROOT)))
 def test_functions_and_modules_stay_short(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     assert len(text.splitlines()) <= MAX_MODULE_LINES, f"{path.name}: over {MAX_MODULE_LINES} lines"
@@ -105,7 +105,7 @@ def literals_in_code(text: str) -> list[tuple[int, float]]:
             if isinstance(c, ast.Constant) and isinstance(c.value, float) and id(c) not in named]
 
 
-@pytest.mark.parametrize("path", sorted((ROOT / "scenes").glob("s[0-9]*.py")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", sorted((ROOT / "scenes" / "steps").glob("[a-z]*.py")), ids=lambda p: p.name)
 def test_scene_code_names_its_numbers(path: Path) -> None:
     bare = [(line, v) for line, v in literals_in_code(path.read_text(encoding="utf-8")) if v not in ALLOWED_IN_CODE]
     assert not bare, f"{path.name}: float literals in code (name them as constants with their reason): {bare}"

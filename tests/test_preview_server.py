@@ -286,7 +286,7 @@ def test_a_server_of_other_code_stops_and_a_scene_edit_is_imported_again(tmp_pat
 
     root = Path(__file__).resolve().parents[1]
     src = tmp_path / "src"
-    for d in ("scenes", "attncore", "attnvid"):
+    for d in ("scenes", "attncore", "attnstage", "attnvid"):
         shutil.copytree(root / d, src / d, ignore=shutil.ignore_patterns("__pycache__"))
     state = tmp_path / "state"
     env = {**_env(state), "PYTHONPATH": str(src)}
@@ -299,7 +299,7 @@ def test_a_server_of_other_code_stops_and_a_scene_edit_is_imported_again(tmp_pat
 
     with servers(state):
         assert preview()["how"] == "started"
-        scene = src / "scenes" / "scaling.py"
+        scene = src / "scenes" / "steps" / "scaling.py"
         scene.write_text(scene.read_text() + "\n# an edit\n")
         first = preview()
         assert first["how"] == "server"

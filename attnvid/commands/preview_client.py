@@ -48,10 +48,10 @@ from typing import Any
 
 from ..env import LANGUAGE_ENV, PREVIEW_DIR_ENV, PREVIEW_SERVER_ENV
 from ..paths import package_dir
-from ..render.cache import SCENE_FILE
+from ..render.cache import is_scene_file
 
 #: The packages whose files a preview depends on.
-PACKAGES = ("scenes", "attncore", "attnvid")
+PACKAGES = ("scenes", "attncore", "attnstage", "attnvid")
 #: Seconds a server waits for a request before it stops.
 DEFAULT_IDLE = 600
 #: Seconds a client waits for a server it started to listen (Manim's import, on a busy machine).
@@ -108,7 +108,7 @@ def digests() -> tuple[str, str]:
     for label, path in _package_files():
         data = label.encode() + b"\0" + path.read_bytes() + b"\0"
         tree.update(data)
-        if not (label.startswith("scenes/") and SCENE_FILE.fullmatch(path.name)):
+        if not is_scene_file(path):
             code.update(data)
     return code.hexdigest(), tree.hexdigest()
 

@@ -47,7 +47,7 @@ from ..signals import Interrupted
 from ..speech.voices import section_slug
 
 #: What the watch watches, besides the lesson's folder: the code a preview depends on.
-WATCHED_PACKAGES = ("scenes", "attncore", "attnvid")
+WATCHED_PACKAGES = ("scenes", "attncore", "attnstage", "attnvid")
 #: Seconds without a new event before previewing: an editor's save is several events (a new
 #: file written, renamed over the old), all within a few milliseconds.
 QUIET = 0.03

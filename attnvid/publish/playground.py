@@ -30,10 +30,10 @@ from attncore import Lesson, LessonTrace
 from attncore.i18n import _, language, ngettext, pgettext, quoted
 from attncore.lesson import EXP_LIMIT, LIMITS, VALUE_LIMIT
 from attncore.steps import sinusoidal_encoding
+from attnstage.palette import Colours
 
 from ..catalog import scene_heading
 from .page import LIGHT_LINK
-from .workbook.style import Palette
 
 __all__ = ["PLAYGROUND_NAME", "STEPS", "playground_data", "playground_page", "playground_panel"]
 
@@ -68,9 +68,10 @@ SIGNIFICANT = 6
 
 def _colours(lesson: Lesson, style: str = "dark") -> tuple[dict[str, str], list[str], list[str]]:
     """Role colours (the theme of the video's ``style`` with the lesson's ``[theme]``), one per
-    dimension and one per head, as the video picks them (``scenes.theme.Theme.dim`` and ``.head``)."""
-    palette = Palette(lesson.theme, lesson.dimensions, style)  # the workbook's: the same picks
-    return dict(palette.colours), [palette.dim(d) for d in lesson.dimensions], [palette.head(i) for i in range(lesson.heads)]
+    dimension and one per head, as the video picks them (:class:`attnstage.palette.Colours`, which
+    the scenes' ``Theme`` is)."""
+    picks = Colours(lesson.theme, lesson.dimensions, style)
+    return dict(picks.colours), [picks.dim(d) for d in lesson.dimensions], [picks.head(i) for i in range(lesson.heads)]
 
 
 def _chapters(manifest: dict[str, Any]) -> tuple[dict[str, dict[str, Any]], list[tuple[int, str, str]]]:
