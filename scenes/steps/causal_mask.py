@@ -1,4 +1,4 @@
-"""Step 13, the causal mask: a word may look only at itself and the words before it.
+"""The causal mask: a word may look only at itself and the words before it.
 
 After this scene the viewer knows why a model that writes a sentence word by word masks
 its scores (the words after the current one do not exist yet), how the mask works (the

@@ -1,4 +1,4 @@
-"""Step 1, embeddings: every word is a vector whose columns have names.
+"""Embeddings: every word is a vector whose columns have names.
 
 After this scene the viewer can read a word vector dimension by dimension, and has
 noticed that the focus word (``mouse``) is strong in two dimensions at once: on its

@@ -1,4 +1,4 @@
-"""Step 7, mixing the values: ``Output = A·V``, with ``V = X`` for now.
+"""Mixing the values: ``Output = A·V``, with ``V = X`` for now.
 
 After this scene the viewer knows what attention *does* with its weights: the focus
 word's output is a weighted sum of the value vectors of its sentence (each word's vector
@@ -95,7 +95,7 @@ MIN_SHRINK, CELL_FILL = 0.8, 0.92
 #: Height of the rows of V with the output row and the gap over it (n + 2 rows).
 EQUATION_H = 3.9
 #: The focus word's attention row as it first appears: that many units wide at most,
-#: cells STRIP_H high, STRIP_DROP under the middle (where step 6 showed the matrix).
+#: cells STRIP_H high, STRIP_DROP under the middle (where reading the matrix showed it).
 STRIP_WIDTH, STRIP_H, STRIP_DROP = 11, 0.6, 0.4
 #: Headings over the column names, the "+" before the sum's rule: as close as names over cells.
 CLOSE_BUFF = 0.12

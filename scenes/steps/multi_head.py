@@ -1,4 +1,4 @@
-"""Step 11, multi-head attention: several heads, each in its own d/h columns, in parallel.
+"""Multi-head attention: several heads, each in its own d/h columns, in parallel.
 
 After this scene the viewer knows that multi-head attention splits the columns of Q, K
 and V into h blocks of d/h, runs the same attention in every block at the same time (one

@@ -1,4 +1,4 @@
-"""Step 9, learned projections: Q = X·W_Q, K = X·W_K, V = X·W_V.
+"""Learned projections: Q = X·W_Q, K = X·W_K, V = X·W_V.
 
 After this scene the viewer knows that the attention mechanism itself (dot products,
 scaling, softmax, mixing) never changes: what a model learns are three matrices that

@@ -1,4 +1,4 @@
-"""Step 2, self-attention simplified: every word looks at every word of its sentence.
+"""Self-attention simplified: every word looks at every word of its sentence.
 
 After this scene the viewer knows the plan: each word will be updated by looking at all
 words of its own sentence (itself included), and, for now, with no learned weights, the

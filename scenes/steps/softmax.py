@@ -1,4 +1,4 @@
-"""Step 5, softmax row by row: scaled scores become weights that sum to 1.
+"""Softmax row by row: scaled scores become weights that sum to 1.
 
 After this scene the viewer can follow the softmax of one row (exponentiate every
 scaled score, add the exponentials, divide each by that sum), has checked that the

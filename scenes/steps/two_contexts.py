@@ -1,4 +1,4 @@
-"""Step 8, the headline: the same word gets a different vector in a different sentence.
+"""Side by side, the headline: the same word gets a different vector in a different sentence.
 
 After this scene the viewer has seen the whole point of self-attention at a glance: the focus
 word (``mouse``) enters every sentence with the *same* input vector, attention mixes in the

@@ -1,4 +1,4 @@
-"""Step 14, word order: attention alone does not see it; positional encodings add it.
+"""Word order: attention alone does not see it; positional encodings add it.
 
 After this scene the viewer knows that self-attention without positions ignores word
 order: shuffle the sentence and the focus word's output is the same, to the last digit
