@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from attncore import Lesson, LessonError
 from attncore.i18n import _
 from attncore.narration import section_slug
-from scenes.order import numbered
+from scenes.order import numbered as numbered  # re-exported: the app numbers titles through the catalogue
 
 from .errors import UserError
 from .speech.voices import RecordedVoice, VoiceError, voice_from_spec

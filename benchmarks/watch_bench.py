@@ -6,7 +6,7 @@
 
 For each scene:
 
-- plain Manim: ``manim render -s -ql --disable_caching scenes/<file>.py <Scene>`` (its
+- plain Manim: ``manim render -s -ql --disable_caching scenes/steps/<file>.py <Scene>`` (its
   fastest way to see a scene's last frame), best of two, each a fresh process as an author
   runs it;
 - after a lesson edit: ``attnvid preview <Scene> --watch --lesson L`` running, the lesson

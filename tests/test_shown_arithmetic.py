@@ -28,10 +28,10 @@ from test_lesson_scenes import lesson_toml
 from attncore.lesson import builtin_lesson
 from scenes.components import APPROX, EXP_ROW, Num
 from scenes.inspect import visible_texts
+from scenes.steps.causal_mask import CausalMask
 from scenes.steps.dot_products import DotProducts
 from scenes.steps.softmax import Softmax
 from scenes.steps.training import LearningTheWeights
-from scenes.steps.causal_mask import CausalMask
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The attention matrix whose rows a ``row_sums`` source adds up, by stage.

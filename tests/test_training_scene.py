@@ -235,7 +235,7 @@ def test_the_task_asks_of_several_focus_words_as_alternatives(lessons: dict[str,
     have", never "does “a” and “b”"), said and on screen, in English and in French; and an
     untrained lesson in French says nothing in English (attncore's reason is the English of `values`)."""
     from attncore.i18n import quoted
-    from scenes.steps.training import question_text
+    from scenes.steps.training_layout import question_text
 
     for name, spoken, shown in (("no-sense", "which sense does {} or {} have here?", "Which sense does {} or {} have"),
                               ("no-sense-fr", "quel sens a {} ou {} ici\xa0?", "Quel sens a {} ou {} dans")):
