@@ -5,7 +5,8 @@ default parts); and what a lesson or a voice needs of them (narration slugs, rec
 The application's only door to the scenes: a scene built with the settings it is drawn with
 (:func:`build_scene`), a lesson's colours checked, the scenes' caches of traces and texts.
 
-Imports :mod:`scenes` (and so manim) only when called.
+Imports :mod:`scenes` (and so manim) only when called; the running order
+(:mod:`scenes.order`, manim-free) at once, to number a scene's title as its header does.
 """
 
 from __future__ import annotations
@@ -16,9 +17,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from attncore import Lesson, LessonError
+from attncore.i18n import _
 from attncore.narration import section_slug
 from attnstage.settings import SceneSettings
 from attnstage.speech.voices import RecordedVoice, VoiceError, voice_from_spec
+from scenes.order import numbered as numbered  # re-exported: the app numbers titles through the catalogue
 
 from .errors import UserError
 
@@ -34,7 +37,7 @@ def lecture_scenes() -> tuple[type[LessonScene], ...]:
 
 
 def _find_scene(name: str) -> type[LessonScene] | None:
-    """The scene named ``name`` (``Softmax``, ``softmax`` or ``s05_softmax``), or None."""
+    """The scene named ``name`` (``Softmax`` or ``softmax``, its file), or None."""
     from scenes.lecture import find_scene
 
     try:
@@ -49,7 +52,7 @@ def _find_scene(name: str) -> type[LessonScene] | None:
 
 
 def resolve_scene(name: str) -> type[LessonScene]:
-    """The scene named ``name`` (``Softmax``, ``softmax`` or ``s05_softmax``), or a one-line error."""
+    """The scene named ``name`` (``Softmax`` or ``softmax``, its file), or a one-line error."""
     cls = _find_scene(name)
     if cls is None:
         known = ", ".join(c.__name__ for c in lecture_scenes())
@@ -72,6 +75,12 @@ def resolve_section(cls: type[LessonScene], name: str) -> str:
         if section_slug(name) == section_slug(title) and section_slug(name):
             return title
     raise UserError(f"{cls.__name__} has no section {name!r}; its sections are: {'; '.join(names)}")
+
+
+def scene_heading(scene: str, title: str) -> str:
+    """The scene's title as its header shows it, "5 · Softmax": ``title`` (an English id, or
+    empty) translated in the current language, after the scene's number in the lecture."""
+    return numbered(scene, _(title) if title else title)
 
 
 def lecture_index(cls: type[LessonScene]) -> int:
@@ -106,8 +115,8 @@ def check_narration(lesson: Lesson) -> None:
     checked the texts and their placeholders; only the application knows the sections)."""
     if not lesson.narration:
         return
-    slugs = [section_slug(title) for _, title in sections_of(lecture_scenes())]
-    for slug, _ in lesson.narration:
+    slugs = [section_slug(title) for _scene, title in sections_of(lecture_scenes())]
+    for slug, _text in lesson.narration:
         if slug not in slugs:
             raise LessonError(f"{lesson.source}: narration.{slug}: no section of the lecture has this slug; "
                               f"use one of {', '.join(slugs)} (attnvid list shows the sections)")

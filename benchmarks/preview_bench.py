@@ -7,7 +7,7 @@ against plain Manim's last-frame preview, in one run.
 
 For each scene, every command a fresh process as an author (or an editor's task) runs it:
 
-- plain Manim: ``manim render -s -ql --disable_caching scenes/<file>.py <Scene>``, median of 5;
+- plain Manim: ``manim render -s -ql --disable_caching scenes/steps/<file>.py <Scene>``, median of 5;
 - the first call: ``attnvid preview <Scene> --lesson L`` with no server running (it starts one);
 - after a lesson edit: the lesson saved with one number changed, then the one-shot preview;
   median of 5 edits (five different values);

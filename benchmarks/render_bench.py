@@ -13,7 +13,7 @@
 
 What it measures (low quality unless said; every run starts from empty caches):
 
-- baseline: ``manim render -ql --disable_caching scenes/<file>.py <Scene>`` for every
+- baseline: ``manim render -ql --disable_caching scenes/steps/<file>.py <Scene>`` for every
   scene, one after the other: plain Manim with its fastest flags (its per-animation cache
   only helps a second run of an unchanged animation);
 - ours, cold: ``attnvid render`` of the same scenes (parallel processes, empty caches);
@@ -405,7 +405,7 @@ def main() -> None:
 
     tmp = Path(tempfile.mkdtemp(prefix="attnvid-bench-"))
     src = tmp / "src"
-    for d in ("scenes", "attncore", "attnvid"):
+    for d in ("scenes", "attncore", "attnstage", "attnvid"):
         shutil.copytree(ROOT / d, src / d, ignore=shutil.ignore_patterns("__pycache__"))
     env = dict(os.environ, PYTHONPATH=str(src), PATH=f"{BIN}:{os.environ.get('PATH', '')}")
     env.pop(env_name("lesson"), None)
@@ -442,7 +442,7 @@ def main() -> None:
     changed_scene, changed_file = scenes[len(scenes) // 2]
     path = src / changed_file
     text = path.read_text(encoding="utf-8")
-    m = re.search(r'TITLE = (?:N_\()?"[^"]+"', text)  # TITLE = N_("7 · Mixing the values")
+    m = re.search(r'TITLE = (?:N_\()?"[^"]+"', text)  # TITLE = N_("Mixing the values")
     assert m, f"no TITLE in {changed_file}"
     title = m.group(0)[:-1]  # up to its closing quote: the edits add spaces there
     path.write_text(text.replace(m.group(0), f'{title} "', 1), encoding="utf-8")

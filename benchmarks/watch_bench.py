@@ -6,7 +6,7 @@
 
 For each scene:
 
-- plain Manim: ``manim render -s -ql --disable_caching scenes/<file>.py <Scene>`` (its
+- plain Manim: ``manim render -s -ql --disable_caching scenes/steps/<file>.py <Scene>`` (its
   fastest way to see a scene's last frame), best of two, each a fresh process as an author
   runs it;
 - after a lesson edit: ``attnvid preview <Scene> --watch --lesson L`` running, the lesson
@@ -142,7 +142,7 @@ def rows(fig: dict[str, Any]) -> list[tuple[str, str, str]]:
 
 def copy_sources(tmp: Path) -> tuple[Path, dict[str, str]]:
     src = tmp / "src"
-    for d in ("scenes", "attncore", "attnvid"):
+    for d in ("scenes", "attncore", "attnstage", "attnvid"):
         shutil.copytree(ROOT / d, src / d, ignore=shutil.ignore_patterns("__pycache__"))
     env = dict(os.environ, PYTHONPATH=str(src), PATH=f"{BIN}:{os.environ.get('PATH', '')}")
     env.pop("ATTNVID_LESSON", None)

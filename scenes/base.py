@@ -39,6 +39,7 @@ from attnstage.speech.voices import Voice, voice_from_spec, wav_seconds
 
 from .components import Formula, LightText, PipelineMarker, label, text_baseline
 from .layout import CAPTION_BUFF, CAPTION_MARGIN, CONTENT, HEADER_BUFF, PIPELINE_BUFF, TITLE_DROP, Box
+from .order import numbered
 from .theme import FONT, SIZE, TIME, Theme, activate
 
 # Set here rather than in a manim.cfg so that plain `manim render scenes/x.py` and
@@ -69,7 +70,7 @@ def current_style(lesson_style: str = "", settings: SceneSettings | None = None)
 
 
 class StepTitle(LightText):
-    """The scene's title, "N · Name": its digits are the step's place in the lecture."""
+    """The scene's title, "N · Name": its digits are the step's place in the lecture (:func:`scenes.order.numbered`)."""
 
     def __init__(self, text: str, colour: str) -> None:
         super().__init__(text, font=FONT, font_size=SIZE["title"], color=colour, weight="BOLD")
@@ -107,7 +108,8 @@ class LessonScene(Scene):
     """A lecture scene drawing the current lesson's trace.
 
     Class attributes a scene sets:
-      ``TITLE`` (header: an English id marked ``N_``, shown translated), ``STAGE`` (index into the pipeline marker), ``FORMULA`` (the
+      ``TITLE`` (header: an English id marked ``N_``, shown translated after the scene's number in
+      :data:`scenes.order.ORDER`), ``STAGE`` (index into the pipeline marker), ``FORMULA`` (the
       formula of the step in Typst maths, typeset top right: see
       :class:`~scenes.components.Formula`), ``SECTIONS`` (beats in order: titles are English ids marked ``N_``, which name recordings, narration
       overrides and claims; they are translated only where shown).
@@ -242,7 +244,7 @@ class LessonScene(Scene):
     # -- header ------------------------------------------------------------------------
     def add_header(self) -> None:
         self.pipeline = PipelineMarker(self.STAGE, self.theme).to_edge(UP, buff=PIPELINE_BUFF)
-        self.title = StepTitle(_(self.TITLE) if self.TITLE else "", self.theme["text"])
+        self.title = StepTitle(numbered(type(self).__name__, _(self.TITLE) if self.TITLE else ""), self.theme["text"])
         self.title.to_corner(UP + LEFT, buff=HEADER_BUFF).shift(DOWN * TITLE_DROP)
         self.add(self.pipeline, self.title)
         self.formula: Formula | None = None

@@ -309,7 +309,7 @@ def staircase_headers(cp: Checkpoint) -> list[str]:
 
 #: The least room between two upright names side by side in a row of names: a little under the
 #: word space the layouts keep between names (STAGGER_GAP, 6 px at 480p). Closer, two names read
-#: as one word ("financegrammar", "técnicagramática": scene 1's embedding table, 4 and 2 px).
+#: as one word ("financegrammar", "técnicagramática": the embeddings scene's table, 4 and 2 px).
 NAME_GAP = 0.8 * STAGGER_GAP
 
 

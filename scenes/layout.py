@@ -9,7 +9,7 @@ bare coordinate.
 
 Every number below keeps today's pictures exactly: the header and caption are where
 :class:`scenes.base.LessonScene` has always put them, and the content box is the one
-the scenes of steps 9 to 11 used (``CONTENT_*``). The areas that other scenes had
+the scenes from learned projections to multi-head used (``CONTENT_*``). The areas that other scenes had
 defined on their own are kept as named insets of that one box (see the end of the
 module), so that no frame moves.
 """
@@ -147,11 +147,11 @@ CONTENT = Box(
 #: Steps 3-5 (word matrices): start SMALL_BUFF lower, may reach SMALL_BUFF further down
 #: (the bottom row has nothing under it). Was ``MATRIX_TOP, MATRIX_BOTTOM = 2.35, -3.2``.
 WORD_MATRIX_AREA = CONTENT.inset(top=SMALL_BUFF, bottom=-SMALL_BUFF)
-#: Step 8 (the context panels). Was ``BAND_TOP, BAND_BOTTOM = 2.38, -3.12``.
+#: Side by side (the context panels). Was ``BAND_TOP, BAND_BOTTOM = 2.38, -3.12``.
 PANEL_AREA = CONTENT.inset(top=0.07, bottom=-0.02)
-#: Step 7 (the product A·V): the word-matrix top over the content bottom.
+#: Mixing the values (the product A·V): the word-matrix top over the content bottom.
 MIXING_AREA = CONTENT.inset(top=SMALL_BUFF)
-#: Step 7 (the weighted sum as bars): reaches TINY_BUFF below the content box.
+#: Mixing the values (the weighted sum as bars): reaches TINY_BUFF below the content box.
 MIXING_BARS_AREA = CONTENT.inset(top=SMALL_BUFF, bottom=-TINY_BUFF)
 #: Height reserved above a word matrix for its column labels (two staggered rows) and
 #: the axis titles.

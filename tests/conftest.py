@@ -103,7 +103,7 @@ def scene_names() -> tuple[str, ...]:
     """The lecture's scene classes, read from the scene files' source (the controller process
     schedules by them and never imports Manim)."""
     found = (re.findall(r"^class (\w+)\(LessonScene\)", p.read_text(encoding="utf-8"), re.M)
-             for p in sorted((ROOT / "scenes").glob("s[0-9][0-9]_*.py")))
+             for p in sorted((ROOT / "scenes" / "steps").glob("[a-z]*.py")))
     return tuple(name for names in found for name in names)
 
 

@@ -120,7 +120,7 @@ def test_a_title_that_asks_is_said_without_a_full_stop_after_its_question_mark()
     from conftest import built_scene
     from lesson_search import _DOUBLED
 
-    from scenes.s00_title import TitleCard
+    from scenes.steps.title import TitleCard
 
     scene = built_scene(TitleCard, str(HERE / "found_lessons" / "pesca_question_title.toml"))
     said = " ".join(n.text for n in scene.narrations)

@@ -31,7 +31,8 @@ def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def keys(tree: Path, lesson: str = "L", quality: str = "low", fmt: str = "mp4", voice: str = "none") -> dict[str, str]:
-    files = sorted((tree / "scenes").glob("s[0-9][0-9]_*.py"))
+    found = sorted((tree / "scenes" / "steps").glob("[a-z]*.py"))
+    files = [p for p in found if not any(p.stem.startswith(q.stem + "_") for q in found)]  # not the parts
     assert len(files) >= 11
     return {f.name: cache.cache_key(f, lesson, quality, fmt, voice) for f in files}
 
@@ -60,7 +61,19 @@ def test_the_key_is_the_same_in_another_folder(tree: Path, monkeypatch: pytest.M
 
 
 def test_changing_one_scene_changes_only_its_key(tree: Path) -> None:
-    assert changed_keys(tree, tree / "scenes" / "s05_softmax.py") == {"s05_softmax.py"}
+    assert changed_keys(tree, tree / "scenes" / "steps" / "softmax.py") == {"softmax.py"}
+
+
+def test_changing_a_part_of_a_scene_changes_only_its_key(tree: Path) -> None:
+    """A scene split into parts (scenes/steps/mixing_layout.py for mixing.py): its key covers them."""
+    assert changed_keys(tree, tree / "scenes" / "steps" / "mixing_layout.py") == {"mixing.py"}
+
+
+def test_changing_the_palette_changes_every_key(tree: Path) -> None:
+    before = keys(tree)
+    edit(tree / "attnstage" / "palette.py")
+    after = keys(tree)
+    assert all(before[k] != after[k] for k in before)
 
 
 def subfolder_module(tree: Path) -> Path:
@@ -107,7 +120,8 @@ def test_shared_files_reach_into_every_package_and_subfolder(tree: Path) -> None
     names = {p.relative_to(tree).as_posix() for p in cache.shared_files()}
     assert module.relative_to(tree).as_posix() in names
     assert {"scenes/base.py", "attncore/steps.py", "attnstage/speech/voices.py", "attnstage/speech/captions.py", "attnstage/settings.py"} <= names
-    assert not {n for n in names if Path(n).name.startswith("s0")}, "another scene's file is in every key"
+    assert not {n for n in names if n.startswith("scenes/steps/") and not n.endswith("__init__.py")}, \
+        "another scene's file is in every key"
 
 
 @pytest.mark.parametrize("app", ["attnvid/publish/page.py", "attnvid/commands/render.py", "attnvid/render/engine.py"])
@@ -132,7 +146,7 @@ def test_a_lesson_value_changes_the_key() -> None:
     a = builtin_lesson("default")
     b = parse_lesson(tomllib.loads(text.replace("cat         = [3,", "cat         = [2.5,")), source="built-in")
     assert repr(a) != repr(b)
-    f = ROOT / "scenes" / "s01_embeddings.py"
+    f = ROOT / "scenes" / "steps" / "embeddings.py"
     assert cache.cache_key(f, repr(a), "low", "mp4") != cache.cache_key(f, repr(b), "low", "mp4")
 
 

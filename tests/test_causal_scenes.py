@@ -22,8 +22,8 @@ from scenes.inspect import (
     resolve,
     visible_texts,
 )
-from scenes.s13_causal_mask import CausalMask
-from scenes.s14_word_order import WordOrder
+from scenes.steps.causal_mask import CausalMask
+from scenes.steps.word_order import WordOrder
 
 SCENES = (CausalMask, WordOrder)
 

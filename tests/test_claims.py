@@ -856,7 +856,7 @@ def test_hand_set_attention_is_not_said_to_come_from_training(tmp_path: Path) ->
     the simplified attention (the first step's row is the hand-set projections'), the compared row
     is labelled "set by hand", not "trained", and the verdict does not say "After training"."""
     from scenes.inspect import visible_texts
-    from scenes.s09_training import LearningTheWeights
+    from scenes.steps.training import LearningTheWeights
 
     path = lesson_path("hand-set-heads-agree", tmp_path)
     built: Any = built_scene(LearningTheWeights, path)
@@ -866,7 +866,7 @@ def test_hand_set_attention_is_not_said_to_come_from_training(tmp_path: Path) ->
     assert "With W_Q and W_K set by hand, “mouse” gives 0.9 to “cat” and “dog”" in said
     shown = {s.mob.text for cp in built.checkpoints for s in visible_texts(cp)}  # Manim's texts drop spaces
     assert "setbyhand" in shown and "trained" not in shown, sorted(shown)
-    from scenes.s09_projections import LearnedProjections
+    from scenes.steps.projections import LearnedProjections
 
     said = " ".join(n.text for n in built_scene(LearnedProjections, path).narrations)
     assert "W_Q and W_K are set by hand; W_V and W_O were trained on this lesson's own question" in said

@@ -37,8 +37,8 @@ def test_list_json_has_every_scene_in_order_with_sections(tmp_path: Path) -> Non
 def test_list_prints_a_readable_table(tmp_path: Path) -> None:
     r = run("list", cwd=tmp_path)
     assert r.returncode == 0
-    assert ("Part 1: The core mechanism\n   0. TitleCard  (scenes/s00_title.py)\n        - Title\n"
-            "   1. Embeddings  (scenes/s01_embeddings.py)\n") in r.stdout
+    assert ("Part 1: The core mechanism\n   0. TitleCard  (scenes/steps/title.py)\n        - Title\n"
+            "   1. Embeddings  (scenes/steps/embeddings.py)\n") in r.stdout
     assert "\n        - One word, two meanings\n" in r.stdout
 
 

@@ -136,7 +136,7 @@ def title_card_both_ways(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path
     """TitleCard rendered at 480p in this process, its holds encoded once and repeated."""
     import attnvid.render.encoder as encoder
     from attnvid.render.engine import _run_manim
-    from scenes.s00_title import TitleCard
+    from scenes.steps.title import TitleCard
 
     folder = tmp_path_factory.mktemp("title-card")
     out = []

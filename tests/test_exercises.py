@@ -40,6 +40,7 @@ from attncore import find_lesson, parse_lesson, trace_lesson
 from attncore.exercise_kinds import KINDS, MISTAKES, PLACES
 from attncore.exercises import COUNT_LIMITS, Exercise, make_exercises
 from attncore.lesson import tomllib
+from scenes.order import numbered
 
 MINUS = "\u2212"
 #: Words as long as a lesson allows (12 characters, attncore's LIMITS["word_chars"]).
@@ -588,7 +589,7 @@ def page_with_self_check(folder: Path, spec: str) -> tuple[Path, tuple[Exercise,
     from scenes.lecture import LECTURE
 
     lesson = find_lesson(Path(spec) if "/" in spec else spec)
-    titles = [f"{c.TITLE} — {s}" if c.TITLE else s for c in LECTURE for s in c.section_names()]
+    titles = [f"{numbered(c.__name__, c.TITLE)} — {s}" if c.TITLE else s for c in LECTURE for s in c.section_names()]
     chapters = [{"title": t, "start_s": 2.0 * k, "end_s": 2.0 * (k + 1)} for k, t in enumerate(titles)]
     items = exercises_of(spec, 0)
     files = write_exercise_files(folder, lesson.title, items, 0, lesson.decimals)

@@ -17,6 +17,7 @@ from conftest import shown_frames
 from PIL import Image
 
 from scenes.lecture import LECTURE
+from scenes.order import numbered
 
 
 def mp4_boxes(path: Path) -> list[str]:
@@ -46,7 +47,7 @@ def _vtt_cue_count(path: Path) -> int:
 
 def expected_chapter_titles() -> list[str]:
     # the title card has no scene title: its chapter is its section alone
-    return [f"{c.TITLE} — {s}" if c.TITLE else s for c in LECTURE for s in c.section_names()]
+    return [f"{numbered(c.__name__, c.TITLE)} — {s}" if c.TITLE else s for c in LECTURE for s in c.section_names()]
 
 
 def test_lecture_folder_holds_everything(lecture_dir: Path) -> None:

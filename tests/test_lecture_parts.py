@@ -21,6 +21,7 @@ from test_bad_input import BASE, Attnvid, assert_one_line, attnvid_here, command
 
 from attncore import LessonError, builtin_lesson, builtin_lessons, parse_lesson
 from attnvid.catalog import Part, lecture_parts
+from scenes.order import numbered
 
 __all__ = ["attnvid_here"]  # the fixture, used here too
 
@@ -30,7 +31,7 @@ DEFAULT = (ROOT / "attncore" / "lessons" / "default.toml").read_text(encoding="u
 TWO_PARTS = """
 [[lecture.parts]]
 title = "First look"
-scenes = ["simplifiedattention", "s06_reading"]
+scenes = ["simplifiedattention", "reading"]
 
 [[lecture.parts]]
 title = "Context"
@@ -76,8 +77,8 @@ BAD_NAMES = [
      "lecture.parts[1].scenes[2]: 'Softmx' is not a scene of the lecture; did you mean 'Softmax'? use one of "
      "TitleCard, Embeddings, SimplifiedAttention,"),
     (table(("A", '["Zebra"]')), "lecture.parts[1].scenes[1]: 'Zebra' is not a scene of the lecture; use one of"),
-    (table(("A", '["Softmax", "s05_softmax"]')),
-     "lecture.parts[1].scenes[2]: 's05_softmax' is Softmax, already in lecture.parts[1]; name every scene once"),
+    (table(("A", '["Softmax", "softmax"]')),
+     "lecture.parts[1].scenes[2]: 'softmax' is Softmax, already in lecture.parts[1]; name every scene once"),
     (table(("A", '["Softmax"]'), ("B", '["SOFTMAX"]')),
      "lecture.parts[2].scenes[1]: 'SOFTMAX' is Softmax, already in lecture.parts[1]; name every scene once"),
     (table(("A", '["Softmax"]'), ("B", '["Scaling"]')),
@@ -124,8 +125,8 @@ def test_list_shows_the_lessons_parts(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr
     heads = [line for line in r.stdout.splitlines() if not line.startswith(" ")]
     assert heads == ["Part 1: First look", "Part 2: Context"]
-    assert "Part 1: First look\n   2. SimplifiedAttention  (scenes/s02_simplified.py)\n" in r.stdout
-    assert "\nPart 2: Context\n   8. TwoContexts  (scenes/s08_two_contexts.py)\n" in r.stdout
+    assert "Part 1: First look\n   2. SimplifiedAttention  (scenes/steps/simplified.py)\n" in r.stdout
+    assert "\nPart 2: Context\n   8. TwoContexts  (scenes/steps/two_contexts.py)\n" in r.stdout
     assert "Embeddings" not in r.stdout, "only the lesson's scenes"
     rows = json.loads(run("list", "--json", "--lesson", "two.toml", cwd=tmp_path).stdout)
     assert [(x["part"], x["part_title"], x["scene"], x["index"]) for x in rows] == [
@@ -138,7 +139,7 @@ def test_list_shows_the_default_parts(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr
     heads = [line for line in r.stdout.splitlines() if not line.startswith(" ")]
     assert heads == ["Part 1: The core mechanism", "Part 2: Learned weights and heads", "Part 3: Decoders and positions"]
-    assert "\nPart 2: Learned weights and heads\n   9. LearningTheWeights  (scenes/s09_training.py)\n" in r.stdout
+    assert "\nPart 2: Learned weights and heads\n   9. LearningTheWeights  (scenes/steps/training.py)\n" in r.stdout
     rows = json.loads(run("list", "--json", cwd=tmp_path).stdout)
     assert [x["part"] for x in rows] == [1] * 9 + [2] * 4 + [3] * 2  # the title card opens part 1
 
@@ -181,7 +182,7 @@ def test_a_lecture_in_two_parts(tmp_path: Path, lecture_dir: Path) -> None:
     scenes = {p.stem.split("_", 1)[1]: p for p in (tmp_path / "media" / "two" / "scenes" / "low").glob("*.mp4")}
     assert set(scenes) == {"SimplifiedAttention", "ReadingAttention", "TwoContexts"}, "only the lesson's scenes"
     chosen = (SimplifiedAttention, ReadingAttention, TwoContexts)
-    assert [c["title"] for c in m["chapters"]] == [f"{c.TITLE} — {s}" for c in chosen for s in c.section_names()]
+    assert [c["title"] for c in m["chapters"]] == [f"{numbered(c.__name__, c.TITLE)} — {s}" for c in chosen for s in c.section_names()]
     assert [(p["title"], p["scenes"]) for p in m["parts"]] == [
         ("First look", ["SimplifiedAttention", "ReadingAttention"]), ("Context", ["TwoContexts"])]
     frame = 1 / 15

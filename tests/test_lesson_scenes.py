@@ -192,7 +192,7 @@ def test_the_strip_that_opens_scene_7_keeps_its_words_on_one_line(lesson_files: 
     words keep one line and 24 px from the frame's edge too (issue 24)."""
     from types import SimpleNamespace
 
-    from scenes.s07_mixing import MixingValues, focus_strip
+    from scenes.steps.mixing import MixingValues, focus_strip
 
     scene = built_scene(MixingValues, lesson_files.get(name, "" if name == "default" else name))
     ctx = scene.trace.contexts[0]

@@ -14,7 +14,7 @@ from test_lesson_scenes import check_scene
 from attncore.lecture_claims import section_claims
 from scenes.components import Num
 from scenes.inspect import visible_texts
-from scenes.s11_multi_head import MultiHead
+from scenes.steps.multi_head import MultiHead
 
 #: Three contexts (one without leans), six dimensions, three heads, twelve words.
 CRANE = """

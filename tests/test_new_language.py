@@ -60,7 +60,7 @@ leans = "sport"
 #: scene's title, header and caption).
 ITALIAN = {
     "Self-attention, step by step": "Auto-attenzione, passo dopo passo",
-    "1 · Embeddings": "1 · Incorporamenti",
+    "Embeddings": "Incorporamenti",
     "Words become vectors": "Le parole diventano vettori",
     "Each word is a row of numbers; each column is a named dimension.":
         "Ogni parola è una riga di numeri; ogni colonna è una dimensione con un nome.",
@@ -132,8 +132,8 @@ def ocr(png: Path) -> str:
 def check_italian_frames(lesson: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The title card and the embeddings scene of ``lesson``, built at 480p: in Italian (OCR and
     the scene's texts), every number with a decimal comma."""
-    from scenes.s00_title import TitleCard
-    from scenes.s01_embeddings import Embeddings
+    from scenes.steps.embeddings import Embeddings
+    from scenes.steps.title import TitleCard
 
     _built, texts = frame_480p(TitleCard, lesson, monkeypatch, tmp_path / "title_it.png")
     assert bare(ITALIAN["Self-attention, step by step"]) in texts
@@ -247,7 +247,7 @@ def test_a_lesson_carries_its_own_italian_catalogue(tmp_path: Path, monkeypatch:
     souris = load_lesson(tmp_path / "souris.toml")
     with use(souris.language, souris.catalogue):
         assert _("Words become vectors") == "Les mots, des vecteurs"
-        assert _("Softmax") != "" and _("1 · Embeddings") != "1 · Embeddings"  # the rest: the package's French
+        assert _("Softmax") != "" and _("Embeddings") != "Embeddings"  # the rest: the package's French
 
 
 @pytest.mark.parametrize(("args", "says"), [

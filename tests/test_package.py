@@ -114,7 +114,7 @@ def literals_in_code(text: str) -> list[tuple[int, float]]:
             if isinstance(c, ast.Constant) and isinstance(c.value, float) and id(c) not in named]
 
 
-@pytest.mark.parametrize("path", sorted((ROOT / "scenes").glob("s[0-9]*.py")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", sorted((ROOT / "scenes" / "steps").glob("[a-z]*.py")), ids=lambda p: p.name)
 def test_scene_code_names_its_numbers(path: Path) -> None:
     bare = [(line, v) for line, v in literals_in_code(path.read_text(encoding="utf-8")) if v not in ALLOWED_IN_CODE]
     assert not bare, f"{path.name}: float literals in code (name them as constants with their reason): {bare}"

@@ -367,7 +367,7 @@ def differences(p: Page, lesson: Lesson, state: dict[str, Any]) -> list[str]:
 def test_pages_are_offline_and_steps_are_named_as_in_the_lecture(built: Built) -> None:
     from scenes.lecture import LECTURE
 
-    titles = {c.__name__: c.TITLE for c in LECTURE}
+    titles = {c.__name__: c.TITLE for c in LECTURE}  # numbered alike: scene_heading
     for _, title, scene, _ in STEPS:
         assert titles[scene] == title, f"the step of {scene} is titled {title!r}, the scene {titles[scene]!r}"
     assert [c.__name__ for c in LECTURE] == SCENES

@@ -299,7 +299,7 @@ def test_a_server_of_other_code_stops_and_a_scene_edit_is_imported_again(tmp_pat
 
     with servers(state):
         assert preview()["how"] == "started"
-        scene = src / "scenes" / "s04_scaling.py"
+        scene = src / "scenes" / "steps" / "scaling.py"
         scene.write_text(scene.read_text() + "\n# an edit\n")
         first = preview()
         assert first["how"] == "server"

@@ -48,14 +48,17 @@ def test_the_readme_storyboards_are_the_current_lecture(style: str) -> None:
     assert f"media/readme/{make.BOARDS[style]}" in (ROOT / "README.md").read_text(encoding="utf-8")
 
 
-def test_a_changed_theme_makes_the_stamp_differ(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The stamp reads the theme: editing a colour would fail the test above."""
+@pytest.mark.parametrize("edited", ["scenes/theme.py", "attnstage/palette.py"])
+def test_a_changed_theme_makes_the_stamp_differ(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, edited: str) -> None:
+    """The stamp reads the palette and the theme: editing a colour would fail the test above."""
     make = make_module()
     before = make.stamp()
     fake = tmp_path / "media" / "readme"
     fake.mkdir(parents=True)
-    (tmp_path / "scenes").mkdir()
-    (tmp_path / "scenes" / "theme.py").write_text("ROLE = {}\n", encoding="utf-8")
+    for name in ("scenes/theme.py", "attnstage/palette.py"):
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        text = (ROOT / name).read_text(encoding="utf-8")
+        (tmp_path / name).write_text(text + ("ROLE = {}\n" if name == edited else ""), encoding="utf-8")
     monkeypatch.setattr(make, "HERE", fake)
     assert make.stamp()["theme"] != before["theme"] and make.stamp()["sections"] == before["sections"]
 

@@ -103,3 +103,11 @@ def test_the_command_line_builds_the_record_from_its_options(monkeypatch: pytest
     # --language not given: the environment's language (a worker's, a caller's) is kept
     monkeypatch.setenv(env_name("language"), "de")
     assert settings_from({"language": None, "theme": None}).language == "de"
+
+
+def test_the_styles_are_one_list_in_the_settings_the_palette_and_the_lesson_format() -> None:
+    from attncore import lesson_parse
+    from attnstage import palette, settings
+
+    assert tuple(palette.STYLES) == settings.STYLES == lesson_parse.STYLES
+    assert palette.DEFAULT_STYLE is settings.DEFAULT_STYLE

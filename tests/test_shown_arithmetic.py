@@ -28,10 +28,10 @@ from test_lesson_scenes import lesson_toml
 from attncore.lesson import builtin_lesson
 from scenes.components import APPROX, EXP_ROW, Num
 from scenes.inspect import visible_texts
-from scenes.s03_dot_products import DotProducts
-from scenes.s05_softmax import Softmax
-from scenes.s09_training import LearningTheWeights
-from scenes.s13_causal_mask import CausalMask
+from scenes.steps.causal_mask import CausalMask
+from scenes.steps.dot_products import DotProducts
+from scenes.steps.softmax import Softmax
+from scenes.steps.training import LearningTheWeights
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The attention matrix whose rows a ``row_sums`` source adds up, by stage.
@@ -223,7 +223,7 @@ SCALING_CASES = ["default", "default-1", "sqrt6-3", "largest"]
 def test_every_scaled_score_is_the_shown_score_divided_by_the_shown_root(key: str, lessons: dict[str, str]) -> None:
     # Step 4: S (shown), ÷ √d (shown), then S/√d in S's place. Not on screen at one section's
     # end (each score rolls over into its quotient), so read from the section's layout.
-    from scenes.s04_scaling import Scaling
+    from scenes.steps.scaling import Scaling
 
     scene = built_scene(Scaling, lessons[key])
     lay = scene.division  # type: ignore[attr-defined]

@@ -1,4 +1,4 @@
-"""The scene "How the weights are learned" (scenes/s09_training.py) with every kind of weights.
+"""The scene "How the weights are learned" (scenes/steps/training.py) with every kind of weights.
 
 Built without rendering for: the default lesson with trained weights, with seeded random
 weights, with training too short for its claims; the bank lesson trained; generated
@@ -35,7 +35,8 @@ from scenes.inspect import (
     visible_texts,
 )
 from scenes.lecture import LECTURE
-from scenes.s09_training import LearningTheWeights
+from scenes.order import numbered
+from scenes.steps.training import LearningTheWeights
 
 LESSONS = ROOT / "attncore" / "lessons"
 DIGIT_CLASSES = ("Provenance", "StepTitle")
@@ -109,7 +110,7 @@ def test_scene_comes_between_two_contexts_and_learned_projections() -> None:
     names = [c.__name__ for c in LECTURE]
     k = names.index("LearningTheWeights")
     assert names[k - 1] == "TwoContexts" and names[k + 1] == "LearnedProjections"
-    assert LearningTheWeights.TITLE == "9 · How the weights are learned"
+    assert numbered("LearningTheWeights", LearningTheWeights.TITLE) == "9 · How the weights are learned"
 
 
 # -- every lesson: builds, numbers from the trace, layout ------------------------------------------
@@ -234,7 +235,7 @@ def test_the_task_asks_of_several_focus_words_as_alternatives(lessons: dict[str,
     have", never "does “a” and “b”"), said and on screen, in English and in French; and an
     untrained lesson in French says nothing in English (attncore's reason is the English of `values`)."""
     from attncore.i18n import quoted
-    from scenes.s09_training import question_text
+    from scenes.steps.training_layout import question_text
 
     for name, spoken, shown in (("no-sense", "which sense does {} or {} have here?", "Which sense does {} or {} have"),
                               ("no-sense-fr", "quel sens a {} ou {} ici\xa0?", "Quel sens a {} ou {} dans")):

@@ -205,8 +205,8 @@ def test_a_failed_preview_is_one_line() -> None:
     from attnvid.commands.warm import one_line
 
     try:
-        compile("x = (", "s05_softmax.py", "exec")
+        compile("x = (", "softmax.py", "exec")
     except SyntaxError as exc:
         line = one_line(exc)
-    assert line.startswith("attnvid: preview failed: SyntaxError") and "s05_softmax.py:1" in line
+    assert line.startswith("attnvid: preview failed: SyntaxError") and "softmax.py:1" in line
     assert "\n" not in line and line.endswith("still watching")

@@ -508,14 +508,20 @@ def test_the_video_look(cases: dict[str, Case]) -> None:
     assert all(ws.freeze_panes == "A4" for ws in default.worksheets if ws.title != "Start")
 
 
-def test_colours_are_read_from_the_theme_without_manim() -> None:
-    from attnvid.publish.workbook.style import theme_tables
+def test_colours_are_the_palettes_the_scenes_read_without_manim() -> None:
+    from attnstage import palette
+    from attnvid.publish.workbook.style import Palette
     from scenes import theme
 
-    assert theme_tables() == {"ROLE": theme.ROLE, "DIM_PALETTE": theme.DIM_PALETTE, "HEAD_PALETTE": theme.HEAD_PALETTE,
-                              "LIGHT_ROLE": theme.LIGHT_ROLE, "LIGHT_DIM_PALETTE": theme.LIGHT_DIM_PALETTE,
-                              "LIGHT_HEAD_PALETTE": theme.LIGHT_HEAD_PALETTE}
-    code = "import sys, attnvid.publish.workbook, attnvid.commands.workbook; assert 'manim' not in sys.modules"
+    for style in ("dark", "light"):
+        book, video = Palette((("query", "#123456"),), ("animal", "x", "y"), style), theme.Theme((("query", "#123456"),),
+                                                                                                ("animal", "x", "y"), style)
+        assert book.colours == video.colours and [book.dim(d) for d in ("animal", "x", "y")] == [video.dim(d) for d in
+                                                                                                ("animal", "x", "y")]
+        assert [book.head(i) for i in range(5)] == [video.head(i) for i in range(5)]
+    assert theme.STYLES is palette.STYLES and theme.ROLE is palette.ROLE
+    code = ("import sys, attnstage.palette, attnvid.publish.workbook, attnvid.commands.workbook, attnvid.publish.page, "
+            "attnvid.publish.playground; assert 'manim' not in sys.modules")
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).returncode == 0
 
 
@@ -695,8 +701,8 @@ def test_the_worked_rows_show_the_videos_digits(cases: dict[str, Case], shown: C
 
     from scenes.components import Num
     from scenes.inspect import visible_texts
-    from scenes.s03_dot_products import DotProducts
-    from scenes.s05_softmax import Softmax
+    from scenes.steps.dot_products import DotProducts
+    from scenes.steps.softmax import Softmax
 
     case = cases["default"]
     sheets = shown("default")

@@ -49,7 +49,7 @@ from typing import Any
 from attnstage.settings import DEFAULT_STYLE, STYLES, SceneSettings, preview_dir, preview_server_wanted
 
 from ..paths import package_dir
-from ..render.cache import SCENE_FILE
+from ..render.cache import is_scene_file
 
 #: The packages whose files a preview depends on.
 PACKAGES = ("scenes", "attncore", "attnstage", "attnvid")
@@ -109,7 +109,7 @@ def digests() -> tuple[str, str]:
     for label, path in _package_files():
         data = label.encode() + b"\0" + path.read_bytes() + b"\0"
         tree.update(data)
-        if not (label.startswith("scenes/") and SCENE_FILE.fullmatch(path.name)):
+        if not is_scene_file(path):
             code.update(data)
     return code.hexdigest(), tree.hexdigest()
 

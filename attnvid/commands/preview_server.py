@@ -29,7 +29,7 @@ from attnstage.settings import SceneSettings
 
 from ..catalog import forget_traces, lecture_scenes
 from ..paths import package_dir
-from ..render.cache import SCENE_FILE
+from ..render.cache import is_scene_file
 from .preview_client import PACKAGES, code_digest, peer_uid, read_message
 
 
@@ -49,12 +49,14 @@ class Server:
         self.cli, self.cli_errors, self.one_line = cli, cli_errors, one_line
 
     def reload_changed_scenes(self) -> None:
-        """Import again every scene module whose file changed, then the lecture's list of them."""
+        """Import again every scene module whose file changed (its parts first), then the lecture's list of them."""
         now = _scene_digests()
-        changed = [module for module, digest in now.items() if self.scene_files.get(module) != digest]
+        changed = {module for module, digest in now.items() if self.scene_files.get(module) != digest}
         if not changed:
             return
-        for module in changed:
+        # a scene whose part changed (mixing_layout for mixing) is imported again after the part
+        changed |= {scene for scene in now for part in changed if part.startswith(scene + "_")}
+        for module in sorted(changed, key=len, reverse=True):
             if module in sys.modules:
                 importlib.reload(sys.modules[module])
         importlib.reload(sys.modules["scenes.lecture"])
@@ -83,8 +85,8 @@ class Server:
 
 def _scene_digests() -> dict[str, str]:
     folder = package_dir("scenes")
-    return {f"scenes.{p.stem}": hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(folder.glob("*.py")) if SCENE_FILE.fullmatch(p.name)}
+    return {f"scenes.{p.parent.name}.{p.stem}": hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*.py")) if is_scene_file(p)}
 
 
 def _reply(conn: socket.socket, message: dict[str, Any]) -> None:

@@ -34,6 +34,7 @@ from attnstage.settings import DEFAULT_STYLE
 from attnstage.speech.captions import Cue, compose_srt, compose_vtt, vtt_time
 from attnstage.speech.voices import voice_engine
 
+from ..catalog import numbered
 from ..outputs import atomic_path, write_atomic
 from ..render.jobs import Job, Result
 from .clips import SectionClip, chapter_title, last_frame, shown, write_section_clips
@@ -60,7 +61,7 @@ def chapters_for(results: Sequence[Result], titles: Sequence[str]) -> list[Chapt
     offset = 0.0
     for r, scene_title in zip(results, titles, strict=True):
         for s in r.sections:
-            out.append(Chapter(chapter_title(scene_title, s["title"]), offset + s["start_s"], offset + s["end_s"]))
+            out.append(Chapter(chapter_title(r.scene, scene_title, s["title"]), offset + s["start_s"], offset + s["end_s"]))
         offset += r.duration
     return out
 
@@ -175,7 +176,7 @@ def narration_markdown(title: str, results: Sequence[Result], scene_titles: Sequ
     for r, st in zip(results, scene_titles, strict=True):
         said = [n for n in r.narration if n["text"].strip()]  # no heading without words under it
         if said:
-            lines += [f"## {st}", ""]
+            lines += [f"## {numbered(r.scene, st)}", ""]
         for n in said:
             lines += [f"### {n['section']} ({vtt_time(offset + n['start_s'])[3:8]})", "", n["text"], ""]
         offset += r.duration

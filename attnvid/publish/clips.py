@@ -38,6 +38,7 @@ from av.video.frame import VideoFrame
 from attncore.i18n import _
 from attncore.narration import section_slug
 
+from ..catalog import scene_heading
 from ..outputs import atomic_path
 from ..render.jobs import Job, Result
 from ..render.settings import ENCODER_OPTIONS
@@ -247,10 +248,10 @@ def shown(title: str) -> str:
     return _(title) if title else title
 
 
-def chapter_title(scene_title: str, section: str) -> str:
-    """"5 · Softmax — Divide by the sum", as the viewer reads it; the title card, whose scene
-    has no title, is its section alone ("Title", not " — Title")."""
-    return f"{shown(scene_title)} — {shown(section)}" if scene_title else shown(section)
+def chapter_title(scene: str, scene_title: str, section: str) -> str:
+    """"5 · Softmax — Divide by the sum", as the viewer reads it (``scene``: the class name, which
+    numbers it); the title card, whose scene has no title, is its section alone ("Title", not " — Title")."""
+    return f"{scene_heading(scene, scene_title)} — {shown(section)}" if scene_title else shown(section)
 
 
 @dataclass(frozen=True)
@@ -258,7 +259,7 @@ class SectionClip:
     """One section of the lecture as a file of its own, and what the deck and the handout show of it."""
 
     scene: str  # class name
-    scene_title: str  # "5 · Softmax"
+    scene_title: str  # "Softmax" (an English id: scene_heading numbers and translates it)
     title: str  # the section's title
     path: str  # its MP4, relative to the lecture folder
     poster: str  # its last frame (PNG), relative to the lecture folder

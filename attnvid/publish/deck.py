@@ -37,6 +37,7 @@ from pptx.util import Emu
 
 from attncore.i18n import _, ngettext
 
+from ..catalog import scene_heading
 from ..outputs import atomic_path
 from .clips import SectionClip, chapter_title, shown
 
@@ -88,7 +89,7 @@ def _autoplay_timing(movie_id: int) -> str:
 def _add_section(slide: Slide, folder: Path, clip: SectionClip) -> None:
     title = slide.shapes.title
     if title is not None:  # first, so that the video covers it
-        title.text = chapter_title(clip.scene_title, clip.title)
+        title.text = chapter_title(clip.scene, clip.scene_title, clip.title)
     movie = slide.shapes.add_movie(str(folder / clip.path), Emu(0), Emu(0), SLIDE_WIDTH, SLIDE_HEIGHT,
                                    poster_frame_image=str(folder / clip.poster), mime_type="video/mp4")
     # Translators: the name of a slide's video (read by a screen reader); {title} is the section's.
@@ -128,7 +129,7 @@ def _add_part_title(slide: Slide, n: int, part: DeckPart, clips: Sequence[Sectio
     length below; its scenes in the notes."""
     mine = [c for c in clips if c.scene in part.scenes]
     seconds = round(sum(c.end_s - c.start_s for c in mine))
-    scene_titles = list(dict.fromkeys(shown(c.scene_title) for c in mine))
+    scene_titles = list(dict.fromkeys(scene_heading(c.scene, c.scene_title) for c in mine))
     slide.background.fill.solid()
     slide.background.fill.fore_color.rgb = PART_COLOURS["background"]
     if slide.shapes.title is not None:

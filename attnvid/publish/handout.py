@@ -31,6 +31,7 @@ from attncore import Lesson
 from attncore.i18n import _, breakable_words, language, ngettext, quoted
 from attnstage.settings import DEFAULTS
 
+from ..catalog import scene_heading
 from ..outputs import atomic_path, write_atomic
 from ..render.jobs import Job
 from .clips import SectionClip, shown
@@ -215,7 +216,7 @@ def _title_page(pen: _Pen, lesson: Lesson, clips: Sequence[SectionClip], duratio
     _paragraph(pen, _("Contents"), SIZE["heading"], bold=True)
     first_page: dict[str, int] = {}
     for clip, page in zip(clips, _pages(clips), strict=True):
-        first_page.setdefault(shown(clip.scene_title or clip.title), page)
+        first_page.setdefault(scene_heading(clip.scene, clip.scene_title) if clip.scene_title else shown(clip.title), page)
     pen.font(SIZE["body"])
     for scene_title, page in first_page.items():
         pen.y += SIZE["body"] * LEADING
@@ -251,7 +252,7 @@ def _section_block(pen: _Pen, png: Path, clip: SectionClip, index: int, total: i
     pen.font(SIZE["scene"], bold=True, colour=MUTED)
     where = f"{index}/{total} · {_clock(clip.start_s)}–{_clock(clip.end_s)}"
     pen.text(PAGE_W - MARGIN - pen.width(where), top + SIZE["scene"], where)
-    pen.text(MARGIN, top + SIZE["scene"], shown(clip.scene_title))
+    pen.text(MARGIN, top + SIZE["scene"], scene_heading(clip.scene, clip.scene_title))
     pen.y = top + SIZE["scene"] * LEADING
     _paragraph(pen, shown(clip.title), SIZE["heading"], bold=True)
     pen.y += GAP

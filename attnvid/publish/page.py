@@ -22,23 +22,26 @@ from pathlib import Path
 from typing import Any
 
 from attncore.i18n import N_, _, language, ngettext
+from attnstage.palette import LIGHT_ROLE
 
 from ..outputs import write_atomic
 
 #: The Try it panel's and the self-check's own surfaces in the light style (:mod:`.playground`,
 #: :mod:`.selfcheck`): white fields and
 #: cards on the light page, lines and grid as the light style draws them.
-LIGHT_PANEL_VARS = ("--pg-field: #ffffff; --pg-card: #f7f5ef; --pg-line: #7d838e; --pg-grid: #d6d3ca; "
-                    "--pg-focus-line: #955800; --pg-error: #b3261e; --sc-right: #276b2b; --sc-wrong: #b3261e;")
-#: The light style's colours (scenes/theme.py's LIGHT_ROLE: background, panel, text, muted,
+LIGHT_PANEL_VARS = (f"--pg-field: #ffffff; --pg-card: #f7f5ef; --pg-line: {LIGHT_ROLE['grid']}; --pg-grid: #d6d3ca; "
+                    f"--pg-focus-line: {LIGHT_ROLE['accent']}; --pg-error: {LIGHT_ROLE['negative']}; "
+                    f"--sc-right: {LIGHT_ROLE['positive']}; --sc-wrong: {LIGHT_ROLE['negative']};")
+#: The light style's colours (:data:`attnstage.palette.LIGHT_ROLE`: background, panel, text, muted,
 #: accent) as the page's variables, over the dark ones; the playground's own page sets them too.
-LIGHT_ROOT_VARS = ("color-scheme: light; --bg: #fbfaf6; --panel: #f0eee8; --text: #1c1e24; --muted: #5b606b; "
-                   "--accent: #955800;")
+LIGHT_ROOT_VARS = "color-scheme: light; " + " ".join(
+    f"--{name}: {LIGHT_ROLE[role]};" for name, role in (("bg", "background"), ("panel", "panel"), ("text", "text"),
+                                                       ("muted", "muted"), ("accent", "accent")))
 #: ``light.css``, what the pages of a light lecture (``--theme light``) add to their style.
 LIGHT_CSS = (":root { " + LIGHT_ROOT_VARS + " " + LIGHT_PANEL_VARS + """ }
 nav button:hover { background: #e4e1d8; }
 nav button.current { background: #f3e4c4; }
-.bar button { border-color: #7d838e; }
+.bar button { border-color: """ + LIGHT_ROLE["grid"] + """; }
 """)
 #: The link a light page adds after its other styles.
 LIGHT_LINK = '<link rel="stylesheet" href="light.css">'

@@ -30,11 +30,11 @@ from attncore import Lesson, LessonTrace
 from attncore.i18n import _, language, ngettext, pgettext, quoted
 from attncore.lesson import EXP_LIMIT, LIMITS, VALUE_LIMIT
 from attncore.steps import sinusoidal_encoding
+from attnstage.palette import Colours
 from attnstage.settings import DEFAULT_STYLE
 
-from .clips import shown
+from ..catalog import scene_heading
 from .page import LIGHT_LINK
-from .workbook.style import Palette
 
 __all__ = ["PLAYGROUND_NAME", "STEPS", "playground_data", "playground_page", "playground_panel"]
 
@@ -42,18 +42,19 @@ PLAYGROUND_NAME = "playground.html"
 
 #: The panel's steps in the order it shows them: (id, title as the lecture names it, the
 #: scene whose first chapter it links to, the setting a chapter's link turns on to show it).
+#: A title is shown as the scene's header shows it, numbered by the scene's place in the lecture.
 STEPS: tuple[tuple[str, str, str, str], ...] = (
-    ("embeddings", "1 · Embeddings", "Embeddings", ""),
-    ("positions", "14 · Word order", "WordOrder", "positions"),
-    ("projections", "10 · Learned projections", "LearnedProjections", "trained"),
-    ("scores", "3 · Dot products", "DotProducts", ""),
-    ("scaled", "4 · Scaling", "Scaling", "scaled"),
-    ("masked", "13 · The causal mask", "CausalMask", "causal"),
-    ("softmax", "5 · Softmax", "Softmax", ""),
-    ("attention", "6 · Reading the matrix", "ReadingAttention", ""),
-    ("mixing", "7 · Mixing the values", "MixingValues", ""),
-    ("heads", "12 · Multi-head attention", "MultiHead", "heads"),
-    ("lean", "8 · Side by side", "TwoContexts", ""),
+    ("embeddings", "Embeddings", "Embeddings", ""),
+    ("positions", "Word order", "WordOrder", "positions"),
+    ("projections", "Learned projections", "LearnedProjections", "trained"),
+    ("scores", "Dot products", "DotProducts", ""),
+    ("scaled", "Scaling", "Scaling", "scaled"),
+    ("masked", "The causal mask", "CausalMask", "causal"),
+    ("softmax", "Softmax", "Softmax", ""),
+    ("attention", "Reading the matrix", "ReadingAttention", ""),
+    ("mixing", "Mixing the values", "MixingValues", ""),
+    ("heads", "Multi-head attention", "MultiHead", "heads"),
+    ("lean", "Side by side", "TwoContexts", ""),
 )
 #: How many counts :func:`_strings` writes a sentence-length message for (a longer one takes the last).
 _COUNTS = 40
@@ -68,9 +69,10 @@ SIGNIFICANT = 6
 
 def _colours(lesson: Lesson, style: str = DEFAULT_STYLE) -> tuple[dict[str, str], list[str], list[str]]:
     """Role colours (the theme of the video's ``style`` with the lesson's ``[theme]``), one per
-    dimension and one per head, as the video picks them (``scenes.theme.Theme.dim`` and ``.head``)."""
-    palette = Palette(lesson.theme, lesson.dimensions, style)  # the workbook's: the same picks
-    return dict(palette.colours), [palette.dim(d) for d in lesson.dimensions], [palette.head(i) for i in range(lesson.heads)]
+    dimension and one per head, as the video picks them (:class:`attnstage.palette.Colours`, which
+    the scenes' ``Theme`` is)."""
+    picks = Colours(lesson.theme, lesson.dimensions, style)
+    return dict(picks.colours), [picks.dim(d) for d in lesson.dimensions], [picks.head(i) for i in range(lesson.heads)]
 
 
 def _chapters(manifest: dict[str, Any]) -> tuple[dict[str, dict[str, Any]], list[tuple[int, str, str]]]:
@@ -119,7 +121,7 @@ def playground_data(trace: LessonTrace, manifest: dict[str, Any], in_lecture: bo
         "exp_limit": EXP_LIMIT,
         "significant": SIGNIFICANT,
         # the scenes' titles, translated as the scenes translate them
-        "titles": {step: shown(title) for step, title, _scene, _mode in STEPS},
+        "titles": {step: scene_heading(scene, title) for step, title, scene, _mode in STEPS},
         "chapters": chapters,
         "chapter_steps": links,
         "in_lecture": in_lecture,

@@ -4,7 +4,8 @@
 
 - ``storyboard.png`` and ``storyboard_light.png``: ``attnvid storyboard`` of the default
   lecture, dark and ``--theme light``, each stamped (a PNG text chunk, :data:`STAMP`) with
-  what made it: this script's digest, ``scenes/theme.py``'s and the lecture's sections,
+  what made it: this script's digest, the palette's and the theme's (``attnstage/palette.py``,
+  ``scenes/theme.py``) and the lecture's sections,
   which tests/test_readme_media.py compares with the current ones (stale pictures fail it);
 - ``poster_fr.png``: the last frame of the French lesson's softmax scene (``attnvid preview
   Softmax --lesson souris``), stamped the same way;
@@ -39,12 +40,12 @@ POSTERS = [("poster_fr.png", "Softmax", "souris")]
 
 
 def stamp() -> dict[str, object]:
-    """What the storyboards are made from: this script, the theme, the lecture's sections."""
+    """What the storyboards are made from: this script, the palette and the theme, the lecture's sections."""
     from scenes.lecture import LECTURE
 
-    theme = HERE.parents[1] / "scenes" / "theme.py"
+    looks = (HERE.parents[1] / "attnstage" / "palette.py", HERE.parents[1] / "scenes" / "theme.py")
     return {"script": hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16],
-            "theme": hashlib.sha256(theme.read_bytes()).hexdigest()[:16],
+            "theme": hashlib.sha256(b"".join(p.read_bytes() for p in looks)).hexdigest()[:16],
             "sections": [f"{c.__name__}/{t}" for c in LECTURE for t in c.section_names()]}
 
 

@@ -84,7 +84,7 @@ def arrange_equation(items: Sequence[VMobject], *, buff: float = EQ_BUFF, name_g
 def place_after(first: Grid, steps: Sequence[tuple[VMobject, Grid]], buff: float = EQ_BUFF) -> None:
     """Each (sign, grid) of ``steps`` right of the grid before (``first`` the first), ``buff``
     either side of the sign, the grids' tops aligned and each sign halfway down the grid after it:
-    an equation of grids of different heights (scene 7's weights × V = terms)."""
+    an equation of grids of different heights (mixing's weights × V = terms)."""
     cursor = first.body().get_right()[0]
     for sign, grid in steps:
         sign.move_to((cursor + buff + sign.width / 2, 0, 0))

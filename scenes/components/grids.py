@@ -386,9 +386,9 @@ def column_labels(grid: CellGrid, texts: Sequence[str], theme: Theme, colours: S
       words to keep apart.
     - ``"pairwise"``: never shrunk; a label moves to another line only when it would touch
       its neighbour (:func:`~scenes.components.stagger_names`); bottoms, not baselines,
-      aligned. Steps 6 and 7.
+      aligned. Reading the matrix, mixing the values.
     - ``"shrunk"``: one line, a word wider than its cell shrunk to it (not below the
-      ``small`` size). The embedding table of step 1.
+      ``small`` size). The embedding table of the embeddings scene.
     - ``"clipped"``: one line, upright at ``size`` as ``"staggered"`` side by side, the two
       words of a pair that would touch cut short to their columns less :data:`COLUMN_GAP`
       with an ellipsis (:func:`clipped`): stacked blocks of long words with no room to turn.

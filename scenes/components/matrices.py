@@ -83,7 +83,7 @@ def heat_grid(
     return grid
 
 
-# -- over the words of a sentence (steps 3-5) ------------------------------------------------
+# -- over the words of a sentence (dot products to softmax) ------------------------------------
 def token_matrix(
     values: np.ndarray, decimals: int, source: Callable[[int, int], Source], theme: Theme, tokens: Sequence[str], *,
     cell_w: float, cell_h: float, heat: bool = False, approx: Callable[[int, int], bool] | None = None,

@@ -1,7 +1,7 @@
 """A matrix as a small picture: colour tiles without numbers, its bold name at its left.
 
 Where a matrix only has to be recognised, not read: the shelf of finished products
-(step 9), the strip that keeps Q, K and V in view above the heads (step 11).
+(learned projections), the strip that keeps Q, K and V in view above the heads (multi-head).
 """
 
 from __future__ import annotations

@@ -54,7 +54,7 @@ def header_row(group: VGroup) -> VGroup:
 
     The mark is the row's names themselves (a copy of the group marks its copies): a name that
     an animation puts in their place (``ReplacementTransform`` replaces a mobject inside its
-    group, scene 7's words becoming the row labels of its weights) is no longer one of them."""
+    group, mixing's words becoming the row labels of its weights) is no longer one of them."""
     group.header_row = tuple(group.submobjects)  # type: ignore[attr-defined]
     return group
 

@@ -1,7 +1,7 @@
 """Sizes of a row of matrices in the content box: the room its labels and operators take,
 and the range its cell height keeps to.
 
-A product written on one line, ``M0 · M1 = M2`` (steps 9 to 11), shares one cell height
+A product written on one line, ``M0 · M1 = M2`` (learned projections, changing the dimension, multi-head), shares one cell height
 between its matrices; the first matrix has the words as row labels, and two operators
 with their gaps stand between the matrices. :func:`~scenes.components.fit_numbers`
 then decides the cell widths.

@@ -8,7 +8,7 @@ Google Sheets.
 
 - :mod:`.formulas`: one ordinary formula per cell (why no array formulas);
 - :mod:`.cached`: the trace's values saved as the formulas' cached values;
-- :mod:`.style`: the video's colours (read from ``scenes/theme.py`` without manim);
+- :mod:`.style`: the video's colours (:mod:`attnstage.palette`, the scenes' own, without manim);
 - :mod:`.grid`: placing labelled matrices and naming them;
 - :mod:`.inputs`, :mod:`.simple`, :mod:`.learned`, :mod:`.order`, :mod:`.guide`: the sheets.
 

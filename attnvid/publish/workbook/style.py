@@ -1,53 +1,27 @@
 """The video's look in a spreadsheet: role colours, number formats, heat maps.
 
-Colours come from the scenes' one theme module, ``scenes/theme.py``, read as text: that
-module imports manim (its heat ramp uses ``ManimColor``), and writing a workbook must not
-load manim. Its ``ROLE``, ``DIM_PALETTE`` and ``HEAD_PALETTE`` are plain literals, so
-:func:`theme_tables` parses them with :mod:`ast` instead of importing the module; a lesson's
-``[theme]`` table overrides roles as it does in the video.
+Colours come from :mod:`attnstage.palette`, the one palette the scenes read too (without
+manim: writing a workbook must not load it); a lesson's ``[theme]`` table overrides roles
+as it does in the video, and a dimension or a head takes the colour the video gives it.
 """
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TypeVar, cast
 
 from openpyxl.formatting.rule import ColorScaleRule
 from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
 
-from ...paths import package_dir
+from attnstage.palette import DEFAULT_STYLE, Colours
 
-__all__ = ["Palette", "number_format", "theme_tables"]
+__all__ = ["Palette", "number_format"]
 
-_TABLES = ("ROLE", "DIM_PALETTE", "HEAD_PALETTE", "LIGHT_ROLE", "LIGHT_DIM_PALETTE", "LIGHT_HEAD_PALETTE")
-#: The tables of each style (``--theme``, ``[theme] style``): the workbook follows the video's.
-_STYLE_TABLES = {"dark": ("ROLE", "DIM_PALETTE", "HEAD_PALETTE"),
-                 "light": ("LIGHT_ROLE", "LIGHT_DIM_PALETTE", "LIGHT_HEAD_PALETTE")}
 _S = TypeVar("_S")
 #: The workbook's default font (openpyxl's, and Excel's): styled cells use it too. LibreOffice
 #: draws it with the metric-compatible Carlito where installed.
 FONT = "Calibri"
-
-
-def theme_tables(path: Path | None = None) -> dict[str, object]:
-    """``ROLE``, ``DIM_PALETTE`` and ``HEAD_PALETTE`` of ``scenes/theme.py``, and the light style's
-    ``LIGHT_*`` tables, without importing it."""
-    source = path or package_dir("scenes") / "theme.py"
-    tree = ast.parse(source.read_text(encoding="utf-8"), filename=str(source))
-    found: dict[str, object] = {}
-    for node in tree.body:
-        target = node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1 else (
-            node.target if isinstance(node, ast.AnnAssign) else None)
-        value = node.value if isinstance(node, ast.Assign | ast.AnnAssign) else None
-        if isinstance(target, ast.Name) and target.id in _TABLES and value is not None:
-            found[target.id] = ast.literal_eval(value)
-    missing = [t for t in _TABLES if t not in found]
-    if missing:
-        raise RuntimeError(f"{source}: no literal {', '.join(missing)}; the workbook reads its colours there")
-    return found
 
 
 def _argb(colour: str) -> str:
@@ -73,33 +47,28 @@ class Palette:
 
     overrides: Iterable[tuple[str, str]] = ()
     dimensions: tuple[str, ...] = ()
-    style: str = "dark"  # the video's style: its colours, dark or light
+    style: str = DEFAULT_STYLE  # the video's style (``--theme``, ``[theme] style``): its colours, dark or light
     colours: dict[str, str] = field(init=False)
     dim_palette: list[str] = field(init=False)
     head_palette: list[str] = field(init=False)
+    picks: Colours = field(init=False)
     _made: dict[tuple[object, ...], object] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
-        tables = theme_tables()
-        role, dims, heads = (tables[name] for name in _STYLE_TABLES[self.style])
-        assert isinstance(role, dict) and isinstance(dims, list) and isinstance(heads, list)
-        self.colours = {str(k): str(v) for k, v in role.items()}
-        self.colours.update(dict(self.overrides))
-        self.dim_palette = [str(c) for c in dims]
-        self.head_palette = [str(c) for c in heads]
+        self.picks = Colours(self.overrides, self.dimensions, self.style)
+        self.colours = self.picks.colours
+        self.dim_palette = list(self.picks.dim_palette)
+        self.head_palette = list(self.picks.head_palette)
 
     def __getitem__(self, role: str) -> str:
         return self.colours[role]
 
     def dim(self, name: str) -> str:
         """A named dimension's colour: its role colour if it has one, else the palette (as the video)."""
-        if name in self.colours:
-            return self.colours[name]
-        i = self.dimensions.index(name) if name in self.dimensions else 0
-        return self.dim_palette[i % len(self.dim_palette)]
+        return self.picks.dim(name)
 
     def head(self, i: int) -> str:
-        return self.colours.get(f"head{i + 1}", self.head_palette[i % len(self.head_palette)])
+        return self.picks.head(i)
 
     # Cell styles: one object per distinct style, so that cells can share it (see grid.Sheet.put)
     def _memo(self, key: tuple[object, ...], make: Callable[[], _S]) -> _S:

@@ -1,4 +1,4 @@
-"""The title card: the lesson's title and its contexts, before step 1.
+"""The title card: the lesson's title and its contexts, before the first step.
 
 The lecture opens here, and the card's last frame is the lecture page's first poster.
 Nothing on it is computed: the title and the sentences are the lesson's own words, the

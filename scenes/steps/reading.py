@@ -1,4 +1,4 @@
-"""Step 6, reading the attention matrix: a row says where one word looks, and how much.
+"""Reading the attention matrix: a row says where one word looks, and how much.
 
 After this scene the viewer reads the attention matrix the right way round (row = the
 word being updated, the query; column = the word it looks at, the key) and can say, for
@@ -363,7 +363,7 @@ def over_sentence(ctx: ContextTrace, w: np.ndarray, theme: Theme, dec: int) -> O
 
 
 class ReadingAttention(LessonScene):
-    TITLE = N_("6 · Reading the matrix")
+    TITLE = N_("Reading the matrix")
     STAGE = 3
     FORMULA = r'A = "softmax"(X X^T \/ sqrt(d))'
     SECTIONS = (

@@ -1,4 +1,4 @@
-"""Step 5, softmax row by row: scaled scores become weights that sum to 1.
+"""Softmax row by row: scaled scores become weights that sum to 1.
 
 After this scene the viewer can follow the softmax of one row (exponentiate every
 scaled score, add the exponentials, divide each by that sum), has checked that the
@@ -326,7 +326,7 @@ def matrix_layout(ctx: ContextTrace, theme: Theme, dec: int) -> MatrixLayout:
 
 
 class Softmax(LessonScene):
-    TITLE = N_("5 · Softmax")
+    TITLE = N_("Softmax")
     STAGE = 3
     FORMULA = r'A = "softmax"(X X^T \/ sqrt(d))'
     SECTIONS = (

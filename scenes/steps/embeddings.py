@@ -1,4 +1,4 @@
-"""Step 1, embeddings: every word is a vector whose columns have names.
+"""Embeddings: every word is a vector whose columns have names.
 
 After this scene the viewer can read a word vector dimension by dimension, and has
 noticed that the focus word (``mouse``) is strong in two dimensions at once: on its
@@ -215,7 +215,7 @@ def shared_row(trace: LessonTrace, table: NumberGrid, r: int, theme: Theme, box:
 
 
 class Embeddings(LessonScene):
-    TITLE = N_("1 · Embeddings")
+    TITLE = N_("Embeddings")
     STAGE = 0
     FORMULA = '"word" -> "vector" X'  # its words are translated where it is typeset (components.typeset)
     SECTIONS = (

@@ -1,4 +1,4 @@
-"""Step 13, the causal mask: a word may look only at itself and the words before it.
+"""The causal mask: a word may look only at itself and the words before it.
 
 After this scene the viewer knows why a model that writes a sentence word by word masks
 its scores (the words after the current one do not exist yet), how the mask works (the
@@ -393,7 +393,7 @@ def rows_note(ctx: ContextTrace, dec: int) -> str:
 
 # -- the scene -------------------------------------------------------------------------------
 class CausalMask(LessonScene):
-    TITLE = N_("13 · The causal mask")
+    TITLE = N_("The causal mask")
     STAGE = 3
     FORMULA = r'"softmax"("mask"(X X^T \/ sqrt(d))) X'
     SECTIONS = (

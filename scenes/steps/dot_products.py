@@ -1,4 +1,4 @@
-"""Step 3, dot products: the score of two words is the dot product of their vectors.
+"""Dot products: the score of two words is the dot product of their vectors.
 
 After this scene the viewer can compute one score by hand (multiply the two vectors
 dimension by dimension, add the products), knows that the score matrix ``S = X·Xᵀ`` has
@@ -62,7 +62,7 @@ from scenes.layout import (
 )
 from scenes.theme import LAG, STROKE, TIME, Theme
 
-#: Where the word matrices of steps 3 to 5 go (the content box, a little lower).
+#: Where the word matrices of dot products, scaling and softmax go (the content box, a little lower).
 AREA = WORD_MATRIX_AREA
 
 # -- the worked example (scene units) ------------------------------------------------------
@@ -239,7 +239,7 @@ def matrix_alone(ctx: ContextTrace, pair: Pair, theme: Theme, dec: int) -> Score
 
 
 class DotProducts(LessonScene):
-    TITLE = N_("3 · Dot products")
+    TITLE = N_("Dot products")
     STAGE = 1
     FORMULA = "S = X X^T"
     SECTIONS = (

@@ -1,4 +1,4 @@
-"""Step 14, word order: attention alone does not see it; positional encodings add it.
+"""Word order: attention alone does not see it; positional encodings add it.
 
 After this scene the viewer knows that self-attention without positions ignores word
 order: shuffle the sentence and the focus word's output is the same, to the last digit
@@ -334,7 +334,7 @@ def swap_words(ctx: ContextTrace) -> str:
 
 # -- the scene -------------------------------------------------------------------------------
 class WordOrder(LessonScene):
-    TITLE = N_("14 · Word order")
+    TITLE = N_("Word order")
     STAGE = 0
     FORMULA = r'"Output" = "softmax"(X X^T \/ sqrt(d)) X'
     SECTIONS = (

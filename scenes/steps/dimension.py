@@ -1,4 +1,4 @@
-"""Step 10, changing the dimension: W_V may map the d input dimensions to d_v others.
+"""Changing the dimension: W_V may map the d input dimensions to d_v others.
 
 After this scene the viewer knows that the value map W_V need not be square: with d rows
 and d_v columns it gives every word a value vector of size d_v, and because each output
@@ -215,7 +215,7 @@ def before_after_layout(trace: LessonTrace, theme: Theme, box: Box, dec: int) ->
 
 
 class ChangingDimension(LessonScene):
-    TITLE = N_("11 · Changing the dimension")
+    TITLE = N_("Changing the dimension")
     STAGE = 5
     FORMULA = 'V = X W_V quad "output" = A V'
     SECTIONS = (

@@ -1,4 +1,4 @@
-"""Step 4, scaling: every score is divided by √d before the softmax.
+"""Scaling: every score is divided by √d before the softmax.
 
 After this scene the viewer knows what d and √d are in the lesson, has seen the score
 matrix turn into the scaled matrix, and has seen why: without the division the softmax
@@ -68,7 +68,7 @@ from scenes.layout import (
 )
 from scenes.theme import LAG, TIME, Theme
 
-#: Where the word matrices of steps 3 to 5 go (the content box, a little lower).
+#: Where the word matrices of dot products, scaling and softmax go (the content box, a little lower).
 AREA = WORD_MATRIX_AREA
 
 # -- the division (scene units) ------------------------------------------------------------
@@ -254,7 +254,7 @@ def comparison(ctx: ContextTrace, theme: Theme, dec: int) -> Comparison:
 
 
 class Scaling(LessonScene):
-    TITLE = N_("4 · Scaling")
+    TITLE = N_("Scaling")
     STAGE = 2
     FORMULA = r"X X^T \/ sqrt(d)"
     SECTIONS = (

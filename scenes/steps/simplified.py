@@ -1,4 +1,4 @@
-"""Step 2, self-attention simplified: every word looks at every word of its sentence.
+"""Self-attention simplified: every word looks at every word of its sentence.
 
 After this scene the viewer knows the plan: each word will be updated by looking at all
 words of its own sentence (itself included), and, for now, with no learned weights, the
@@ -188,7 +188,7 @@ def x_and_roles(ctx: ContextTrace, dims: list[str], above: Mobject, theme: Theme
 
 
 class SimplifiedAttention(LessonScene):
-    TITLE = N_("2 · Self-attention, simplified")
+    TITLE = N_("Self-attention, simplified")
     STAGE = 0
     FORMULA = "Q = K = V = X"
     SECTIONS = (
