@@ -31,7 +31,7 @@ from PIL import Image, PngImagePlugin
 HERE = Path(__file__).resolve().parent
 ATTNVID = str(Path(sys.executable).parent / "attnvid")
 SCENE, FIRST_SECTION = "TwoContexts", "Attention mixes in the sentence"
-SIZE, STEP = (480, 270), 3  # every 3rd frame of 15 fps: 200 ms a frame
+SIZE, TICK_MS = (480, 270), 200  # the picture shown every 200 ms
 #: The PNG text key of the stamp, and the storyboards by style.
 STAMP = "attnvid-readme"
 BOARDS = {"dark": "storyboard.png", "light": "storyboard_light.png"}
@@ -64,18 +64,31 @@ def attnvid(*args: str, cwd: Path) -> Path:
 
 
 def gif_frames(video: Path, start_s: float) -> tuple[list[Image.Image], list[int]]:
+    """The picture on screen every TICK_MS from ``start_s`` to the end, a held one merged into one
+    GIF frame. Sampled by time, not by counting decoded frames: the MP4 stores a held picture once,
+    as one sample lasting the hold (attnvid.render.encoder), so counting would shorten every hold."""
+    shown: list[tuple[float, float, Image.Image]] = []  # (from, until, picture)
+    with av.open(str(video)) as c:
+        stream = c.streams.video[0]
+        for f in c.decode(stream):
+            if f.time is None:
+                continue
+            until = f.time + float(f.duration * f.time_base) if f.duration else f.time
+            if until > start_s:
+                shown.append((f.time, until, f.to_image().resize(SIZE, Image.LANCZOS)))
     frames: list[Image.Image] = []
     durations: list[int] = []
-    with av.open(str(video)) as c:
-        for k, f in enumerate(c.decode(video=0)):
-            if f.time is None or f.time < start_s or k % STEP:
-                continue
-            img = f.to_image().resize(SIZE, Image.LANCZOS)
-            if frames and img.tobytes() == frames[-1].tobytes():
-                durations[-1] += 200
-            else:
-                frames.append(img)
-                durations.append(200)
+    end, t, i = shown[-1][1], start_s, 0
+    while t < end - 1e-9:
+        while i + 1 < len(shown) and shown[i + 1][0] <= t + 1e-9:
+            i += 1
+        img = shown[i][2]
+        if frames and img.tobytes() == frames[-1].tobytes():
+            durations[-1] += TICK_MS
+        else:
+            frames.append(img)
+            durations.append(TICK_MS)
+        t += TICK_MS / 1000
     return frames, durations
 
 
