@@ -43,8 +43,8 @@ from manim import (
 )
 
 from attncore import LessonTrace, TrainingTrace, adds_up
+from attncore.claims import SHARE_WORDS
 from attncore.i18n import N_, _, list_of, pgettext, quoted
-from attncore.later_claims import SHARE_WORDS
 from attncore.training import ATTENTION_CLAIM, SenseClaim, alternatives, asked_words
 from scenes.base import LessonScene
 from scenes.components import (

@@ -12,8 +12,8 @@ from rich.markup import escape
 from rich.table import Table
 
 from attncore import ContextTrace, LessonTrace, fmt, trace_lesson
+from attncore.claims import lesson_claims
 from attncore.display import MINUS_INFINITY, fmt_masked
-from attncore.lecture_claims import lesson_claims
 
 from ..lessons import get_lesson
 from ..options import lesson_option, no_media_option
@@ -150,7 +150,7 @@ def values(lesson_path: Path | None, as_json: bool) -> None:
     """Print every step of the lesson, so numbers can be checked without rendering."""
     trace = trace_lesson(get_lesson(lesson_path))
     if as_json:
-        # "claims": every factual sentence of the lecture, as data (attncore.lecture_claims)
+        # "claims": every factual sentence of the lecture, as data (attncore.claims)
         out = {**trace.to_json(), "claims": [c.to_json() for c in lesson_claims(trace)]}
         click.echo(json.dumps(out, indent=1, ensure_ascii=False))
     else:
