@@ -3,7 +3,10 @@ with one line listing the known scenes when a name is wrong; their sections by t
 (in any case) or slug; the lesson's lecture in parts (its ``[lecture]`` table or the
 default parts); and what a lesson or a voice needs of them (narration slugs, recordings).
 
-Imports :mod:`scenes.lecture` (and so manim) only when called.
+Imports :mod:`scenes.lecture` (and so manim) only when called: this module is the
+application's one door into Manim's world, the only one that imports project modules
+inside functions (``tests/test_imports.py``), so that a command that draws nothing never
+loads Manim. :func:`manim_renderer` opens the same door for the renderer that draws a scene.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from attncore import Lesson, LessonError
 from attncore.narration import section_slug
@@ -166,3 +169,11 @@ def check_lecture(lesson: Lesson) -> None:
     """The lesson's ``[lecture]`` table names scenes of the lecture (only the application knows them)."""
     if lesson.lecture:
         lecture_parts(lesson)
+
+
+def manim_renderer() -> Any:
+    """Manim's Cairo renderer with our file writer and camera (:func:`attnvid.render.encoder.renderer`),
+    for a scene about to be drawn: imported here, with the scenes, only then."""
+    from .render.encoder import renderer
+
+    return renderer()

@@ -15,8 +15,14 @@ from typing import Any, TypeVar
 
 import click
 
+from attncore import find_lesson
+from attncore.i18n import UnknownLanguage, cldr_language, language_warnings, languages
+from attncore.lesson import lesson_warnings
+
+from .catalog import check_lecture, check_narration
 from .env import LANGUAGE_ENV
 from .errors import UserError, storage_error
+from .lessons import in_language
 from .render.settings import QUALITIES
 from .speech.voices import RATES, VoiceError, voice_engine, voice_from_spec, with_rate
 
@@ -28,13 +34,6 @@ def _checked_lesson(ctx: click.Context, param: click.Parameter, value: Path | No
     barely (a ``leans`` margin too small to see) is a warning line on stderr."""
     if ctx.resilient_parsing:
         return value
-    from attncore import find_lesson
-    from attncore.i18n import language_warnings
-    from attncore.lesson import lesson_warnings
-
-    from .catalog import check_lecture, check_narration
-    from .lessons import in_language
-
     lesson = find_lesson(value)
     check_narration(lesson)
     check_lecture(lesson)
@@ -121,8 +120,6 @@ def _set_language(ctx: click.Context, param: click.Parameter, value: str | None)
     taken (a code CLDR does not know is refused); one without a catalogue is warned about
     with the lesson (:func:`attncore.i18n.language_warnings`)."""
     if value and not ctx.resilient_parsing:
-        from attncore.i18n import UnknownLanguage, cldr_language, languages
-
         try:
             cldr_language(value)
         except UnknownLanguage as exc:

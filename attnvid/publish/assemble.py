@@ -31,6 +31,7 @@ from attncore import Lesson, trace_lesson
 from attncore.exercises import make_exercises
 from attncore.i18n import _, use
 
+from ..catalog import lecture_parts
 from ..outputs import atomic_path, write_atomic
 from ..render.jobs import Job, Result
 from ..speech.captions import Cue, compose_srt, compose_vtt, vtt_time
@@ -266,8 +267,6 @@ def write_parts(folder: Path, lesson: Lesson, jobs: Sequence[Job], results: Sequ
     entries. A part none of whose scenes was rendered (``batch --scene``) is left out;
     files of an earlier run that no part has now are removed.
     """
-    from ..catalog import lecture_parts
-
     where = {j.scene: k for k, j in enumerate(jobs)}
     starts = [sum(r.duration for r in results[:k]) for k in range(len(results))]
     entries: list[dict[str, Any]] = []

@@ -31,6 +31,7 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
+from ..catalog import manim_renderer, resolve_scene
 from ..env import LANGUAGE_ENV, LESSON_ENV, THEME_ENV, VOICE_ENV
 from ..errors import UserError, storage_error
 from ..outputs import move_into_place, write_atomic
@@ -70,8 +71,6 @@ def _scene_class(job: Job) -> Any:
     os.environ[VOICE_ENV] = job.voice
     os.environ[THEME_ENV] = job.style
     os.environ[LANGUAGE_ENV] = job.language
-    from ..catalog import resolve_scene
-
     return resolve_scene(job.scene)
 
 
@@ -79,12 +78,10 @@ def _run_manim(job: Job, cls: Any) -> tuple[Any, Path]:
     """Render ``cls`` with Manim in the job's work folder: the scene, and the file (or folder) it made."""
     from manim import tempconfig
 
-    from .encoder import renderer
-
     shutil.rmtree(job.work, ignore_errors=True)  # leftovers of an interrupted run
     quiet_noise()
     with tempconfig(manim_settings(job.scene, job.quality, job.fmt, str(job.work))):
-        scene = cls(renderer=renderer())
+        scene = cls(renderer=manim_renderer())
         scene.render()
         if job.fmt == "png":
             produced = Path(scene.renderer.file_writer.image_sequence_directory)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import os
 
+from ..catalog import resolve_scene
 from ..env import LESSON_ENV, THEME_ENV
 from .settings import QUALITIES
 
@@ -33,8 +34,6 @@ def section_frames(scene: str | type, quality: str, spec: str, work: str,
     os.environ[LESSON_ENV] = spec
     os.environ[THEME_ENV] = style
     from scenes.inspect import build, temporary_config
-
-    from ..catalog import resolve_scene
 
     with temporary_config({"media_dir": work}):
         built = build(resolve_scene(scene) if isinstance(scene, str) else scene, frames=only if only is not None else True, mobjects=False,

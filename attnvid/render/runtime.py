@@ -24,6 +24,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from attncore.i18n import english_name, viewer_language
+
 from ..errors import UserError, storage_error, storage_message
 from ..paths import package_dir
 from ..signals import reraise_signal
@@ -258,8 +260,6 @@ def check_cjk(needed: bool) -> Check:
 def check_language(voice: str, language: str) -> Check:
     """Whether the voice speaks the lesson's language: espeak-ng has every shipped language;
     Piper speaks the language of its model, and only the English one is bundled."""
-    from attncore.i18n import english_name
-
     engine = voice_engine(voice)
     name = f"{english_name(language)} ({language})"
     if engine == "piper" and voice in ("piper", "piper:") and not language.startswith("en"):
@@ -307,8 +307,6 @@ def check_media(media: Path) -> Check:
 
 
 def doctor_checks(voice: str, media: Path, language: str = "en") -> list[Check]:
-    from attncore.i18n import viewer_language
-
     engine = voice_engine(voice)
     return [check_python(), check_manim(), check_cairo(), check_pango(), check_build_libs(), check_math(),
             check_fonts(), check_cjk(viewer_language(language) == "zh"), check_espeak(engine == "espeak"),
@@ -320,8 +318,6 @@ def doctor_checks(voice: str, media: Path, language: str = "en") -> list[Check]:
 def require_runtime(voice: str = "none", language: str = "en") -> None:
     """Stop with the doctor's line when a part a render needs at run time is missing (for a
     lesson in ``language``: a CJK font for Chinese, a voice that speaks it)."""
-    from attncore.i18n import viewer_language
-
     checks = [check_manim(), check_cairo(), check_pango(), check_fonts(with_fontconfig=False)]
     if viewer_language(language) == "zh":
         checks.append(check_cjk(True))
