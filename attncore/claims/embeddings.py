@@ -1,9 +1,6 @@
 """The claims on the word vectors: the clearest word of a dimension (the largest margin of its
 value over its other |values|, among the sentences' words, never a focus word), and the
 focus word's one vector for two meanings.
-
-Pure Python over the trace; each builder returns the :class:`~attncore.claims.Claim` records of
-one scene, which :mod:`attncore.claims.lecture` lists in the lecture's order.
 """
 
 from __future__ import annotations

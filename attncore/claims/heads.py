@@ -1,9 +1,6 @@
 """The claims on multi-head attention: what each head finds (a head "learned to find" words
 when its focus row puts at least :data:`~attncore.claims.wording.HEAD_FINDS` on them), and
 whether the heads differ.
-
-Pure Python over the trace; each builder returns the :class:`~attncore.claims.Claim` records of
-one scene, which :mod:`attncore.claims.lecture` lists in the lecture's order.
 """
 
 from __future__ import annotations

@@ -1,8 +1,5 @@
 """The claims on the causal mask: what the focus word still finds among the earlier words, and
 what the mask costs it.
-
-Pure Python over the trace; each builder returns the :class:`~attncore.claims.Claim` records of
-one scene, which :mod:`attncore.claims.lecture` lists in the lecture's order.
 """
 
 from __future__ import annotations

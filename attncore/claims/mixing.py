@@ -1,9 +1,6 @@
 """The claims on reading the weights and mixing the values: where the focus word looks most and
 next (with every word shown with the second's weight), what its output keeps, and how the
 outputs of two contexts differ.
-
-Pure Python over the trace; each builder returns the :class:`~attncore.claims.Claim` records of
-one scene, which :mod:`attncore.claims.lecture` lists in the lecture's order.
 """
 
 from __future__ import annotations

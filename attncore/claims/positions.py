@@ -1,9 +1,6 @@
 """The claims on word order: without positions a shuffled sentence gives the same outputs;
 with them the outputs change, most in the dimension where they differ most, and the lean
 "with positions" is the largest entry of the output with positions.
-
-Pure Python over the trace; each builder returns the :class:`~attncore.claims.Claim` records of
-one scene, which :mod:`attncore.claims.lecture` lists in the lecture's order.
 """
 
 from __future__ import annotations

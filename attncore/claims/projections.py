@@ -1,8 +1,5 @@
 """The claims on the learned projections and the value size: where the focus row now looks
 most and what that word got before, and whether W_V changes the dimension.
-
-Pure Python over the trace; each builder returns the :class:`~attncore.claims.Claim` records of
-one scene, which :mod:`attncore.claims.lecture` lists in the lecture's order.
 """
 
 from __future__ import annotations

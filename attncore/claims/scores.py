@@ -1,9 +1,6 @@
 """The claims on the scores and the weights they become: the largest dot product of the focus
 row, what scaling by √d does to the largest weight, and a softmax row that sums to 1. "The
 largest" is decided by the exact values of the trace (a tie goes to the word that comes first).
-
-Pure Python over the trace; each builder returns the :class:`~attncore.claims.Claim` records of
-one scene, which :mod:`attncore.claims.lecture` lists in the lecture's order.
 """
 
 from __future__ import annotations

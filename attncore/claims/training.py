@@ -1,8 +1,5 @@
 """The claims on how the weights are learned: the loss, the focus row at training's snapshots,
 and the trained row against the simplified one.
-
-Pure Python over the trace; each builder returns the :class:`~attncore.claims.Claim` records of
-one scene, which :mod:`attncore.claims.lecture` lists in the lecture's order.
 """
 
 from __future__ import annotations

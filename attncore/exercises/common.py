@@ -3,6 +3,12 @@ lecture explains each kind (:data:`PLACES`) and what it practises (:data:`TITLES
 candidates a kind draws from (pairs of words, cells, rows, entries); how a question writes
 words, vectors and rows in the viewer's language; and :func:`make_exercise`, which fills the
 record.
+
+A kind's builder takes a candidate (context, then the positions it is about) and returns an
+:class:`~attncore.exercises.Exercise`, or None when that candidate gives no clean question:
+wrong options that would read like the answer, a total of zero, a worked solution that
+cannot be redone from its shown numbers within :data:`MAX_EXTRA` extra decimals. Every wrong
+option is the exact value a named mistake gives, shown at the answer's decimals.
 """
 
 from __future__ import annotations

@@ -1,11 +1,6 @@
 """The exercise on the causal mask: which words it hides from a row.
 
-Each builder takes a candidate (context, then the positions it is about) and returns an
-:class:`~attncore.exercises.Exercise`, or None when that candidate gives no clean question:
-wrong options that would read like the answer, a total of zero, a worked solution that
-cannot be redone from its shown numbers within :data:`~attncore.exercises.common.MAX_EXTRA`
-extra decimals. Every wrong option is the exact value a named mistake gives, shown at the
-answer's decimals.
+Each builder works as :mod:`attncore.exercises.common` says.
 """
 
 from __future__ import annotations
@@ -15,19 +10,14 @@ from collections.abc import Sequence
 
 from ..i18n import _, pgettext
 from ..trace import LessonTrace
-from .common import (
-    make_exercise,
-    names_text,
-    q,
-    sentence_text,
-)
+from . import common
 from .model import Choice, Exercise, Work, choices
 
 
 def _words(tokens: Sequence[str], positions: Sequence[int]) -> str:
     # Translators: a word of the sentence and its position in it, "“cat” (2)".
-    named = [_("{word} ({position})").format(word=q(tokens[p]), position=p + 1) for p in positions]
-    return names_text(named) or pgettext("no words", "none")
+    named = [_("{word} ({position})").format(word=common.q(tokens[p]), position=p + 1) for p in positions]
+    return common.names_text(named) or pgettext("no words", "none")
 
 
 def causal_mask(trace: LessonTrace, cand: tuple[int, ...], rng: random.Random, number: int) -> Exercise | None:
@@ -41,11 +31,11 @@ def causal_mask(trace: LessonTrace, cand: tuple[int, ...], rng: random.Random, n
     if options is None:
         return None
     prompt = _("In {sentence}, under the causal mask, which words does {word} (word {i}) not see? "
-               "(Words by their position from 1.)").format(sentence=sentence_text(ct), word=q(toks[i]), i=i + 1)
+               "(Words by their position from 1.)").format(sentence=common.sentence_text(ct), word=common.q(toks[i]), i=i + 1)
     work = [Work(_("A word sees itself and the words before it: the mask sets the scores of the words after it "
                    "to −∞, and exp(−∞) = 0, so their weights are 0.")),
-            Work(_("{word} is word {i} of {n}: hidden are {words}.").format(word=q(toks[i]), i=i + 1, n=n,
+            Work(_("{word} is word {i} of {n}: hidden are {words}.").format(word=common.q(toks[i]), i=i + 1, n=n,
                                                                             words=_words(toks, hidden)))]
-    return make_exercise("causal_mask", number, c, {"row": i, "hidden": hidden}, prompt,
+    return common.make_exercise("causal_mask", number, c, {"row": i, "hidden": hidden}, prompt,
                      [_("the sentence, word by word: {words}").format(words=_words(toks, range(n)))],
                      _words(toks, hidden), None, 0, work, options)

@@ -1,12 +1,7 @@
 """The exercises on the output: one entry of the weighted sum, and which sense the output
 leans to, and by how much.
 
-Each builder takes a candidate (context, then the positions it is about) and returns an
-:class:`~attncore.exercises.Exercise`, or None when that candidate gives no clean question:
-wrong options that would read like the answer, a total of zero, a worked solution that
-cannot be redone from its shown numbers within :data:`~attncore.exercises.common.MAX_EXTRA`
-extra decimals. Every wrong option is the exact value a named mistake gives, shown at the
-answer's decimals.
+Each builder works as :mod:`attncore.exercises.common` says.
 """
 
 from __future__ import annotations
@@ -17,20 +12,7 @@ from collections.abc import Sequence
 from ..display import fmt, shown_value
 from ..i18n import _
 from ..trace import ContextTrace, LessonTrace
-from .common import (
-    MAX_EXTRA,
-    input_decimals,
-    labelled_numbers,
-    make_exercise,
-    named_mistake,
-    names_text,
-    other_position,
-    q,
-    row_text,
-    sentence_text,
-    vector_text,
-    word_line,
-)
+from . import common
 from .model import Choice, Exercise, Work, choices, token
 
 # --- One entry of the weighted sum ---------------------------------------------------------------
@@ -41,7 +23,7 @@ def _mix_work(ct: ContextTrace, i: int, k: int, ad: int, xd: int, dec: int) -> t
     for w, a, x in zip(ct.tokens, ct.attention[i], ct.embeddings[:, k]):
         p = shown_value(float(a), ad) * float(x)
         products.append(p)
-        lines.append(Work(word_line(q(w)), ((f"{token(float(a), ad)} * {token(float(x), xd)}", fmt(p, ad + xd)),)))
+        lines.append(Work(common.word_line(common.q(w)), ((f"{token(float(a), ad)} * {token(float(x), xd)}", fmt(p, ad + xd)),)))
     out = fmt(sum(products), dec)
     lines.append(Work(_("Add the products:"), ((" + ".join(token(p, ad + xd) for p in products), out),)))
     return lines, out
@@ -51,22 +33,22 @@ def weighted_sum(trace: LessonTrace, cand: tuple[int, ...], rng: random.Random, 
     c, i, k = cand
     ct, dec = trace.contexts[c], trace.decimals
     a, x = ct.attention, ct.embeddings
-    xd = input_decimals(x, dec)
+    xd = common.input_decimals(x, dec)
     value = float(ct.output[i, k])
     want = fmt(value, dec)
-    for extra in range(MAX_EXTRA + 1):
+    for extra in range(common.MAX_EXTRA + 1):
         work, out = _mix_work(ct, i, k, dec + extra, xd, dec)
         if out == want:
             break
     else:
         return None
-    i2, k2 = other_position(rng, ct.tokens, i), rng.choice([m for m in range(ct.d) if m != k])
+    i2, k2 = common.other_position(rng, ct.tokens, i), rng.choice([m for m in range(ct.d) if m != k])
     mistakes = [
-        named_mistake("used the wrong row", None if i2 is None else float(a[i2] @ x[:, k]), dec),
-        named_mistake("used the column of the attention matrix", float(a[:, i] @ x[:, k]), dec),
-        named_mistake("left out the weights", float(x[:, k].sum()), dec),
-        named_mistake("took the plain average", float(x[:, k].mean()), dec),
-        named_mistake("used the wrong dimension", float(ct.output[i, k2]), dec),
+        common.named_mistake("used the wrong row", None if i2 is None else float(a[i2] @ x[:, k]), dec),
+        common.named_mistake("used the column of the attention matrix", float(a[:, i] @ x[:, k]), dec),
+        common.named_mistake("left out the weights", float(x[:, k].sum()), dec),
+        common.named_mistake("took the plain average", float(x[:, k].mean()), dec),
+        common.named_mistake("used the wrong dimension", float(ct.output[i, k2]), dec),
     ]
     options = choices(rng, Choice(want, "", value), mistakes)
     if options is None:
@@ -74,14 +56,14 @@ def weighted_sum(trace: LessonTrace, cand: tuple[int, ...], rng: random.Random, 
     ad = dec + extra
     dim = ct.dimensions[k]
     givens = [_("attention (row = query word, column = key word), columns {words}").format(
-        words=names_text([q(w) for w in ct.tokens]))]
-    givens += [labelled_numbers(q(w), row_text(r, ad)) for w, r in zip(ct.tokens, a)]
-    givens += [_("value vectors V = X, dimensions {dimensions}").format(dimensions=names_text(ct.dimensions))]
-    givens += [labelled_numbers(q(w), vector_text(r, xd)) for w, r in zip(ct.tokens, x)]
+        words=common.names_text([common.q(w) for w in ct.tokens]))]
+    givens += [common.labelled_numbers(common.q(w), common.row_text(r, ad)) for w, r in zip(ct.tokens, a)]
+    givens += [_("value vectors V = X, dimensions {dimensions}").format(dimensions=common.names_text(ct.dimensions))]
+    givens += [common.labelled_numbers(common.q(w), common.vector_text(r, xd)) for w, r in zip(ct.tokens, x)]
     prompt = _("In {sentence}, the output of {word} is its attention row times the value vectors. "
-               "What is its value in the dimension {dimension}?").format(sentence=sentence_text(ct), word=q(ct.tokens[i]),
-                                                                         dimension=q(dim))
-    return make_exercise("weighted_sum", number, c, {"row": i, "dimension": k}, prompt, givens, want, value, dec, work,
+               "What is its value in the dimension {dimension}?").format(sentence=common.sentence_text(ct), word=common.q(ct.tokens[i]),
+                                                                         dimension=common.q(dim))
+    return common.make_exercise("weighted_sum", number, c, {"row": i, "dimension": k}, prompt, givens, want, value, dec, work,
                      options)
 
 
@@ -124,7 +106,7 @@ def leans(trace: LessonTrace, cand: tuple[int, ...], rng: random.Random, number:
     if lean is None:
         return None
     dim, margin, text = lean
-    i2 = other_position(rng, ct.tokens, f)
+    i2 = common.other_position(rng, ct.tokens, f)
     others = [k for k in range(len(trace.contexts)) if k != c]
     c2 = rng.choice(others) if others else None
     mistakes = [
@@ -137,18 +119,18 @@ def leans(trace: LessonTrace, cand: tuple[int, ...], rng: random.Random, number:
     options = choices(rng, Choice(text, "", margin), mistakes)
     if options is None:
         return None
-    xd = input_decimals(ct.embeddings, dec)
+    xd = common.input_decimals(ct.embeddings, dec)
     row = [shown_value(float(x), dec) for x in ct.output[f]]
     second = sorted(row)[-2]
     second_dim = dims[row.index(second)]
-    givens = [_("dimensions: {dimensions}").format(dimensions=names_text(dims)),
-              _("input of {word}: {vector}").format(word=q(ct.focus), vector=vector_text(ct.embeddings[f], xd)),
-              _("outputs after attention:")] + [labelled_numbers(q(w), vector_text(r, dec)) for w, r in zip(ct.tokens, ct.output)]
+    givens = [_("dimensions: {dimensions}").format(dimensions=common.names_text(dims)),
+              _("input of {word}: {vector}").format(word=common.q(ct.focus), vector=common.vector_text(ct.embeddings[f], xd)),
+              _("outputs after attention:")] + [common.labelled_numbers(common.q(w), common.vector_text(r, dec)) for w, r in zip(ct.tokens, ct.output)]
     prompt = _("In {sentence}, to which dimension does the output of {word} lean, and by how much over the next "
-               "largest?").format(sentence=sentence_text(ct), word=q(ct.focus))
+               "largest?").format(sentence=common.sentence_text(ct), word=common.q(ct.focus))
     work = [Work(_("The output of {word} (its row of outputs, not its input): {vector}").format(
-                word=q(ct.focus), vector=vector_text(ct.output[f], dec))),
+                word=common.q(ct.focus), vector=common.vector_text(ct.output[f], dec))),
             Work(_("Largest: {dimension} {value}; next: {other} {other_value}; the margin:").format(
                 dimension=dim, value=fmt(max(row), dec), other=second_dim, other_value=fmt(second, dec)),
                  ((f"{token(max(row), dec)} - {token(second, dec)}", fmt(margin, dec)),))]
-    return make_exercise("leans", number, c, {"row": f}, prompt, givens, text, margin, dec, work, options)
+    return common.make_exercise("leans", number, c, {"row": f}, prompt, givens, text, margin, dec, work, options)

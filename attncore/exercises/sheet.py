@@ -9,13 +9,7 @@ import random
 from collections.abc import Sequence
 
 from ..trace import LessonTrace
-from .common import (
-    cells,
-    entries,
-    focus_rows,
-    nonzero_pairs,
-    rows,
-)
+from . import common
 from .masking import causal_mask
 from .model import COUNT_LIMITS, Builder, Exercise, Kind
 from .outputs import leans, weighted_sum
@@ -28,16 +22,16 @@ __all__ = ["KINDS", "make_exercises"]
 
 #: Every kind in lecture order: (name, its candidates, its builder).
 KINDS: tuple[Kind, ...] = (
-    ("dot_product", nonzero_pairs, dot_product),
-    ("scaled_score", nonzero_pairs, scaled_score),
-    ("exponential", cells, exponential),
-    ("row_sum", rows, row_sum),
-    ("attention_weight", cells, attention_weight),
-    ("weighted_sum", entries, weighted_sum),
-    ("leans", focus_rows, leans),
-    ("projection", entries, projection),
+    ("dot_product", common.nonzero_pairs, dot_product),
+    ("scaled_score", common.nonzero_pairs, scaled_score),
+    ("exponential", common.cells, exponential),
+    ("row_sum", common.rows, row_sum),
+    ("attention_weight", common.cells, attention_weight),
+    ("weighted_sum", common.entries, weighted_sum),
+    ("leans", common.focus_rows, leans),
+    ("projection", common.entries, projection),
     ("head_shape", head_shapes, head_shape),
-    ("causal_mask", rows, causal_mask),
+    ("causal_mask", common.rows, causal_mask),
 )
 
 

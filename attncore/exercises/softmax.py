@@ -1,12 +1,7 @@
 """The exercises on the softmax: an exponential, a row's sum of exponentials, one attention
 weight.
 
-Each builder takes a candidate (context, then the positions it is about) and returns an
-:class:`~attncore.exercises.Exercise`, or None when that candidate gives no clean question:
-wrong options that would read like the answer, a total of zero, a worked solution that
-cannot be redone from its shown numbers within :data:`~attncore.exercises.common.MAX_EXTRA`
-extra decimals. Every wrong option is the exact value a named mistake gives, shown at the
-answer's decimals.
+Each builder works as :mod:`attncore.exercises.common` says.
 """
 
 from __future__ import annotations
@@ -20,21 +15,7 @@ import numpy as np
 from ..display import fmt, shown_value
 from ..i18n import _
 from ..trace import ContextTrace, LessonTrace
-from .common import (
-    MAX_EXTRA,
-    input_decimals,
-    labelled_numbers,
-    make_exercise,
-    named_mistake,
-    names_text,
-    other_position,
-    q,
-    row_text,
-    sentence_text,
-    softmax_row,
-    square_root,
-    word_line,
-)
+from . import common
 from .model import Choice, Exercise, Work, choices, plain, token
 
 # --- An exponential ------------------------------------------------------------------------------
@@ -45,14 +26,14 @@ def exponential(trace: LessonTrace, cand: tuple[int, ...], rng: random.Random, n
     ct, dec = trace.contexts[c], trace.decimals
     s = float(ct.scaled[i, j])
     want = fmt(math.exp(s), dec)
-    sd = next((dec + k for k in range(MAX_EXTRA + 1) if fmt(math.exp(shown_value(s, dec + k)), dec) == want), None)
+    sd = next((dec + k for k in range(common.MAX_EXTRA + 1) if fmt(math.exp(shown_value(s, dec + k)), dec) == want), None)
     if sd is None:
         return None
     prompt = _("In {sentence}, the scaled score of {word} looking at {other} is {score}. What is its exponential, "
-               "the first step of the softmax?").format(sentence=sentence_text(ct), word=q(ct.tokens[i]),
-                                                         other=q(ct.tokens[j]), score=fmt(s, sd))
+               "the first step of the softmax?").format(sentence=common.sentence_text(ct), word=common.q(ct.tokens[i]),
+                                                         other=common.q(ct.tokens[j]), score=fmt(s, sd))
     work = [Work(_("e to the power of the scaled score:"), ((f"exp({plain(s, sd)})", want),))]
-    return make_exercise("exponential", number, c, {"row": i, "column": j}, prompt,
+    return common.make_exercise("exponential", number, c, {"row": i, "column": j}, prompt,
                      [_("scaled score: {score}").format(score=fmt(s, sd))], want, math.exp(s), dec, work)
 
 
@@ -64,7 +45,7 @@ def _exp_lines(tokens: Sequence[str], row: Sequence[float], sd: int, ed: int) ->
     lines, shown = [], []
     for w, s in zip(tokens, row):
         e = math.exp(shown_value(s, sd))
-        lines.append(Work(word_line(q(w)), ((f"exp({plain(s, sd)})", fmt(e, ed)),)))
+        lines.append(Work(common.word_line(common.q(w)), ((f"exp({plain(s, sd)})", fmt(e, ed)),)))
         shown.append(shown_value(e, ed))
     return lines, shown
 
@@ -75,7 +56,7 @@ def row_sum(trace: LessonTrace, cand: tuple[int, ...], rng: random.Random, numbe
     row = [float(v) for v in ct.scaled[i]]
     total = float(np.exp(ct.scaled[i]).sum())
     want = fmt(total, dec)
-    for extra in range(MAX_EXTRA + 1):
+    for extra in range(common.MAX_EXTRA + 1):
         sd = ed = dec + extra
         lines, shown = _exp_lines(ct.tokens, row, sd, ed)
         if fmt(sum(shown), dec) == want:
@@ -85,9 +66,9 @@ def row_sum(trace: LessonTrace, cand: tuple[int, ...], rng: random.Random, numbe
     adds = " + ".join(plain(e, ed) for e in shown)
     work = [*lines, Work(_("Add them:"), ((adds, want),))]
     prompt = _("In {sentence}, the scaled scores of {word}'s row are given. What is the sum of their exponentials, "
-               "the softmax's denominator?").format(sentence=sentence_text(ct), word=q(ct.tokens[i]))
-    givens = [labelled_numbers(q(w), fmt(s, sd)) for w, s in zip(ct.tokens, row)]
-    return make_exercise("row_sum", number, c, {"row": i}, prompt, givens, want, total, dec, work)
+               "the softmax's denominator?").format(sentence=common.sentence_text(ct), word=common.q(ct.tokens[i]))
+    givens = [common.labelled_numbers(common.q(w), fmt(s, sd)) for w, s in zip(ct.tokens, row)]
+    return common.make_exercise("row_sum", number, c, {"row": i}, prompt, givens, want, total, dec, work)
 
 
 # --- One attention weight ------------------------------------------------------------------------
@@ -96,35 +77,35 @@ def row_sum(trace: LessonTrace, cand: tuple[int, ...], rng: random.Random, numbe
 def _weight_work(ct: ContextTrace, i: int, j: int, dec: int, extra: int) -> tuple[list[Work], str]:
     """Scale, exponentiate, add, divide: the worked lines at ``dec + extra`` decimals, and the weight shown."""
     k = dec + extra
-    sd = max(dec, 2 * input_decimals(ct.embeddings, dec))
-    root_text, root, root_expr = square_root(ct.d, k)
+    sd = max(dec, 2 * common.input_decimals(ct.embeddings, dec))
+    root_text, root, root_expr = common.square_root(ct.d, k)
     lines = [Work("√d =", ((f"sqrt({ct.d})", root_text),))]
     exps = []
     for w, s in zip(ct.tokens, ct.scores[i]):
         scaled = shown_value(float(s) / root, k)
         e = shown_value(math.exp(scaled), k)
         exps.append(e)
-        lines.append(Work(word_line(q(w)), ((f"{token(float(s), sd)} / {root_expr}", fmt(scaled, k)),
+        lines.append(Work(common.word_line(common.q(w)), ((f"{token(float(s), sd)} / {root_expr}", fmt(scaled, k)),
                                              (f"exp({plain(scaled, k)})", fmt(e, k)))))
     total = shown_value(sum(exps), k)
     weight = fmt(exps[j] / total, dec)
     lines.append(Work(_("Add the exponentials:"), ((" + ".join(plain(e, k) for e in exps), fmt(total, k)),)))
-    lines.append(Work(_("Divide {word}'s by the sum:").format(word=q(ct.tokens[j])),
+    lines.append(Work(_("Divide {word}'s by the sum:").format(word=common.q(ct.tokens[j])),
                       ((f"{plain(exps[j], k)} / {plain(total, k)}", weight),)))
     return lines, weight
 
 
 def _weight_mistakes(ct: ContextTrace, i: int, j: int, rng: random.Random, dec: int) -> list[Choice]:
     s, raw = ct.scaled, ct.scores
-    i2 = other_position(rng, ct.tokens, i)
+    i2 = common.other_position(rng, ct.tokens, i)
     col = np.exp(s[:, j] - s[:, j].max())
     plain = float(s[i].sum())
     return [
-        named_mistake("forgot √d", float(softmax_row(raw[i])[j]), dec),
-        named_mistake("divided by d", float(softmax_row(raw[i] / ct.d)[j]), dec),
-        named_mistake("took the softmax over the column", float(col[i] / col.sum()), dec),
-        named_mistake("used the wrong row", None if i2 is None else float(ct.attention[i2, j]), dec),
-        named_mistake("forgot the exponential", float(s[i, j]) / plain if abs(plain) > 1e-9 else None, dec),
+        common.named_mistake("forgot √d", float(common.softmax_row(raw[i])[j]), dec),
+        common.named_mistake("divided by d", float(common.softmax_row(raw[i] / ct.d)[j]), dec),
+        common.named_mistake("took the softmax over the column", float(col[i] / col.sum()), dec),
+        common.named_mistake("used the wrong row", None if i2 is None else float(ct.attention[i2, j]), dec),
+        common.named_mistake("forgot the exponential", float(s[i, j]) / plain if abs(plain) > 1e-9 else None, dec),
     ]
 
 
@@ -133,7 +114,7 @@ def attention_weight(trace: LessonTrace, cand: tuple[int, ...], rng: random.Rand
     ct, dec = trace.contexts[c], trace.decimals
     a = float(ct.attention[i, j])
     want = fmt(a, dec)
-    for extra in range(MAX_EXTRA + 1):
+    for extra in range(common.MAX_EXTRA + 1):
         work, weight = _weight_work(ct, i, j, dec, extra)
         if weight == want:
             break
@@ -142,11 +123,11 @@ def attention_weight(trace: LessonTrace, cand: tuple[int, ...], rng: random.Rand
     options = choices(rng, Choice(want, "", a), _weight_mistakes(ct, i, j, rng, dec))
     if options is None:
         return None
-    sd = max(dec, 2 * input_decimals(ct.embeddings, dec))
+    sd = max(dec, 2 * common.input_decimals(ct.embeddings, dec))
     givens = [f"d = {ct.d}", _("scores X·Xᵀ (row = query word, column = key word), columns {words}").format(
-        words=names_text([q(w) for w in ct.tokens]))] + [labelled_numbers(q(w), row_text(r, sd)) for w, r in zip(ct.tokens, ct.scores)]
+        words=common.names_text([common.q(w) for w in ct.tokens]))] + [common.labelled_numbers(common.q(w), common.row_text(r, sd)) for w, r in zip(ct.tokens, ct.scores)]
     prompt = _("In {sentence}, how much attention does {word} give to {other}? Scale its row of scores by √d, "
-               "then take the softmax of the row.").format(sentence=sentence_text(ct), word=q(ct.tokens[i]),
-                                                          other=q(ct.tokens[j]))
-    return make_exercise("attention_weight", number, c, {"row": i, "column": j}, prompt, givens, want, a, dec, work,
+               "then take the softmax of the row.").format(sentence=common.sentence_text(ct), word=common.q(ct.tokens[i]),
+                                                          other=common.q(ct.tokens[j]))
+    return common.make_exercise("attention_weight", number, c, {"row": i, "column": j}, prompt, givens, want, a, dec, work,
                      options)
