@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -19,14 +20,15 @@ from ..lessons import get_lesson
 from ..options import lesson_option, no_media_option
 
 
-def _table(title: str, m: np.ndarray, rows: list[str], cols: list[str], decimals: int) -> Table:
-    """One matrix, every value as ``fmt`` shows it (the video's and the workbook's digits)."""
+def _table(title: str, m: np.ndarray, rows: list[str], cols: list[str], decimals: int,
+           show: Callable[[float, int], str] = fmt) -> Table:
+    """One matrix, every value as ``show`` (``fmt``) shows it (the video's and the workbook's digits)."""
     t = Table(title=title, title_justify="left", show_edge=False, pad_edge=False)
     t.add_column("", style="bold")
     for c in cols:
         t.add_column(c, justify="right")
     for name, row in zip(rows, m):
-        t.add_row(name, *(fmt(v, decimals) for v in row))
+        t.add_row(name, *(show(v, decimals) for v in row))
     return t
 
 
@@ -96,13 +98,7 @@ def print_training(trace: LessonTrace, console: Console) -> None:
 
 def _masked_table(title: str, m: np.ndarray, toks: list[str], decimals: int) -> Table:
     """Scores in which −∞ marks a word the mask hides (shown by ``fmt_masked``, as on screen)."""
-    t = Table(title=title, title_justify="left", show_edge=False, pad_edge=False)
-    t.add_column("", style="bold")
-    for c in toks:
-        t.add_column(c, justify="right")
-    for name, row in zip(toks, m):
-        t.add_row(name, *(fmt_masked(v, decimals) for v in row))
-    return t
+    return _table(title, m, toks, toks, decimals, fmt_masked)
 
 
 def print_causal(c: ContextTrace, console: Console, dec: int) -> None:
