@@ -14,10 +14,7 @@ from ..i18n import _, list_of
 from ..lexicon import spec
 from ..trace import LessonTrace
 from .model import LITTLE, STRONG_SHARE, Claim
-from .wording import (
-    quote,
-    quoted_list,
-)
+from .wording import quote, quoted_list
 
 
 def sentence_words(trace: LessonTrace) -> list[str]:

@@ -14,15 +14,7 @@ from ..i18n import N_, _
 from ..lexicon import measure, pick, spec
 from ..trace import LessonTrace
 from .model import Claim, share_of
-from .wording import (
-    HEAD_FINDS,
-    argmax,
-    head_subject,
-    quote,
-    quoted_list,
-    senses_of,
-    who,
-)
+from .wording import HEAD_FINDS, argmax, head_subject, quote, quoted_list, senses_of, who
 
 
 def _learned_heads(trace: LessonTrace) -> list[Claim]:

@@ -9,13 +9,7 @@ from ..i18n import N_, _
 from ..lexicon import pick, spec
 from ..trace import LessonTrace, trace_row
 from .model import Claim, share_of
-from .wording import (
-    argmax,
-    movement,
-    quote,
-    quoted_list,
-    tied_words,
-)
+from .wording import argmax, movement, quote, quoted_list, tied_words
 
 
 def _finds(trace: LessonTrace) -> list[Claim]:

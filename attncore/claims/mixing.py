@@ -15,14 +15,7 @@ from ..i18n import N_, _, pgettext
 from ..lexicon import pick, spec
 from ..trace import ContextTrace, LessonTrace, stage_row
 from .model import MOST_TIED, SMALL, Claim
-from .wording import (
-    argmax,
-    inside_sentence,
-    quote,
-    quoted_list,
-    tied_words,
-    who,
-)
+from .wording import argmax, inside_sentence, quote, quoted_list, tied_words, who
 
 # --- Reading the attention matrix ----------------------------------------------------------------
 

@@ -15,18 +15,14 @@ from ..lexicon import LEXICON
 
 __all__ = ["Claim", "KINDS", "LITTLE", "MOST_TIED", "SMALL", "STRONG_SHARE", "share_of"]
 
-
 #: "little anywhere else": every other |value| of the word at most this share of it.
 LITTLE = 1 / 3
-
 
 #: "strong in": a value at least this share of the word's largest |value| (and positive): the lexicon's.
 STRONG_SHARE = LEXICON["strong in"].lo
 
-
 #: A weight that "barely counts", is "tiny", is "a little": under this.
 SMALL = 0.1
-
 
 #: The most words a runner-up claim names with the second for being shown with its weight
 #: (:func:`attncore.claims.mixing.shown_ties`; more are no runner-up, and only the second is named).

@@ -12,11 +12,7 @@ from ..i18n import N_, _
 from ..lexicon import measure, pick, spec
 from ..trace import LessonTrace, trace_row
 from .model import Claim
-from .wording import (
-    movement,
-    quote,
-    sentence_opening,
-)
+from .wording import movement, quote, sentence_opening
 
 
 def _same_output(trace: LessonTrace) -> list[Claim]:

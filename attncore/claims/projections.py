@@ -10,14 +10,7 @@ from ..display import fmt, said, shown_value
 from ..i18n import N_, _
 from ..trace import LessonTrace
 from .model import Claim, share_of
-from .wording import (
-    argmax,
-    movement,
-    quote,
-    quoted_list,
-    senses_of,
-    who,
-)
+from .wording import argmax, movement, quote, quoted_list, senses_of, who
 
 # --- Learned projections -------------------------------------------------------------------------
 

@@ -12,11 +12,7 @@ from ..i18n import N_, _
 from ..lexicon import spec
 from ..trace import LessonTrace
 from .model import Claim
-from .wording import (
-    argmax,
-    quote,
-    who,
-)
+from .wording import argmax, quote, who
 
 # --- Dot products --------------------------------------------------------------------------------
 

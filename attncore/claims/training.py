@@ -12,16 +12,7 @@ from ..lexicon import LEXICON, measure, spec
 from ..trace import LessonTrace, trace_row
 from ..training import ATTENTION_CLAIM
 from .model import Claim, share_of
-from .wording import (
-    SHARE_WORDS,
-    and_at,
-    focus_words,
-    has_history,
-    movement,
-    quote,
-    quoted_list,
-    senses_of,
-)
+from .wording import SHARE_WORDS, and_at, focus_words, has_history, movement, quote, quoted_list, senses_of
 
 
 def _loss(trace: LessonTrace) -> list[Claim]:
@@ -185,7 +176,6 @@ _AMOUNTS = {
         N_("Trained, {focus} gives most of its attention to the words of its sense."),
         N_("Trained, each focus word gives most of its attention to the words of its sense.")),
 }
-
 
 #: The caption when W_Q and W_K were set by hand (only W_V and W_O trained), for one focus word and
 #: for each: the row the sense words get is the hand-set projections', not training's.

@@ -18,14 +18,11 @@ from ..trace import ContextTrace, LessonTrace
 #: through whole translated phrases, see :func:`inside_sentence`).
 ORDINALS = ("first", "second", "third", "fourth")
 
-
 #: A head "learned to find" (or "looks at") words when its focus row puts at least this much on them.
 HEAD_FINDS = 0.5
 
-
 #: Position vectors are "about as large as the word vectors" from this ratio of mean lengths (the lexicon's).
 AS_LARGE = LEXICON["about as large"].lo
-
 
 #: The share of attention the training claim asks for, in words (a caption holds no digit;
 #: English keys: translate with ``_`` where they are said).

@@ -54,7 +54,6 @@ MISTAKES = {
                    N_("took the attention matrix"), N_("took one head's width"), N_("took the heads as the rows")),
 }
 
-
 #: Where the lecture explains each kind: (scene, section).
 PLACES = {
     "dot_product": ("DotProducts", "One score, term by term"),
@@ -68,7 +67,6 @@ PLACES = {
     "head_shape": ("MultiHead", "Split into heads"),
     "causal_mask": ("CausalMask", "Only the words before"),
 }
-
 
 #: What each kind practises (translated where an exercise is made).
 TITLES = {

@@ -19,7 +19,6 @@ from ..trace import LessonTrace
 
 __all__ = ["Builder", "COUNT_LIMITS", "Choice", "Exercise", "Kind", "Work", "choices", "localized", "machine", "plain", "pretty", "token"]
 
-
 #: How many exercises one sheet may hold (``attnvid exercises --count``).
 COUNT_LIMITS = (1, 40)
 
