@@ -80,15 +80,15 @@ def head_shape(trace: LessonTrace, cand: tuple[int, ...], rng: random.Random, nu
     wrong = [("forgot to split into heads", (n, d)), ("took the shape of W_Q's block", (d, dh)),
              ("transposed it", (shape[1], shape[0])), ("took the number of heads as the width", (n, h)),
              ("multiplied d by h", (n, d * h)), ("took the attention matrix", (n, n)),
-             ("took one head's width", (n, dh)), ("took the heads as the common.rows", (h, dh))]
+             ("took one head's width", (n, dh)), ("took the heads as the rows", (h, dh))]
     options = choices(rng, Choice(_shape(shape)), [Choice(_shape(s), _(m)) for m, s in wrong])
     if options is None:
         return None
     # (h > 1 as the English plural: "1 head", "2 heads", and "0 heads" never happens)
     prompt = ngettext("{sentence} has n = {n} words of d = {d} dimensions, and attention has h = {h} head. "
-                      "What is the shape of {what} (common.rows × columns)?",
+                      "What is the shape of {what} (rows × columns)?",
                       "{sentence} has n = {n} words of d = {d} dimensions, and attention has h = {h} heads. "
-                      "What is the shape of {what} (common.rows × columns)?", h).format(
+                      "What is the shape of {what} (rows × columns)?", h).format(
         sentence=common.sentence_text(ct), n=n, d=d, h=h, what=_(name))
     lines = {0: _("Q_h = X·W_Q,h: one row per word, d_h = {dh} columns: {shape}."),
              1: _("Q_h·K_hᵀ: one row per query word, one column per key word: {shape}."),
