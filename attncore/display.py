@@ -20,14 +20,15 @@ from numpy.typing import ArrayLike
 from .i18n import _, number
 
 __all__ = [
-    "MINUS_INFINITY", "decimals_needed", "fmt", "plain", "said", "fmt_masked", "round_matrix", "format_matrix", "shown_sum", "adds_up",
+    "MINUS", "MINUS_INFINITY", "decimals_needed", "fmt", "plain", "said", "shown_value", "fmt_masked", "round_matrix", "format_matrix", "shown_sum", "adds_up",
     "exp_operand_decimals", "exp_as_shown", "quotient_decimals", "softmax_decimals", "WORKED_EXTRA_DECIMALS",
     "worked_softmax_decimals", "product_decimals", "quotient_as_shown",
 ]
 
-_MINUS = "\u2212"  # a real minus sign: as wide as a digit, unlike the hyphen
+#: A real minus sign: as wide as a digit, unlike the hyphen.
+MINUS = "\u2212"
 #: A masked score, as the lecture, the tables and the workbook write it.
-MINUS_INFINITY = _MINUS + "\u221e"
+MINUS_INFINITY = MINUS + "\u221e"
 
 
 def fmt(x: float, decimals: int, *, plus: bool = False) -> str:
@@ -66,8 +67,17 @@ def plain(x: float, decimals: int, *, plus: bool = False) -> str:
         r = abs(r)
     s = f"{r:.{decimals}f}"
     if s.startswith("-"):
-        return _MINUS + s[1:]
+        return MINUS + s[1:]
     return ("+" + s) if plus and r > 0 else s
+
+
+def shown_value(x: float, decimals: int) -> float:
+    """The number a reader sees: ``x`` rounded as :func:`fmt` shows it, read back.
+
+    >>> shown_value(-0.126, 2), shown_value(2.5, 0)
+    (-0.13, 3.0)
+    """
+    return float(plain(x, decimals).replace(MINUS, "-"))
 
 
 def said(x: float, decimals: int) -> str:
@@ -79,10 +89,10 @@ def said(x: float, decimals: int) -> str:
     ('under 0.01', '0.66', '0.00', 'above −0.01', 'under 0.1')
     """
     s = plain(x, decimals)
-    if x == 0 or Decimal(s.replace(_MINUS, "-")) != 0:
+    if x == 0 or Decimal(s.replace(MINUS, "-")) != 0:
         return number(s)
     unit = fmt(10.0 ** -decimals, decimals)
-    return (_("under {number}") if x > 0 else _("above {number}")).format(number=unit if x > 0 else _MINUS + unit)
+    return (_("under {number}") if x > 0 else _("above {number}")).format(number=unit if x > 0 else MINUS + unit)
 
 
 def fmt_weight(x: float, decimals: int) -> str:
@@ -114,7 +124,7 @@ def fmt_masked(x: float, decimals: int) -> str:
 def round_matrix(m: ArrayLike, decimals: int) -> np.ndarray:
     """Round every entry as :func:`fmt` shows it (as floats)."""
     arr = np.asarray(m, dtype=np.float64)
-    flat = [float(plain(v, decimals).replace(_MINUS, "-")) for v in arr.ravel()]
+    flat = [shown_value(v, decimals) for v in arr.ravel()]
     return np.array(flat, dtype=np.float64).reshape(arr.shape)
 
 

@@ -254,13 +254,19 @@ def _leans(src: str, where: str, table: dict[str, Any], dims: tuple[str, ...]) -
     return leans
 
 
+def _check_tables(src: str, key: str, raw: Any, limit: str, noun: str, fields: str) -> None:
+    """``[[key]]``: a list of tables, as many as ``LIMITS[limit]`` allows (``noun`` counts them,
+    ``fields`` says what each holds), or the one line that says so and how to fix it."""
+    lo, hi = LIMITS[limit]
+    if not isinstance(raw, list) or not all(isinstance(c, dict) for c in raw):
+        raise error_at(src, key, f"must be a list of [[{key}]] tables", f"add [[{key}]] sections {fields}")
+    if not lo <= len(raw) <= hi:
+        raise error_at(src, key, f"has {len(raw)} {noun}, the limit is {lo} to {hi}", f"use {lo} to {hi} [[{key}]] sections")
+
+
 def _contexts(src: str, ctx_raw: Any, dims: tuple[str, ...], vocab_words: set[str]) -> tuple[Context, ...]:
     """``[[contexts]]``: one to three sentences, each with its focus word."""
-    lo, hi = LIMITS["contexts"]
-    if not isinstance(ctx_raw, list) or not all(isinstance(c, dict) for c in ctx_raw):
-        raise error_at(src, "contexts", "must be a list of [[contexts]] tables", "add [[contexts]] sections with sentence and focus")
-    if not lo <= len(ctx_raw) <= hi:
-        raise error_at(src, "contexts", f"has {len(ctx_raw)} contexts, the limit is {lo} to {hi}", f"use {lo} to {hi} [[contexts]] sections")
+    _check_tables(src, "contexts", ctx_raw, "contexts", "contexts", "with sentence and focus")
     contexts = []
     for i, c in enumerate(ctx_raw):
         named = c.get("name")
@@ -349,11 +355,7 @@ def _training(src: str, raw: Any, dims: tuple[str, ...], vocab_words: set[str]) 
     if not 0 < rate <= 1:
         raise error_at(src, "training.learning_rate", f"{rate:g} is outside the supported range", "use a number above 0 and at most 1, e.g. 0.05")
     ex_raw = raw.get("examples", [])
-    lo, hi = LIMITS["training_examples"]
-    if not isinstance(ex_raw, list) or not all(isinstance(e, dict) for e in ex_raw):
-        raise error_at(src, "training.examples", "must be a list of [[training.examples]] tables", "add [[training.examples]] sections with sentence, focus and leans")
-    if not lo <= len(ex_raw) <= hi:
-        raise error_at(src, "training.examples", f"has {len(ex_raw)} sentences, the limit is {lo} to {hi}", f"use {lo} to {hi} [[training.examples]] sections")
+    _check_tables(src, "training.examples", ex_raw, "training_examples", "sentences", "with sentence, focus and leans")
     examples = []
     for i, e in enumerate(ex_raw):
         where = f"training.examples[{i + 1}]"

@@ -18,14 +18,12 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from .i18n import N_, language, translations
-
-if TYPE_CHECKING:
-    from .trace import LessonTrace
+from .trace import LessonTrace, trace_row
 
 __all__ = ["LEXICON", "Word", "fits", "measure", "phrase_in", "phrases_in", "pick", "spec", "table"]
 
@@ -151,8 +149,6 @@ def spec(quantity: str, **where: Any) -> dict[str, Any]:
 
 def measure(m: Measure, trace: LessonTrace) -> list[float]:
     """The quantity ``m`` names, from the trace: one value per context it names."""
-    from .claims import trace_row
-
     q = m["quantity"]
     if q in ("share", "each", "largest", "ratio"):
         contexts = m.get("contexts", [m.get("context", 0)])

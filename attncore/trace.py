@@ -43,7 +43,9 @@ __all__ = [
     "PositionalTrace",
     "ProjectedTrace",
     "ReshapedTrace",
+    "stage_row",
     "trace_lesson",
+    "trace_row",
 ]
 
 
@@ -457,3 +459,42 @@ def trace_lesson(lesson: Lesson | None = None) -> LessonTrace:
         return LessonTrace(
             lesson=lesson, weights=w, contexts=tuple(_trace_context(lesson, c, w) for c in lesson.contexts)
         )
+
+
+# --- reading one row of the trace by name (claims and calibrated words) ------------------------
+
+
+def stage_row(c: ContextTrace, stage: str, row: int) -> np.ndarray:
+    """Row ``row`` of a matrix of context ``c`` by name. Shape (n,) or (d,).
+
+    ``scores``, ``attention`` (simplified), ``unscaled_attention`` (softmax without /√d),
+    ``projected_attention``, ``head:k`` (head k's attention, from 0), ``causal_attention``;
+    ``embeddings``, ``output``, ``positional_output`` (X + PE) and ``shuffled_output``
+    (the shuffled sentence without positions; ``row`` counts in the original sentence),
+    ``shuffled_positional_output`` (the same with positions).
+    """
+    if stage.startswith("head:"):
+        return np.asarray(c.multi_head.heads[int(stage[5:])].attention[row])
+    if stage in ("shuffled_output", "shuffled_positional_output"):
+        p = c.positional
+        rows = p.shuffled_output if stage == "shuffled_output" else p.shuffled_positional_output
+        return np.asarray(rows[p.shuffled_order.index(row)])
+    table = {
+        "scores": c.scores, "attention": c.attention, "unscaled_attention": c.unscaled_attention,
+        "projected_attention": c.projected.attention, "causal_attention": c.causal.attention,
+        "embeddings": c.embeddings, "output": c.output, "positional_output": c.positional.output,
+    }
+    if stage not in table:
+        raise ValueError(f"unknown stage {stage!r}")
+    return np.asarray(table[stage][row])
+
+
+def trace_row(trace: LessonTrace, c: int, stage: str, row: int) -> np.ndarray:
+    """:func:`stage_row` of context ``c``, and ``snapshot:k``: the focus word's attention row at the
+    k-th training snapshot (``row`` must be the focus word's)."""
+    if stage.startswith("snapshot:"):
+        t = trace.training
+        if t is None or row != trace.contexts[c].focus_index:
+            raise ValueError("a snapshot is the focus word's row of a trained lesson")
+        return np.asarray(t.snapshots[c][int(stage[9:])])
+    return stage_row(trace.contexts[c], stage, row)

@@ -5,8 +5,11 @@ default parts); and what a lesson or a voice needs of them (narration slugs, rec
 The application's only door to the scenes: a scene built with the settings it is drawn with
 (:func:`build_scene`), a lesson's colours checked, the scenes' caches of traces and texts.
 
-Imports :mod:`scenes` (and so manim) only when called; the running order
-(:mod:`scenes.order`, manim-free) at once, to number a scene's title as its header does.
+Imports :mod:`scenes` (and so manim) only when called: this module is the application's one
+door into Manim's world, the only one that imports project modules inside functions
+(``tests/test_imports.py``), so that a command that draws nothing never loads Manim; the
+running order (:mod:`scenes.order`, manim-free) at once, to number a scene's title as its
+header does. :func:`manim_renderer` opens the same door for the renderer that draws a scene.
 """
 
 from __future__ import annotations
@@ -228,3 +231,9 @@ def prepare_texts() -> None:
     from scenes.components.text import prepare_spares
 
     prepare_spares()
+def manim_renderer() -> Any:
+    """Manim's Cairo renderer with our file writer and camera (:func:`attnvid.render.encoder.renderer`),
+    for a scene about to be drawn: imported here, with the scenes, only then."""
+    from .render.encoder import renderer
+
+    return renderer()

@@ -17,12 +17,15 @@ from typing import Any, TypeVar, cast
 
 import click
 
-from attncore.i18n import set_pseudo
+from attncore import find_lesson
+from attncore.i18n import UnknownLanguage, cldr_language, language_warnings, languages, set_pseudo
+from attncore.lesson import lesson_warnings
 from attnstage.settings import DEFAULTS, STYLES, SceneSettings
 from attnstage.speech.voices import RATES, VoiceError, voice_engine, voice_from_spec, with_rate
 
+from .catalog import check_lecture, check_narration, colour_warnings
 from .errors import UserError, storage_error
-from .lessons import lesson_spec
+from .lessons import in_language, lesson_spec
 from .render.settings import QUALITIES
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -33,13 +36,6 @@ def _checked_lesson(ctx: click.Context, param: click.Parameter, value: Path | No
     barely (a ``leans`` margin too small to see) is a warning line on stderr."""
     if ctx.resilient_parsing:
         return value
-    from attncore import find_lesson
-    from attncore.i18n import language_warnings
-    from attncore.lesson import lesson_warnings
-
-    from .catalog import check_lecture, check_narration, colour_warnings
-    from .lessons import in_language
-
     lesson = find_lesson(value)
     check_narration(lesson)
     check_lecture(lesson)
@@ -125,8 +121,6 @@ def _checked_language(ctx: click.Context, param: click.Parameter, value: str | N
     about with the lesson (:func:`attncore.i18n.language_warnings`): eager, so that the lesson's
     check knows it."""
     if value and not ctx.resilient_parsing:
-        from attncore.i18n import UnknownLanguage, cldr_language, languages
-
         try:
             cldr_language(value)
         except UnknownLanguage as exc:

@@ -38,8 +38,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-BIN = Path(sys.executable).parent
+from common import BIN, copy_sources, python_loop_seconds, scene_files
+from watch_bench import plain_manim, watch_edits
+
 SCENES = ("Softmax", "LearnedProjections")
 RUNS = 5
 #: The issue's targets: a second one-shot preview after an edit, and an unchanged one, at most
@@ -143,10 +144,6 @@ def main() -> None:
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     ap.add_argument("--no-watch", action="store_true", help="leave out the warm watch")
     args = ap.parse_args()
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    from render_bench import python_loop_seconds
-    from watch_bench import copy_sources, plain_manim, watch_edits
-
     tmp = Path(tempfile.mkdtemp(prefix="attnvid-preview-bench-"))
     log = (lambda *a: None) if args.json else (lambda *a: print(*a, file=sys.stderr, flush=True))
     state = tmp / "servers"
@@ -154,10 +151,7 @@ def main() -> None:
         src, env = copy_sources(tmp)
         env.update({"ATTNVID_PREVIEW_SERVER": "1", "ATTNVID_PREVIEW_DIR": str(state)})
         env.pop("ATTNVID_LANGUAGE", None)
-        sys.path.insert(0, str(src))
-        from scenes.lecture import LECTURE, scene_file
-
-        files = {c.__name__: scene_file(c) for c in LECTURE}
+        files = scene_files()
         fig: dict[str, Any] = {"python_loop_s": python_loop_seconds(), "cores": os.cpu_count()}
         for name in SCENES:
             work = tmp / f"preview-{name}"

@@ -61,10 +61,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from attnstage.settings import env_name
+from common import BIN, copy_sources, python_loop_seconds, scene_files
+from watch_bench import bench_watch
+from watch_bench import rows as watch_rows
 
-ROOT = Path(__file__).resolve().parents[1]
-BIN = Path(sys.executable).parent
 TARGETS = {"cold_speedup": 1.7, "warm_fraction": 0.05, "preview_s": 3.0, "high_peak_mib": 1536,
            "lecture_high_s_per_video_s": 0.5}
 
@@ -84,22 +84,6 @@ def machine() -> dict[str, object]:
     return {"cores": os.cpu_count(), "cpu": cpu, "memory_gib": round(mem_gib, 1), "python": platform.python_version(),
             "manim": version("manim"), "system": f"{platform.system()} {platform.release()}",
             "python_loop_s": python_loop_seconds()}
-
-
-def python_loop_seconds() -> float:
-    """Seconds for 10**7 additions in a Python loop, best of three: how fast this CPU is right now.
-
-    A cloud VM's "AMD EPYC" can run the same benchmark 2.5 times slower on one day than on
-    another (plain Manim 161 s, then 415 s); this figure lets two runs' tables be compared.
-    """
-    best = float("inf")
-    for _ in range(3):
-        t0 = time.perf_counter()
-        s = 0
-        for i in range(10**7):
-            s += i
-        best = min(best, time.perf_counter() - t0)
-    return round(best, 2)
 
 
 def run(cmd: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, subprocess.CompletedProcess[str]]:
@@ -404,15 +388,8 @@ def main() -> None:
     args = ap.parse_args()
 
     tmp = Path(tempfile.mkdtemp(prefix="attnvid-bench-"))
-    src = tmp / "src"
-    for d in ("scenes", "attncore", "attnstage", "attnvid"):
-        shutil.copytree(ROOT / d, src / d, ignore=shutil.ignore_patterns("__pycache__"))
-    env = dict(os.environ, PYTHONPATH=str(src), PATH=f"{BIN}:{os.environ.get('PATH', '')}")
-    env.pop(env_name("lesson"), None)
-    sys.path.insert(0, str(src))
-    from scenes.lecture import LECTURE, scene_file
-
-    scenes = [(c.__name__, scene_file(c)) for c in LECTURE]
+    src, env = copy_sources(tmp)
+    scenes = list(scene_files().items())
     log = (lambda *a: None) if args.json else (lambda *a: print(*a, file=sys.stderr, flush=True))
     fig: dict[str, object] = {"machine": machine(), "scenes": len(scenes)}
     if args.lecture_vs_manim:
@@ -490,8 +467,6 @@ def main() -> None:
         fig.update(bench_batch(tmp, env))
 
     if args.watch:
-        from watch_bench import bench_watch
-
         fig["watch"] = bench_watch(tmp, src, env, log)
 
     if args.keep:
@@ -537,8 +512,6 @@ def main() -> None:
                  ("batch default bank souris, --cluster", f"{fig['batch_cluster_s']:.1f} s",
                   f"Dask, {fig['batch_cluster_workers']} local workers")]
     if args.watch:
-        from watch_bench import rows as watch_rows
-
         rows += watch_rows(fig["watch"])  # type: ignore[arg-type]
     w = max(len(r[0]) for r in rows)
     for a, b, c in rows:

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import queue
 import shutil
 import signal
@@ -36,8 +35,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-BIN = Path(sys.executable).parent
+from common import BIN, copy_sources, python_loop_seconds, scene_files
+
 SCENES = ("Softmax", "LearnedProjections")
 #: The issue's targets: a warm preview after a lesson edit at most 1/5 of plain Manim's, after a scene edit 1/3.
 TARGETS = {"lesson_edit_fraction": 1 / 5, "scene_edit_fraction": 1 / 3}
@@ -110,10 +109,7 @@ def watch_edits(src: Path, file: str, name: str, work: Path, env: dict[str, str]
 
 def bench_watch(tmp: Path, src: Path, env: dict[str, str], log: Any) -> dict[str, object]:
     """The figures for every scene of :data:`SCENES` (``src``: a copy of the source tree)."""
-    sys.path.insert(0, str(src))
-    from scenes.lecture import LECTURE, scene_file
-
-    files = {c.__name__: scene_file(c) for c in LECTURE}
+    files = scene_files()
     fig: dict[str, object] = {}
     for name in SCENES:
         work = tmp / f"watch-{name}"
@@ -140,22 +136,10 @@ def rows(fig: dict[str, Any]) -> list[tuple[str, str, str]]:
     return out
 
 
-def copy_sources(tmp: Path) -> tuple[Path, dict[str, str]]:
-    src = tmp / "src"
-    for d in ("scenes", "attncore", "attnstage", "attnvid"):
-        shutil.copytree(ROOT / d, src / d, ignore=shutil.ignore_patterns("__pycache__"))
-    env = dict(os.environ, PYTHONPATH=str(src), PATH=f"{BIN}:{os.environ.get('PATH', '')}")
-    env.pop("ATTNVID_LESSON", None)
-    return src, env
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = ap.parse_args()
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    from render_bench import python_loop_seconds
-
     tmp = Path(tempfile.mkdtemp(prefix="attnvid-watch-bench-"))
     try:
         src, env = copy_sources(tmp)

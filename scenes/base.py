@@ -29,9 +29,8 @@ from manim import (
 )
 
 from attncore import ContextTrace, LessonTrace, find_lesson, trace_lesson
-from attncore.claims import Claim
+from attncore.claims import Claim, section_claims
 from attncore.i18n import _, breakable_words, set_language, set_pseudo, tidy_punctuation
-from attncore.lecture_claims import section_claims
 from attncore.narration import narration_override
 from attnstage.settings import SceneSettings
 from attnstage.speech.captions import Cue, reading_seconds, timed_cues
@@ -319,7 +318,7 @@ class LessonScene(Scene):
 
     def claims(self, kind: str | None = None, where: str = "narration", section: str | None = None) -> list[Claim]:
         """The claims of the current section (or of ``section``), said (or shown as ``where="caption"``):
-        the facts it may state, computed from the trace by :mod:`attncore.lecture_claims`."""
+        the facts it may state, computed from the trace by :mod:`attncore.claims`."""
         return section_claims(self.trace, type(self).__name__, section or self._section, kind, where)
 
     def claim(self, kind: str | None = None, where: str = "narration") -> Claim | None:

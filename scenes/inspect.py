@@ -44,6 +44,7 @@ from .components.numbers import shown_digits
 from .components.placement import STAGGER_GAP, edge_through, header_names, ink_corners
 from .components.sizing import round_digit_height
 from .layout import READABLE_DIGIT_H
+from .palette_checks import AA_LARGE, AA_TEXT, contrast_ratio
 
 
 class DryRenderer(CairoRenderer):
@@ -478,8 +479,6 @@ def text_contrasts(cp: Checkpoint, image: Any, texts: list[Shown] | None = None)
     purpose, the rows a section is *not* about (WCAG's "incidental" text).
     """
     import numpy as np
-
-    from .palette_checks import AA_LARGE, AA_TEXT, contrast_ratio
 
     frame = np.asarray(image.convert("RGB"), dtype=np.int16)
     height, width = frame.shape[:2]

@@ -137,7 +137,7 @@ def every_path(path: Path, work: Path, *, scenes: bool | tuple[str, ...],
                evaluate: dict[str, Callable[..., Any]] | None = None) -> None:
     """Take the lesson at ``path`` through every path a lesson takes; an AssertionError names the path.
     ``scenes``: True for every scene of the lecture, or the names of some."""
-    from attncore.lecture_claims import lesson_claims
+    from attncore.claims import lesson_claims
 
     trace = trace_lesson(load_lesson(path))
     commands = [["values", "--json"], ["exercises", "--media", str(work / "media")],

@@ -141,7 +141,7 @@ def test_a_head_that_looks_at_one_word_without_a_phrase_is_never_said_too() -> N
     second head looked at the first head's word (past HEAD_FINDS) with a share no phrase fitted,
     so its claim recorded the word's weight, not a share, and ``_heads_too`` read a share."""
     from attncore import trace_lesson
-    from attncore.later_claims import _heads_too
+    from attncore.claims.heads import _heads_too
     from attncore.lesson import load_lesson
 
     trace = trace_lesson(load_lesson(Path(__file__).parents[1] / "attncore" / "lessons" / "maus.toml"))

@@ -165,7 +165,7 @@ def test_every_cell_the_narration_names_under_the_mask_is_marked(lessons: dict[s
     cell of “fish” in the masked row, as on the sense words' cells (issue 24)."""
     from manim import SurroundingRectangle
 
-    from attncore.lecture_claims import section_claims
+    from attncore.claims import section_claims
 
     section = "Both contexts under the mask"
     scene = build(CausalMask, lessons[name])

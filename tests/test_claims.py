@@ -22,8 +22,7 @@ from conftest import built_scene
 from test_lesson_scenes import lesson_toml, random_lesson
 
 from attncore import LessonTrace, builtin_lesson, builtin_lessons, parse_lesson, trace_lesson
-from attncore.claims import KINDS, Claim
-from attncore.lecture_claims import lesson_claims
+from attncore.claims import KINDS, Claim, lesson_claims
 from attncore.lesson import tomllib
 
 BOUNDS = {"smallest": (1, 2, 2, 1), "largest": (3, 8, 8, 4), "long-narrow": (2, 8, 2, 2), "short-wide": (3, 2, 8, 1),

@@ -37,8 +37,7 @@ from conftest import ATTNVID, made_once
 from test_lesson_scenes import lesson_toml
 
 from attncore import find_lesson, parse_lesson, trace_lesson
-from attncore.exercise_kinds import KINDS, MISTAKES, PLACES
-from attncore.exercises import COUNT_LIMITS, Exercise, make_exercises
+from attncore.exercises import COUNT_LIMITS, KINDS, MISTAKES, PLACES, Exercise, make_exercises
 from attncore.lesson import tomllib
 from scenes.order import numbered
 

@@ -18,9 +18,8 @@ import pytest
 from test_claims import LESSONS
 
 from attncore import builtin_lesson
-from attncore.claims import Claim, check
+from attncore.claims import Claim, check, lesson_claims
 from attncore.i18n import LANGUAGES, use
-from attncore.lecture_claims import lesson_claims
 from attncore.lexicon import LEXICON, phrase_in, phrases_in
 
 OTHERS = [lang for lang in LANGUAGES if lang != "en"]

@@ -1,21 +1,32 @@
-"""The import graph of attncore, attnstage, scenes and attnvid: no circle, and each room in its place.
+"""The import graph of attncore, attnstage, scenes, attnvid and benchmarks: no circle, no
+import inside a function but the one loader, and each room in its place.
 
-- no module imports itself, and no set of modules imports each other in a circle;
+- no module imports itself, and no set of modules imports each other in a circle; no two
+  packages either (the package graph: each import between two modules is an edge between
+  the first two packages on their ways down from where they part, ``scenes -> attnvid``
+  for ``scenes.base -> attnvid.catalog``; a package and its own subpackages are no circle);
+- no import of a project module inside a function, but in :data:`LOADER` (the catalogue:
+  the application's one door into Manim's world, which imports the scenes, and the renderer
+  that draws them, when first asked, so that a command that draws nothing never loads
+  Manim). Every other import runs when its module is imported, so the graph below is the
+  whole truth about who needs whom;
 - attncore imports neither attnstage, the scenes nor the application; attnstage (the
-  settings and the speech) imports neither the scenes nor the application; the scenes never
-  import the application; rendering never uses publishing, and publishing never the commands;
+  settings, the palette and the speech) imports neither the scenes nor the application; the
+  scenes never import the application; rendering never uses publishing, and publishing never
+  the commands; nothing imports the benchmarks;
 - at most :data:`MAX_TOP_MODULES` modules sit directly in ``attnvid/``: the rest live in
   a room (``render/``, ``publish/``, ``commands/``).
 
 The graph is read from the source with :mod:`ast`, nothing is imported (no manim). An
-edge is an ``import`` or ``from ... import`` outside any function, those under
-``if TYPE_CHECKING:`` included: they run when the module is imported, or, for types,
-mypy follows them and a reader needs the other module to read this one. An import inside
-a function runs only when the function is called (the catalogue imports the scenes that
-way, on purpose) and is not an edge; the room rules check those too, directly.
+edge is every ``import`` or ``from ... import`` of a project module, inside a function
+(the loader's) or not, those under ``if TYPE_CHECKING:`` included: for types, mypy
+follows them and a reader needs the other module to read this one.
 ``from X import Y`` is an edge to ``X.Y`` when that is a module, else to ``X``. Importing
 ``X.Y`` also runs ``X/__init__.py``: what a room reaches counts those, the circles do
-not (a package that imports its own modules is not a circle).
+not (a package that imports its own modules is not a circle). The benchmarks are scripts
+(``python benchmarks/render_bench.py``): Python puts their folder first on ``sys.path``,
+so they import each other by bare name (``from common import ROOT``), read here as
+``benchmarks.common``.
 """
 
 from __future__ import annotations
@@ -28,15 +39,20 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
-PACKAGES = ("attncore", "attnstage", "scenes", "attnvid")
+PACKAGES = ("attncore", "attnstage", "scenes", "attnvid", "benchmarks")
+#: Folders of scripts, not packages: a bare ``import name`` there names a script beside it.
+SCRIPTS = ("benchmarks",)
+#: The one module that may import project modules inside functions (see the module doc).
+LOADER = "attnvid.catalog"
 #: Modules directly in attnvid/ (``__init__``, ``__main__``, ``cli`` and the helpers the
 #: rooms share); every other module belongs in a room.
 MAX_TOP_MODULES = 12
 #: What each part never imports, directly or through other modules.
 NEVER = {
-    "attncore": ("scenes", "attnvid", "attnstage"),
-    "attnstage": ("scenes", "attnvid"),
-    "scenes": ("attnvid",),
+    "attncore": ("scenes", "attnvid", "attnstage", "benchmarks"),
+    "attnstage": ("scenes", "attnvid", "benchmarks"),
+    "scenes": ("attnvid", "benchmarks"),
+    "attnvid": ("benchmarks",),
     "attnvid.render": ("attnvid.publish", "attnvid.commands", "attnvid.cli"),
     "attnvid.publish": ("attnvid.commands", "attnvid.cli"),
 }
@@ -57,7 +73,7 @@ def module_files(root: Path, packages: tuple[str, ...] = PACKAGES) -> dict[str, 
     """Every module of ``packages`` under ``root``, by dotted name (a package by its own name)."""
     out = {}
     for package in packages:
-        for path in sorted((root / package).rglob("*.py")):
+        for path in sorted((root / package).rglob("*.py")) if (root / package).is_dir() else []:
             if "__pycache__" in path.parts:
                 continue
             parts = path.relative_to(root).with_suffix("").parts
@@ -89,18 +105,56 @@ def imports(module: str, path: Path) -> list[Import]:
             base = package[: len(package) - node.level + 1] if node.level else []
             source = ".".join([*base, *(node.module.split(".") if node.module else [])])
             names = [(f"{source}.{a.name}", source) for a in node.names]
+        if module.split(".")[0] in SCRIPTS and not getattr(node, "level", 0):  # a script's bare import of a script beside it
+            names = [(*n, *(f"{module.split('.')[0]}.{x}" for x in n)) for n in names]
         out += [Import(n, not in_function, node.lineno) for n in names]
     return out
 
 
 def import_graph(root: Path = ROOT, packages: tuple[str, ...] = PACKAGES) -> Graph:
-    """Module -> the modules of ``packages`` it imports outside functions (see the module doc)."""
+    """Module -> the modules of ``packages`` it imports, inside functions too (see the module doc)."""
     files = module_files(root, packages)
     graph: Graph = {}
     for module, path in files.items():
-        targets = (next((n for n in i.names if n in files), None) for i in imports(module, path) if i.module_level)
+        targets = (next((n for n in i.names if n in files), None) for i in imports(module, path))
         graph[module] = {t for t in targets if t is not None}
     return graph
+
+
+def function_level_imports(root: Path = ROOT, packages: tuple[str, ...] = PACKAGES,
+                           loader: str = LOADER) -> list[str]:
+    """Every import of a module of ``packages`` inside a function, but in ``loader``: "path:line imports name"."""
+    files = module_files(root, packages)
+    return list(dict.fromkeys(f"{path.relative_to(root)}:{i.line} imports {name}"
+                              for module, path in files.items() if module != loader
+                              for i in imports(module, path) if not i.module_level
+                              for name in [next((n for n in i.names if n in files), None)] if name is not None))
+
+
+def package_of(module: str, files: dict[str, Path]) -> str:
+    """The package a module belongs to (a package's ``__init__`` belongs to the package itself)."""
+    return module if files[module].name == "__init__.py" else module.rpartition(".")[0] or module
+
+
+def package_graph(graph: Graph, files: dict[str, Path]) -> Graph:
+    """Package -> the packages it imports: for each edge between modules of two packages, one
+    that is not inside the other, an edge between the first packages on their ways down from
+    where they part (``scenes.components -> attnvid.speech`` is ``scenes -> attnvid``)."""
+    out: Graph = {}
+    for a, targets in graph.items():
+        pa = package_of(a, files).split(".")
+        out.setdefault(pa[0], set())
+        for b in targets:
+            pb = package_of(b, files).split(".")
+            k = 0
+            while k < min(len(pa), len(pb)) and pa[k] == pb[k]:
+                k += 1
+            if k == len(pa) or k == len(pb):  # the same package, or one inside the other
+                continue
+            x, y = ".".join(pa[: k + 1]), ".".join(pb[: k + 1])
+            out.setdefault(x, set()).add(y)
+            out.setdefault(y, set())
+    return out
 
 
 @dataclass(frozen=True)
@@ -192,10 +246,12 @@ def graph() -> Graph:
     return import_graph()
 
 
-def test_the_graph_covers_the_three_packages(graph: Graph) -> None:
-    assert {"attncore.lesson", "scenes.base", "attnvid.cli", "attnstage.speech.voices"} <= graph.keys()
+def test_the_graph_covers_the_packages(graph: Graph) -> None:
+    assert {"attncore.lesson", "scenes.base", "attnvid.cli", "attnstage.speech.voices", "benchmarks.render_bench"} <= graph.keys()
     assert "attncore.lesson_parse" in graph["attncore.lesson"]
     assert "attnstage.speech.voices" in graph["scenes.base"]
+    assert {"benchmarks.common", "benchmarks.watch_bench"} <= graph["benchmarks.render_bench"]  # bare script imports
+    assert "scenes.lecture" in graph[LOADER]  # an import inside a function is an edge
 
 
 def test_no_import_circle(graph: Graph) -> None:
@@ -203,13 +259,26 @@ def test_no_import_circle(graph: Graph) -> None:
     assert not found, "import circles (move the shared piece into a lower module):\n" + "\n".join(map(str, found))
 
 
+def test_no_package_circle(graph: Graph) -> None:
+    """Waits, like NEVER["scenes"], for the speech and the settings to move below the scenes
+    (scenes -> attnvid -> scenes: the scenes import attnvid's speech, the catalogue the scenes)."""
+    found = circles(package_graph(graph, module_files(ROOT)))
+    assert not found, "package circles (move the shared piece into a lower package):\n" + "\n".join(map(str, found))
+
+
+def test_no_import_inside_a_function_but_the_loader() -> None:
+    found = function_level_imports()
+    assert not found, (f"imports inside functions (import at the top of the module, and break a circle by moving "
+                       f"what both sides need; only {LOADER} loads the scenes on demand):\n" + "\n".join(found))
+
+
 @pytest.mark.parametrize("part", sorted(NEVER))
 def test_each_part_imports_only_what_it_may(part: str) -> None:
     files = module_files(ROOT)
-    direct = [f"{path.relative_to(ROOT)}:{i.line} imports {name}"
+    direct = [*dict.fromkeys(f"{path.relative_to(ROOT)}:{i.line} imports {name}"
               for module, path in files.items() if within(module, part)
               for i in imports(module, path) for name in [next((n for n in i.names if n in files), i.names[-1])]
-              if any(within(name, bad) for bad in NEVER[part])]
+              if any(within(name, bad) for bad in NEVER[part]))]
     assert not direct, f"{part} never imports {', '.join(NEVER[part])}:\n" + "\n".join(direct)
 
 
@@ -259,6 +328,34 @@ def test_a_package_that_imports_its_modules_is_no_circle(tmp_path: Path) -> None
     graph = import_graph(root, ("pkg",))
     assert graph == {"pkg": {"pkg.a"}, "pkg.a": set(), "pkg.sub": {"pkg.a"}}
     assert circles(graph) == []
+
+
+def test_an_import_inside_a_function_is_an_edge_and_named(tmp_path: Path) -> None:
+    root = tree(tmp_path, {
+        "pkg/__init__.py": "", "pkg/a.py": "from .b import B\nA = 1\n",
+        "pkg/b.py": "def late():\n    from .a import A\n    import json\n    return A\nB = 2\n",
+        "pkg/loader.py": "def load():\n    from pkg import a\n",
+    })
+    graph = import_graph(root, ("pkg",))
+    assert [c.way for c in circles(graph)] == [("pkg.a", "pkg.b", "pkg.a")]
+    assert function_level_imports(root, ("pkg",), loader="pkg.loader") == ["pkg/b.py:2 imports pkg.a"]
+
+
+def test_a_package_circle_is_found(tmp_path: Path) -> None:
+    root = tree(tmp_path, {
+        "app/__init__.py": "", "app/env.py": "", "app/cat.py": "def f():\n    from scenes.sub import base\n",
+        "app/sub/__init__.py": "", "app/sub/x.py": "from .. import env\n",  # a package and its own: no circle
+        "scenes/__init__.py": "", "scenes/sub/__init__.py": "", "scenes/sub/base.py": "from app import env\n",
+    })
+    files = module_files(root, ("app", "scenes"))
+    pg = package_graph(import_graph(root, ("app", "scenes")), files)
+    assert pg == {"app": {"scenes"}, "scenes": {"app"}}
+    assert [c.way for c in circles(pg)] == [("app", "scenes", "app")]
+
+
+def test_a_script_imports_the_script_beside_it(tmp_path: Path) -> None:
+    root = tree(tmp_path, {"benchmarks/common.py": "import json\n", "benchmarks/run.py": "from common import x\nimport json\n"})
+    assert import_graph(root, ("benchmarks",)) == {"benchmarks.common": set(), "benchmarks.run": {"benchmarks.common"}}
 
 
 def test_a_forbidden_module_is_reached_through_others(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ import pytest
 from conftest import built_scene
 from test_lesson_scenes import check_scene
 
-from attncore.lecture_claims import section_claims
+from attncore.claims import section_claims
 from scenes.components import Num
 from scenes.inspect import visible_texts
 from scenes.steps.multi_head import MultiHead

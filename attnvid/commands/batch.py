@@ -28,7 +28,7 @@ from ..options import (
 from ..outputs import claim_output
 from ..publish.assemble import assemble_lecture
 from ..publish.handout import print_frames
-from ..render.cluster import LessonText
+from ..render.cluster import ClusterBackend, LessonText, connect
 from ..render.engine import Backend, render_locally, render_many
 from ..render.jobs import Job, Result, default_jobs, plan
 from ..render.progress import SceneProgress
@@ -149,8 +149,6 @@ def batch(lessons: tuple[str, ...], settings: SceneSettings, jobs: int | None,
     with contextlib.ExitStack() as stack:
         backend: Backend = render_locally
         if cluster is not None:
-            from ..render.cluster import ClusterBackend, connect
-
             backend = ClusterBackend(stack.enter_context(connect(cluster)), _cluster_lessons(batch_lessons))
         for root in sorted({b.root for b in batch_lessons}):
             stack.enter_context(claim_output(root))

@@ -32,20 +32,24 @@ from ..paths import package_dir
 from ..render.cache import is_scene_file
 from .preview_client import PACKAGES, code_digest, peer_uid, read_message
 
+#: The digest of our code, taken before the code it names is imported (just below): an edit
+#: meanwhile restarts the server.
+CODE = code_digest()
+
+from .. import cli  # noqa: E402  (after the digest, on purpose)
+from ..errors import cli_errors  # noqa: E402
+from .warm import one_line  # noqa: E402
+
 
 class Server:
     """What the server keeps between requests."""
 
     def __init__(self, path: Path, idle: int) -> None:
         self.path, self.idle = path, idle
-        self.code = code_digest()  # before importing the code it names: an edit meanwhile restarts us
+        self.code = CODE
         self.scene_files = _scene_digests()
         # Manim, the scenes and every command loaded now, once (after the digests, hence here).
         lecture_scenes()
-        from .. import cli
-        from ..errors import cli_errors
-        from .warm import one_line
-
         self.cli, self.cli_errors, self.one_line = cli, cli_errors, one_line
 
     def reload_changed_scenes(self) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 import click
 import numpy as np
@@ -11,22 +12,23 @@ from rich.markup import escape
 from rich.table import Table
 
 from attncore import ContextTrace, LessonTrace, fmt, trace_lesson
+from attncore.claims import lesson_claims
 from attncore.display import MINUS_INFINITY, fmt_masked
-from attncore.lecture_claims import lesson_claims
 from attnstage.settings import SceneSettings
 
 from ..lessons import get_lesson
 from ..options import lesson_option, no_media_option, settings_options
 
 
-def _table(title: str, m: np.ndarray, rows: list[str], cols: list[str], decimals: int) -> Table:
-    """One matrix, every value as ``fmt`` shows it (the video's and the workbook's digits)."""
+def _table(title: str, m: np.ndarray, rows: list[str], cols: list[str], decimals: int,
+           show: Callable[[float, int], str] = fmt) -> Table:
+    """One matrix, every value as ``show`` (``fmt``) shows it (the video's and the workbook's digits)."""
     t = Table(title=title, title_justify="left", show_edge=False, pad_edge=False)
     t.add_column("", style="bold")
     for c in cols:
         t.add_column(c, justify="right")
     for name, row in zip(rows, m):
-        t.add_row(name, *(fmt(v, decimals) for v in row))
+        t.add_row(name, *(show(v, decimals) for v in row))
     return t
 
 
@@ -96,13 +98,7 @@ def print_training(trace: LessonTrace, console: Console) -> None:
 
 def _masked_table(title: str, m: np.ndarray, toks: list[str], decimals: int) -> Table:
     """Scores in which −∞ marks a word the mask hides (shown by ``fmt_masked``, as on screen)."""
-    t = Table(title=title, title_justify="left", show_edge=False, pad_edge=False)
-    t.add_column("", style="bold")
-    for c in toks:
-        t.add_column(c, justify="right")
-    for name, row in zip(toks, m):
-        t.add_row(name, *(fmt_masked(v, decimals) for v in row))
-    return t
+    return _table(title, m, toks, toks, decimals, fmt_masked)
 
 
 def print_causal(c: ContextTrace, console: Console, dec: int) -> None:
@@ -150,7 +146,7 @@ def values(settings: SceneSettings, as_json: bool) -> None:
     """Print every step of the lesson, so numbers can be checked without rendering."""
     trace = trace_lesson(get_lesson(settings))
     if as_json:
-        # "claims": every factual sentence of the lecture, as data (attncore.lecture_claims)
+        # "claims": every factual sentence of the lecture, as data (attncore.claims)
         out = {**trace.to_json(), "claims": [c.to_json() for c in lesson_claims(trace)]}
         click.echo(json.dumps(out, indent=1, ensure_ascii=False))
     else:

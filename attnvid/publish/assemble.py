@@ -34,7 +34,7 @@ from attnstage.settings import DEFAULT_STYLE
 from attnstage.speech.captions import Cue, compose_srt, compose_vtt, vtt_time
 from attnstage.speech.voices import voice_engine
 
-from ..catalog import numbered
+from ..catalog import lecture_parts, numbered
 from ..outputs import atomic_path, write_atomic
 from ..render.jobs import Job, Result
 from .clips import SectionClip, chapter_title, last_frame, shown, write_section_clips
@@ -268,8 +268,6 @@ def write_parts(folder: Path, lesson: Lesson, jobs: Sequence[Job], results: Sequ
     entries. A part none of whose scenes was rendered (``batch --scene``) is left out;
     files of an earlier run that no part has now are removed.
     """
-    from ..catalog import lecture_parts
-
     where = {j.scene: k for k, j in enumerate(jobs)}
     starts = [sum(r.duration for r in results[:k]) for k in range(len(results))]
     entries: list[dict[str, Any]] = []

@@ -27,13 +27,18 @@ from pathlib import Path
 import cairo
 from PIL import Image
 
-from attncore import Lesson
+from attncore import Lesson, find_lesson
 from attncore.i18n import _, breakable_words, language, ngettext, quoted
+from attncore.narration import section_slug
 from attnstage.settings import DEFAULTS
 
-from ..catalog import scene_heading
+from ..catalog import resolve_scene, scene_heading
 from ..outputs import atomic_path, write_atomic
+from ..paths import source_file
+from ..render.cache import cache_key
+from ..render.frames import section_frames
 from ..render.jobs import Job
+from ..render.workers import Workers
 from .clips import SectionClip, shown
 
 HANDOUT_NAME = "handout.pdf"
@@ -305,14 +310,6 @@ def print_frames(jobs: Sequence[Job], n_jobs: int) -> dict[tuple[str, str], Path
     changed: their key is the render cache key of the scene in the light style at
     :data:`PRINT_QUALITY`, kept beside them.
     """
-    from attncore import find_lesson
-
-    from ..catalog import resolve_scene
-    from ..paths import source_file
-    from ..render.cache import cache_key
-    from ..render.frames import section_frames
-    from ..render.workers import Workers
-
     out: dict[tuple[str, str], Path] = {}
     todo = []
     for job in jobs:
@@ -351,8 +348,6 @@ def _stored_prints(folder: Path, key: str) -> dict[str, Path] | None:
 
 
 def _store_prints(folder: Path, key: str, frames: Sequence[tuple[str, bytes]]) -> dict[str, Path]:
-    from attncore.narration import section_slug
-
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "prints.json").unlink(missing_ok=True)  # the old record goes first, as for renders
     names = {}

@@ -33,10 +33,17 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from attncore import find_lesson
+from attncore.i18n import catalogue_digest
 from attnstage.settings import SceneSettings
 
+from ..catalog import resolve_scene
 from ..errors import UserError
-from .jobs import Job, Result
+from ..outputs import write_atomic
+from ..paths import source_file
+from .cache import cache_key
+from .engine import render_job
+from .jobs import Job, Result, voice_fingerprint
 
 #: How many times a job that raised is tried again (a worker that dies is handled by
 #: the scheduler itself: its jobs go to other workers).
@@ -98,14 +105,6 @@ def _announce(worker: Any, batch: str, label: str) -> str:
 
 
 def _check_installation(job: Job, source: str) -> None:
-    from attncore import find_lesson
-    from attncore.i18n import catalogue_digest
-
-    from ..catalog import resolve_scene
-    from ..paths import source_file
-    from .cache import cache_key
-    from .jobs import voice_fingerprint
-
     settings = job.settings
     lesson = replace(find_lesson(settings.lesson), source=source)
     if settings.language:
@@ -121,8 +120,6 @@ def _check_installation(job: Job, source: str) -> None:
 
 def render_remote(job: Job, lesson: LessonText, batch: str) -> Rendered:
     """On a worker: render ``job`` in a temporary folder and return its files as bytes."""
-    from .engine import render_job
-
     worker = _worker()
     # In the worker's own scratch folder: Dask removes what a killed worker left there
     # when the next worker starts on that machine.
@@ -147,8 +144,6 @@ def render_remote(job: Job, lesson: LessonText, batch: str) -> Rendered:
 def write_back(job: Job, rendered: Rendered) -> Result:
     """Write a worker's files at ``job``'s paths here, each atomically, the sidecar last
     (the old one first goes, as in :func:`attnvid.render.engine.render_job`)."""
-    from ..outputs import write_atomic
-
     job.sidecar.unlink(missing_ok=True)
     write_atomic(job.final, rendered.video)
     for ext, data in rendered.captions.items():

@@ -46,6 +46,8 @@ from manim.renderer.cairo_renderer import CairoRenderer
 from manim.scene.scene_file_writer import SceneFileWriter
 from manim.scene.video_segment_encoder import VideoSegmentEncoder
 
+from .camera import PathCachingCamera
+
 #: swscale threads for the colour conversion (see the module's doc).
 CONVERSION_THREADS = 1
 
@@ -117,6 +119,4 @@ class FileWriter(SceneFileWriter):
 def renderer() -> CairoRenderer:
     """A Cairo renderer (Manim's default) whose file writer is :class:`FileWriter` and
     whose camera reuses unchanged paths (:class:`attnvid.render.camera.PathCachingCamera`)."""
-    from .camera import PathCachingCamera
-
     return CairoRenderer(file_writer_class=FileWriter, camera_class=PathCachingCamera)

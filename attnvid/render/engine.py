@@ -32,6 +32,7 @@ from typing import Any
 
 from attnstage.speech.captions import compose_srt, compose_vtt
 
+from ..catalog import manim_renderer, resolve_scene
 from ..errors import UserError, storage_error
 from ..outputs import move_into_place, write_atomic
 from .jobs import Job, Result
@@ -66,8 +67,6 @@ def cached_result(job: Job) -> Result | None:
 def _scene_class(job: Job) -> Any:
     """The scene class of ``job``, imported for the job's settings (which the scene reads from the environment)."""
     job.settings.to_environ()
-    from ..catalog import resolve_scene
-
     return resolve_scene(job.scene)
 
 
@@ -75,12 +74,10 @@ def _run_manim(job: Job, cls: Any) -> tuple[Any, Path]:
     """Render ``cls`` with Manim in the job's work folder: the scene, and the file (or folder) it made."""
     from manim import tempconfig
 
-    from .encoder import renderer
-
     shutil.rmtree(job.work, ignore_errors=True)  # leftovers of an interrupted run
     quiet_noise()
     with tempconfig(manim_settings(job.scene, job.quality, job.fmt, str(job.work))):
-        scene = cls(renderer=renderer())
+        scene = cls(renderer=manim_renderer())
         scene.render()
         if job.fmt == "png":
             produced = Path(scene.renderer.file_writer.image_sequence_directory)

@@ -21,9 +21,12 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from attncore.i18n import english_name, viewer_language
 from attnstage.speech.voices import PIPER_FIX, PiperVoice, VoiceError, voice_engine, voice_from_spec
 
 from ..errors import UserError, storage_error, storage_message
@@ -79,31 +82,39 @@ def check_python() -> Check:
                  f"apt-get install -y python3 python3-venv && rm -rf .venv && {SETUP}")
 
 
-def check_manim() -> Check:
+def _imports(check: str, module: str, what: str, found: Callable[[Any], str]) -> Check:
+    """``check`` passes when ``module`` imports (saying ``found(module)``); else it says it cannot.
+    Through ``__import__``, as an ``import`` statement goes (a test stands in for it)."""
     try:
-        import manim
+        loaded = __import__(module)
     except Exception as exc:  # ImportError, or a broken install raising something else
         reraise_signal(exc)
-        return Check("manim", False, f"cannot be imported ({exc})", SETUP)
-    return Check("manim", True, manim.__version__)
+        return Check(check, False, f"{what}cannot be imported ({exc})", SETUP)
+    return Check(check, True, found(loaded))
+
+
+def check_manim() -> Check:
+    return _imports("manim", "manim", "", lambda m: str(m.__version__))
 
 
 def check_cairo() -> Check:
-    try:
-        import cairo
-    except Exception as exc:
-        reraise_signal(exc)
-        return Check("cairo", False, f"pycairo cannot be imported ({exc})", SETUP)
-    return Check("cairo", True, f"pycairo {cairo.version} with cairo {cairo.cairo_version_string()}")
+    return _imports("cairo", "cairo", "pycairo ", lambda m: f"pycairo {m.version} with cairo {m.cairo_version_string()}")
 
 
 def check_pango() -> Check:
+    return _imports("pango", "manimpango", "manimpango ",
+                    lambda m: f"manimpango {m.__version__} with Pango {m.pango_version()}")
+
+
+def _pango_fonts() -> set[str] | None:
+    """The font families Pango lists; None when manimpango does not load (the pango check says why)."""
     try:
         import manimpango
+
+        return set(manimpango.list_fonts())
     except Exception as exc:
         reraise_signal(exc)
-        return Check("pango", False, f"manimpango cannot be imported ({exc})", SETUP)
-    return Check("pango", True, f"manimpango {manimpango.__version__} with Pango {manimpango.pango_version()}")
+        return None
 
 
 def check_build_libs() -> Check:
@@ -171,13 +182,7 @@ def check_math() -> Check:
 def check_fonts(with_fontconfig: bool = True) -> Check:
     """The theme's fonts as Pango sees them, and (for doctor) the files fontconfig resolves them to."""
     fix = "apt-get install -y fonts-dejavu-core"
-    try:
-        import manimpango
-
-        pango = set(manimpango.list_fonts())
-    except Exception as exc:
-        reraise_signal(exc)
-        pango = None  # reported by the pango check
+    pango = _pango_fonts()
     absent = [f for f in FONTS if pango is not None and f not in pango]
     if absent:
         return Check("fonts", False, f"{', '.join(absent)} not found by Pango", fix)
@@ -244,14 +249,7 @@ CJK_FIX = "apt-get install -y fonts-noto-cjk"
 def check_cjk(needed: bool) -> Check:
     """A CJK font for a Chinese lesson (``language = "zh"`` or ``--language zh``); optional otherwise."""
     why = "" if needed else " (needed only for a Chinese lesson)"
-    try:
-        import manimpango
-
-        found = CJK_FONT in set(manimpango.list_fonts())
-    except Exception as exc:
-        reraise_signal(exc)
-        found = False  # Pango itself is reported by the pango check
-    if not found:
+    if CJK_FONT not in (_pango_fonts() or set()):
         return Check("CJK font", False, f"{CJK_FONT} not found by Pango{why}", CJK_FIX, needed=needed)
     return Check("CJK font", True, f"{CJK_FONT}{why}")
 
@@ -259,8 +257,6 @@ def check_cjk(needed: bool) -> Check:
 def check_language(voice: str, language: str) -> Check:
     """Whether the voice speaks the lesson's language: espeak-ng has every shipped language;
     Piper speaks the language of its model, and only the English one is bundled."""
-    from attncore.i18n import english_name
-
     engine = voice_engine(voice)
     name = f"{english_name(language)} ({language})"
     if engine == "piper" and voice in ("piper", "piper:") and not language.startswith("en"):
@@ -308,8 +304,6 @@ def check_media(media: Path) -> Check:
 
 
 def doctor_checks(voice: str, media: Path, language: str = "en") -> list[Check]:
-    from attncore.i18n import viewer_language
-
     engine = voice_engine(voice)
     return [check_python(), check_manim(), check_cairo(), check_pango(), check_build_libs(), check_math(),
             check_fonts(), check_cjk(viewer_language(language) == "zh"), check_espeak(engine == "espeak"),
@@ -321,8 +315,6 @@ def doctor_checks(voice: str, media: Path, language: str = "en") -> list[Check]:
 def require_runtime(voice: str = "none", language: str = "en") -> None:
     """Stop with the doctor's line when a part a render needs at run time is missing (for a
     lesson in ``language``: a CJK font for Chinese, a voice that speaks it)."""
-    from attncore.i18n import viewer_language
-
     checks = [check_manim(), check_cairo(), check_pango(), check_fonts(with_fontconfig=False)]
     if viewer_language(language) == "zh":
         checks.append(check_cjk(True))

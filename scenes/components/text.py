@@ -26,8 +26,8 @@ from manim.mobject.text.text_mobject import TEXT2SVG_ADJUSTMENT_FACTOR
 
 from attncore import bidi
 from attncore.bidi import LRM, RLM, right_to_left, undirected
+from attncore.claims import ORDINALS  # ordinal words: plain text holds no digit
 from attncore.i18n import language
-from attncore.lecture_claims import ORDINALS  # ordinal words: plain text holds no digit
 from attnstage.settings import SceneSettings
 from attnstage.speech.voices import SUBSCRIPTED
 

@@ -357,7 +357,7 @@ class DotProducts(LessonScene):
     def not_a_weight(self) -> None:
         i, j = self.pair.i, self.pair.j
         S = self.matrix.grid
-        said = self.claims("largest")[0]  # the largest score of the row (attncore.lecture_claims)
+        said = self.claims("largest")[0]  # the largest score of the row (attncore.claims)
         best = said.args["column"]
         self.narrate(said.text + " " + _("A raw score is a similarity, not yet a weight."))
         row_box = labelled_row_outline(S, i, self.theme["accent"], ROW_BOX_BUFF)

@@ -243,7 +243,7 @@ class Embeddings(LessonScene):
         self.note = self.say(_("Each word is a row of numbers; each column is a named dimension."))
 
     def reading_a_vector(self) -> None:
-        # The clearest word of a dimension (attncore.lecture_claims.clearest_word), e.g. "cat" for "animal".
+        # The clearest word of a dimension (attncore.claims.clearest_word), e.g. "cat" for "animal".
         table, rows = self.vocab.table, self.vocab.rows
         said, shown = self.claims(), self.claims(where="caption")
         if not said:  # no word is strongest anywhere: nothing to single out

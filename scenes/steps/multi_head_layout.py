@@ -22,6 +22,7 @@ from manim import (
 )
 
 from attncore import ContextTrace, LessonTrace, decimals_needed
+from attncore.claims import section_claims
 from attncore.i18n import N_, _, pgettext
 from scenes.components import (
     BLOCK_LABELS_H,
@@ -212,8 +213,6 @@ class Heads:
 def named_columns(trace: LessonTrace, h: int) -> list[list[int]]:
     """For each head, the columns of the focus row whose weights the narration names (the
     words a head learned to find, the word it looks at most), none when it names none."""
-    from attncore.lecture_claims import section_claims
-
     named: list[list[int]] = [[] for _ in range(h)]
     for cl in section_claims(trace, "MultiHead", "One attention per head, in parallel"):
         stage = str(cl.args.get("stage", ""))

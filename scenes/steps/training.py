@@ -34,8 +34,8 @@ from manim import (
 )
 
 from attncore import TrainingTrace
+from attncore.claims import SHARE_WORDS
 from attncore.i18n import N_, _, list_of, pgettext
-from attncore.later_claims import SHARE_WORDS
 from attncore.training import ATTENTION_CLAIM, asked_words
 from scenes.base import LessonScene
 from scenes.layout import DRIFT, SMALL_BUFF

@@ -1,160 +1,25 @@
-"""Claims as data: every factual sentence the lecture says or shows, computed from the trace.
-
-A scene never words a fact itself: it asks for the claims of its section and says their
-``text``. Each :class:`Claim` names its ``kind`` (one of :data:`KINDS`), the ``args`` that
-say what it is about (a context, a word, a dimension...), the exact ``values`` it rests
-on, and the ``text`` that says it (numbers through :func:`attncore.display.fmt`). A
-statement that does not hold for the lesson is not made: :mod:`attncore.lecture_claims`
-words it otherwise or leaves it out, and :func:`holds` checks every claim before a scene
-may use it (one evaluator per kind).
-
-``attnvid values --json`` lists the claims; the README documents the kinds.
+"""One evaluator per kind of claim (:data:`EVALUATORS`): None when the claim holds for the
+trace, else one line saying why not; :func:`check` adds the calibrated words
+(:mod:`attncore.lexicon`), :func:`holds` checks a list before a scene may use it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from .display import fmt, plain
-from .lexicon import LEXICON, pick
+from ..display import fmt, plain, shown_value
+from ..lexicon import check_words, pick
+from ..trace import LessonTrace, stage_row, trace_row
+from ..training import check_claims
+from .model import KINDS, LITTLE, MOST_TIED, SMALL, STRONG_SHARE, Claim, share_of
 
-if TYPE_CHECKING:
-    from .trace import ContextTrace, LessonTrace
-
-__all__ = [
-    "KINDS",
-    "LITTLE",
-    "SMALL",
-    "STRONG_SHARE",
-    "Claim",
-    "check",
-    "holds",
-    "share_of",
-    "stage_row",
-    "trace_row",
-]
-
-#: "little anywhere else": every other |value| of the word at most this share of it.
-LITTLE = 1 / 3
-#: "strong in": a value at least this share of the word's largest |value| (and positive): the lexicon's.
-STRONG_SHARE = LEXICON["strong in"].lo
-#: A weight that "barely counts", is "tiny", is "a little": under this.
-SMALL = 0.1
-
-#: The kinds of claim and what each asserts (the README's table says the same).
-KINDS: dict[str, str] = {
-    "strong_in": "a word's value in a dimension is positive and every other |value| of it is at most a third of it",
-    "strongest_in": "a word's value in a dimension is larger than every other |value| of it",
-    "strong_in_each": ("a word's value in each named dimension (two or more) is positive, at least two thirds of its "
-                       "largest |value| and at least every |value| in the other dimensions"),
-    "same_vector": "a word has the same input vector in each named context",
-    "largest": "an entry of a row (a score, a weight, an output) is the largest of the row (among the others)",
-    "runner_up": ("the word a row gives most weight to, then the second (with every word shown with the second's "
-                  "weight); 'about as much', 'barely count', 'count a little', 'still count' as the lexicon says of "
-                  "the weights"),
-    "most_of": "a weight is more than one half",
-    "small_weights": f"every named weight is under {SMALL}",
-    "keeps_share": "the weight a word gets, as shown, is under 1: the other words keep a share",
-    "flatter": "the largest weight of a row, as shown, is smaller with scaling than without",
-    "rows_sum_to_one": "every named row of an attention matrix sums to 1",
-    "leans": "a word's output is largest in the named dimension",
-    "differ": "the focus word's outputs in the named contexts, as shown, differ (or, if so claimed, look the same)",
-    "change": ("the focus word's weight on the named columns (their sum), or its output in a named dimension, goes, "
-               "as shown, from one stage to another: rises, falls or stays, in each named context; 'steady': it never "
-               "falls through the named stages; 'widest': that dimension is where the two rows differ most; 'top': that column is the largest at the "
-               "second stage"),
-    "share": ("in each named context, the focus word's weights on the named columns add up to at least 'least' "
-              "(and to more than at the stage 'above', if named)"),
-    "spread": "every weight of a row is under 'most': no word takes most of it",
-    "same_row": ("the focus word's rows at two stages (its output in order and shuffled...), as shown, are the same "
-                 "digit for digit (or, if so claimed, differ), in each named context"),
-    "heads_differ": "the attention matrices of a context's heads, as shown, are not all the same (or, if so claimed, are)",
-    "loss_falls": ("the training loss after the last step is below its start (or, if so claimed, is not); "
-                   "the steps said are the steps taken"),
-    "learned": ("training's own check holds (or, if so claimed, fails): in each context with a sense, the trained "
-                "focus word gives at least half its attention to the sense words and more than the simplified step, "
-                "so does a head, both outputs lean the sense, and the loss fell to a quarter of its start"),
-    "value_size": "the value size d_v of W_V (the one that changes the dimension) is larger than, smaller than or equal to d",
-    "size_ratio": ("the mean length of the position vectors over that of the word vectors is what 'compare' says: "
-                   "'about as large', 'smaller than' or 'larger than' (the lexicon's ranges)"),
-}
-
-
-@dataclass(frozen=True)
-class Claim:
-    """One factual statement of the lecture.
-
-    ``where`` is ``"narration"`` (said) or ``"caption"`` (shown at the bottom of the frame).
-    """
-
-    scene: str  # scene class name, e.g. "Embeddings"
-    section: str  # section title, e.g. "Reading a vector"
-    kind: str  # one of KINDS
-    args: Mapping[str, Any]  # what it is about: context index, words, dimensions, stage, row, columns
-    values: Mapping[str, float]  # the exact numbers it rests on
-    text: str  # the words said or shown
-    where: str = "narration"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"scene": self.scene, "section": self.section, "kind": self.kind, "args": dict(self.args),
-                "values": {k: float(v) for k, v in self.values.items()}, "text": self.text, "where": self.where}
-
-
-# --- what a claim refers to ----------------------------------------------------------------
-
-
-def stage_row(c: ContextTrace, stage: str, row: int) -> np.ndarray:
-    """Row ``row`` of a matrix of context ``c`` by name. Shape (n,) or (d,).
-
-    ``scores``, ``attention`` (simplified), ``unscaled_attention`` (softmax without /√d),
-    ``projected_attention``, ``head:k`` (head k's attention, from 0), ``causal_attention``;
-    ``embeddings``, ``output``, ``positional_output`` (X + PE) and ``shuffled_output``
-    (the shuffled sentence without positions; ``row`` counts in the original sentence),
-    ``shuffled_positional_output`` (the same with positions).
-    """
-    if stage.startswith("head:"):
-        return np.asarray(c.multi_head.heads[int(stage[5:])].attention[row])
-    if stage in ("shuffled_output", "shuffled_positional_output"):
-        p = c.positional
-        rows = p.shuffled_output if stage == "shuffled_output" else p.shuffled_positional_output
-        return np.asarray(rows[p.shuffled_order.index(row)])
-    table = {
-        "scores": c.scores, "attention": c.attention, "unscaled_attention": c.unscaled_attention,
-        "projected_attention": c.projected.attention, "causal_attention": c.causal.attention,
-        "embeddings": c.embeddings, "output": c.output, "positional_output": c.positional.output,
-    }
-    if stage not in table:
-        raise ValueError(f"unknown stage {stage!r}")
-    return np.asarray(table[stage][row])
-
-
-def trace_row(trace: LessonTrace, c: int, stage: str, row: int) -> np.ndarray:
-    """:func:`stage_row` of context ``c``, and ``snapshot:k``: the focus word's attention row at the
-    k-th training snapshot (``row`` must be the focus word's)."""
-    if stage.startswith("snapshot:"):
-        t = trace.training
-        if t is None or row != trace.contexts[c].focus_index:
-            raise ValueError("a snapshot is the focus word's row of a trained lesson")
-        return np.asarray(t.snapshots[c][int(stage[9:])])
-    return stage_row(trace.contexts[c], stage, row)
-
-
-def share_of(row: np.ndarray, columns: Sequence[int], decimals: int, parts: str = "exact") -> float:
-    """The sum of ``row`` over ``columns``: of the exact weights, or (``parts="shown"``) of the weights as shown."""
-    if parts == "shown":
-        return float(sum(float(plain(row[j], decimals)) for j in columns))
-    return float(sum(float(row[j]) for j in columns))
+__all__ = ["EVALUATORS", "check", "holds"]
 
 
 def _vector(trace: LessonTrace, word: str) -> np.ndarray:
     return np.asarray(trace.lesson.vector(word), dtype=np.float64)
-
-
-# --- one evaluator per kind: None when the claim holds, else why not ----------------------
 
 
 def _strong_in(claim: Claim, trace: LessonTrace) -> str | None:
@@ -195,11 +60,6 @@ def _largest(claim: Claim, trace: LessonTrace) -> str | None:
     if row[a["column"]] < max(row[j] for j in among):
         return f"{a['stage']}[{a['row']}, {a['column']}] = {row[a['column']]} is not the largest"
     return None
-
-
-#: The most words a runner-up claim names with the second for being shown with its weight
-#: (:func:`attncore.lecture_claims.shown_ties`; more are no runner-up, and only the second is named).
-MOST_TIED = 2
 
 
 def _runner_up(claim: Claim, trace: LessonTrace) -> str | None:
@@ -276,17 +136,13 @@ def _differ(claim: Claim, trace: LessonTrace) -> str | None:
     return None if (len(shown) > 1) == a["differ"] else f"the shown outputs {'do not ' if a['differ'] else ''}differ"
 
 
-def _shown(x: float, decimals: int) -> float:
-    return float(plain(x, decimals).replace("−", "-"))
-
-
 def _change(claim: Claim, trace: LessonTrace) -> str | None:
     a, dec = claim.args, trace.decimals
     path = list(a.get("through") or (a["from"], a["to"]))
     for c, cols, want in zip(a["contexts"], a["columns"], a["change"], strict=True):
         f = trace.contexts[c].focus_index
         rows = [trace_row(trace, c, s, f) for s in path]
-        vals = [_shown(share_of(r, cols, dec, a.get("parts", "exact")), dec) for r in rows]
+        vals = [shown_value(share_of(r, cols, dec, a.get("parts", "exact")), dec) for r in rows]
         got = "rises" if vals[-1] > vals[0] else "falls" if vals[-1] < vals[0] else "stays"
         if got != want:
             return f"context {c}: the shown value {got} ({vals[0]} to {vals[-1]}), it does not {want[:-1]}"
@@ -342,8 +198,6 @@ def _loss_falls(claim: Claim, trace: LessonTrace) -> str | None:
 
 
 def _learned(claim: Claim, trace: LessonTrace) -> str | None:
-    from .training import check_claims
-
     t, w = trace.training, trace.weights
     if t is None:
         return "the weights were not trained"
@@ -374,14 +228,14 @@ EVALUATORS: dict[str, Callable[[Claim, LessonTrace], str | None]] = {
     "spread": _spread, "same_row": _same_row, "heads_differ": _heads_differ, "loss_falls": _loss_falls,
     "learned": _learned, "value_size": _value_size, "size_ratio": _size_ratio,
 }
+
+
 assert set(EVALUATORS) == set(KINDS)
 
 
 def check(claim: Claim, trace: LessonTrace) -> str | None:
     """None when ``claim`` holds for ``trace`` and every calibrated word of its text is within
     its range (:mod:`attncore.lexicon`); else one line saying why not."""
-    from .lexicon import check_words
-
     return EVALUATORS[claim.kind](claim, trace) or check_words(claim.text, claim.args.get("words", {}), trace)
 
 

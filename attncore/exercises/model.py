@@ -1,21 +1,6 @@
-"""Exercises with worked answers, computed from the lesson's own numbers.
-
-Each :class:`Exercise` asks for one step of the lecture (a dot product, a scaled score,
-an exponential, a row's sum, an attention weight, an entry of the weighted sum, the sense
-the output leans to, what the causal mask hides, an entry of ``Q = X·W_Q``, a multi-head
-shape). Its answer is the trace's value shown as the lecture shows it (:func:`fmt`, half
-away from zero); a numerical answer is accepted within half a unit of its last decimal.
-A multiple-choice question's wrong options are the values a named mistake gives (forgot
-√d, divided by d, softmax over the column, used the wrong row, forgot the exponential,
-...), each different from the answer and from the others as shown.
-
-The worked solution is a list of :class:`Work` lines: every arithmetic claim in it
-(``expr = result``) uses only numbers shown before it, so a student with a calculator
-redoes it digit for digit; the numbers given get as many decimals as that needs.
-
-The same lesson and seed give the same exercises; another seed picks other words, rows
-and columns (:func:`make_exercises`). Pure Python and numpy: the kinds are built in
-:mod:`attncore.exercise_kinds`.
+"""What an exercise is: the :class:`Exercise` record, its :class:`Choice` options and
+:class:`Work` lines, how their numbers are written (for code, :func:`token` and :func:`plain`;
+for a reader, :func:`pretty`), and :func:`choices`, which picks the wrong options. Pure Python.
 """
 
 from __future__ import annotations
@@ -25,19 +10,17 @@ import random
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from . import display
-from .i18n import number, pgettext, unnumber
+from .. import display
+from ..display import MINUS
+from ..i18n import number, pgettext, unnumber
+from ..trace import LessonTrace
 
-if TYPE_CHECKING:
-    from .trace import LessonTrace
-
-__all__ = ["COUNT_LIMITS", "Choice", "Exercise", "Work", "make_exercises", "plain", "pretty", "shown_value", "token"]
+__all__ = ["Builder", "COUNT_LIMITS", "Choice", "Exercise", "Kind", "Work", "choices", "localized", "machine", "plain", "pretty", "token"]
 
 #: How many exercises one sheet may hold (``attnvid exercises --count``).
 COUNT_LIMITS = (1, 40)
-MINUS = "\u2212"
 
 
 @dataclass(frozen=True)
@@ -84,7 +67,7 @@ class Exercise:
     """One question, its answer and its worked solution."""
 
     number: int  # from 1, in the sheet's order
-    kind: str  # one of attncore.exercise_kinds.KINDS
+    kind: str  # one of attncore.exercises.KINDS
     title: str  # what it practises, e.g. "A dot product, term by term"
     scene: str  # the lecture scene that explains it (a class name, as `attnvid list` names it)
     section: str  # the section of that scene (its title)
@@ -161,11 +144,6 @@ def machine(text: str) -> str:
     return unnumber(text)
 
 
-def shown_value(x: float, decimals: int) -> float:
-    """The number a reader sees: ``x`` rounded as :func:`fmt` shows it."""
-    return float(plain(x, decimals).replace(MINUS, "-"))
-
-
 _SQRT = re.compile(r"sqrt\((\d+)\)")
 
 
@@ -181,56 +159,10 @@ def pretty(expr: str) -> str:
 #: A kind's builder: (trace, candidate, rng, number) -> an exercise, or None when this
 #: candidate cannot make one (its wrong options would coincide with the answer...).
 Builder = Callable[["LessonTrace", tuple[int, ...], random.Random, int], "Exercise | None"]
+
+
 #: A kind: (its name, its candidates in a lesson, its builder).
 Kind = tuple[str, Callable[["LessonTrace"], list[tuple[int, ...]]], Builder]
-
-
-def make_exercises(trace: LessonTrace, count: int = 10, seed: int = 0,
-                   kinds: Sequence[Kind] | None = None) -> tuple[Exercise, ...]:
-    """``count`` exercises on the lesson of ``trace`` (a :class:`~attncore.trace.LessonTrace`).
-
-    The kinds come in lecture order, round after round, each on a candidate (context,
-    words, columns...) drawn with ``random.Random(seed)``; a candidate already asked, or
-    one that cannot give a clean question, is passed over. Fewer than ``count`` only when
-    the lesson has no more distinct questions.
-    """
-    from .exercise_kinds import KINDS
-
-    lo, hi = COUNT_LIMITS
-    if not lo <= count <= hi:
-        raise ValueError(f"count must be between {lo} and {hi}, not {count}")
-    rng = random.Random(seed)
-    table = list(kinds if kinds is not None else KINDS)
-    pools = {name: _shuffled(candidates(trace), rng) for name, candidates, _ in table}
-    out: list[Exercise] = []
-    while len(out) < count:
-        made = 0
-        for name, _, build in table:
-            if len(out) == count:
-                break
-            ex = _next_of(pools[name], build, trace, rng, len(out) + 1)
-            if ex is not None:
-                out.append(ex)
-                made += 1
-        if made == 0:
-            break
-    return tuple(out)
-
-
-def _shuffled(items: list[tuple[int, ...]], rng: random.Random) -> list[tuple[int, ...]]:
-    items = list(items)
-    rng.shuffle(items)
-    return items
-
-
-def _next_of(pool: list[tuple[int, ...]], build: Builder, trace: LessonTrace, rng: random.Random,
-             number: int) -> Exercise | None:
-    """The first candidate of ``pool`` that makes an exercise (used candidates are removed)."""
-    while pool:
-        ex = build(trace, pool.pop(0), rng, number)
-        if ex is not None:
-            return ex
-    return None
 
 
 def choices(rng: random.Random, answer: Choice, mistakes: Sequence[Choice], wrong: int = 3) -> tuple[Choice, ...] | None:
