@@ -8,7 +8,7 @@ statement that does not hold for the lesson is not made: :mod:`attncore.lecture_
 words it otherwise or leaves it out, and :func:`holds` checks every claim before a scene
 may use it (one evaluator per kind).
 
-``attnvid values --json`` lists the claims; the README documents the kinds.
+``attnvid values --json`` lists the claims; docs/reference/claims.md documents the kinds.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ STRONG_SHARE = LEXICON["strong in"].lo
 #: A weight that "barely counts", is "tiny", is "a little": under this.
 SMALL = 0.1
 
-#: The kinds of claim and what each asserts (the README's table says the same).
+#: The kinds of claim and what each asserts (docs/reference/claims.md's table says the same).
 KINDS: dict[str, str] = {
     "strong_in": "a word's value in a dimension is positive and every other |value| of it is at most a third of it",
     "strongest_in": "a word's value in a dimension is larger than every other |value| of it",
