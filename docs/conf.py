@@ -33,13 +33,15 @@ source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
 exclude_patterns = ["_build", "media", "Thumbs.db", ".DS_Store", "**/README.md"]
 myst_enable_extensions = ["colon_fence", "deflist"]
-myst_heading_anchors = 3
-# A heading's anchor is its slug, as GitHub makes it: links inside a page read the same.
+myst_heading_anchors = 3  # a heading's anchor is its slug, as GitHub makes it
 suppress_warnings: list[str] = []
+# Quotes and ellipses only: "--quality" in the click help stays two hyphens, not a dash.
+smartquotes_action = "qe"
 
 html_theme = "furo"
 html_title = "attnvid"
-html_static_path: list[str] = []
+html_static_path = ["_static"]
+html_css_files = ["attnvid.css"]
 html_copy_source = False
 html_show_sourcelink = False
 html_last_updated_fmt = None
