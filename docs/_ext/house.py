@@ -19,13 +19,13 @@ The extension also keeps Manim's ``manim`` directive offline: it drops the binde
 from __future__ import annotations
 
 import ast
+import re
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from docutils import nodes
-from docutils.statemachine import StringList
 from sphinx.application import Sphinx
 from sphinx.ext.graphviz import graphviz
 from sphinx.util.docutils import SphinxDirective
@@ -145,48 +145,74 @@ class HouseGraph(SphinxDirective):
         return [node]
 
 
+Cell = list[nodes.Node]
+
+
+def inline(text: str) -> Cell:
+    """A docstring's line as inline nodes: ````code```` and ``*emphasis*`` kept, the rest text."""
+    out: Cell = []
+    for k, piece in enumerate(re.split(r"``(.+?)``|\*([^*]+)\*", text)):
+        if piece is None or piece == "":
+            continue
+        kind = k % 3
+        out.append(nodes.literal(piece, piece) if kind == 1 else nodes.emphasis(piece, piece) if kind == 2
+                   else nodes.Text(piece))
+    return out
+
+
+def table(widths: list[int], header: list[str], rows: list[list[Cell]]) -> nodes.table:
+    """A docutils table (built directly: these directives serve Markdown and reST pages alike)."""
+    group = nodes.tgroup(cols=len(widths))
+    group += [nodes.colspec(colwidth=w) for w in widths]
+
+    def row(cells: list[Cell]) -> nodes.row:
+        r = nodes.row()
+        for cell in cells:
+            entry = nodes.entry()
+            entry += nodes.paragraph("", "", *cell)
+            r += entry
+        return r
+
+    head = nodes.thead()
+    head += row([[nodes.Text(h)] for h in header])
+    body = nodes.tbody()
+    body += [row(cells) for cells in rows]
+    group += [head, body]
+    return nodes.table("", group, classes=["colwidths-given"])
+
+
 class HouseModules(SphinxDirective):
-    """``.. house-modules::``: every module by room, with its docstring's first line."""
+    """``house-modules``: every module by room, with its docstring's first line."""
 
     def run(self) -> list[nodes.Node]:
-        known = module_files()
-        rows = ["", ".. list-table::", "   :header-rows: 1", "   :widths: 30 70", "",
-                "   * - module", "     - what it is"]
-        for module, path in known.items():
-            rows += [f"   * - ``{module}``", f"     - {summary(path) or '(no docstring)'}"]
+        rows = []
+        for module, path in module_files().items():
+            rows.append([[nodes.literal(module, module)], inline(summary(path) or "(no docstring)")])
             self.env.note_dependency(str(path))
-        return self._parse(rows)
-
-    def _parse(self, rows: list[str]) -> list[nodes.Node]:
-        container = nodes.container()
-        self.state.nested_parse(StringList(rows, source="house"), self.content_offset, container)
-        return list(container.children)
+        return [table([30, 70], ["module", "what it is"], rows)]
 
 
-class LectureScenes(HouseModules):
-    """``.. lecture-scenes::``: the lecture's scenes, their files, parts and sections."""
+class LectureScenes(SphinxDirective):
+    """``lecture-scenes``: the lecture's scenes, their files, parts and sections."""
 
     def run(self) -> list[nodes.Node]:
         import scenes.lecture as lecture  # imports Manim: only when a page asks for this table
 
-        part_of = {cls: title for title, members in getattr(lecture, "PARTS", ()) for cls in members}
-        rows = ["", ".. list-table::", "   :header-rows: 1", "   :widths: 4 22 22 52", "",
-                "   * - #", "     - scene", "     - file and part", "     - what it shows (its sections)"]
+        parts = list(getattr(lecture, "PARTS", ()))
+        part_of = {cls: (n + 1, title) for n, (title, members) in enumerate(parts) for cls in members}
+        rows = []
         for i, cls in enumerate(lecture.LECTURE):
             path = ROOT / Path(*cls.__module__.split(".")).with_suffix(".py")
             rel = path.relative_to(ROOT).as_posix()
-            what = summary(path).removesuffix(".")
+            n, title = part_of.get(cls, (0, ""))
+            where: Cell = [nodes.literal(rel, rel), nodes.Text(f", part {n}, " if n else ", in no part")]
+            if n:
+                where.append(nodes.emphasis(title, title))
             sections = "; ".join(cls.section_names())
-            rows += [f"   * - {i}", f"     - ``{cls.__name__}``",
-                     f"     - ``{rel}``, part {self._part(part_of, cls, lecture)}",
-                     f"     - {what} ({sections})"]
+            rows.append([[nodes.Text(str(i))], [nodes.literal(cls.__name__, cls.__name__)], where,
+                         [*inline(summary(path).removesuffix(".")), nodes.Text(f" ({sections})")]])
             self.env.note_dependency(str(path))
-        return self._parse(rows)
-
-    @staticmethod
-    def _part(part_of: dict[Any, str], cls: Any, lecture: Any) -> str:
-        titles = [title for title, _members in getattr(lecture, "PARTS", ())]
-        return f"{titles.index(part_of[cls]) + 1}, *{part_of[cls]}*" if cls in part_of else "none"
+        return [table([4, 22, 24, 50], ["#", "scene", "file and part", "what it shows (its sections)"], rows)]
 
 
 def _offline_manim(app: Sphinx) -> None:
