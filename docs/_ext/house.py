@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -202,8 +203,8 @@ class LectureScenes(SphinxDirective):
         part_of = {cls: (n + 1, title) for n, (title, members) in enumerate(parts) for cls in members}
         rows = []
         for i, cls in enumerate(lecture.LECTURE):
-            path = ROOT / Path(*cls.__module__.split(".")).with_suffix(".py")
-            rel = path.relative_to(ROOT).as_posix()
+            path = Path(str(sys.modules[cls.__module__].__file__)).resolve()
+            rel = "/".join(cls.__module__.split(".")) + ".py"
             n, title = part_of.get(cls, (0, ""))
             where: Cell = [nodes.literal(rel, rel), nodes.Text(f", part {n}, " if n else ", in no part")]
             if n:
