@@ -17,7 +17,7 @@ sys.path[:0] = [str(ROOT), str(DOCS / "_ext")]
 
 project = "attnvid"
 author = "attnvid's authors"
-copyright = "attnvid's authors, MIT licence"  # noqa: A001 (Sphinx's name)
+copyright = "attnvid's authors, MIT licence"
 
 extensions = [
     "myst_parser",
