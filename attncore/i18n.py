@@ -308,7 +308,7 @@ def language_warnings(code: str, catalogue: str = "") -> list[str]:
     name = english_name(lang)
     if not catalogue and lang not in languages():
         return [f"no {name} catalogue ({lang}): the lecture's text is shown in English, its numbers as {name} "
-                f"writes them; to translate it: python -m attncore.locale init {lang} (README: Languages)"]
+                f"writes them; to translate it: python -m attncore.locale init {lang} (docs/how-to/language.md)"]
     done, total, wrong = coverage(lang, catalogue)
     left_out = (f" ({wrong} more left out: {'its' if wrong == 1 else 'their'} placeholders are wrong; "
                 f"python -m attncore.locale check names {'it' if wrong == 1 else 'them'})") if wrong else ""

@@ -143,7 +143,7 @@ def _top_level(src: str, data: dict[str, Any]) -> _TopLevel:
     _check_keys(src, "top level", data, _TOP_KEYS)
     for key in ("title", "dimensions", "vocabulary", "contexts"):
         if key not in data:
-            raise error_at(src, key, "is missing", f"add a '{key}' entry (see the README's lesson example)")
+            raise error_at(src, key, "is missing", f"add a '{key}' entry (see docs/reference/lesson.md)")
     title = data["title"]
     if not isinstance(title, str) or not title.strip():
         raise error_at(src, "title", "must be a non-empty text", 'write e.g. title = "One word, two contexts"')

@@ -6,7 +6,7 @@ measures (a :data:`Measure` spec: which row, which columns, which contexts); :fu
 computes that quantity from the trace, and :func:`attncore.claims.check` fails a claim
 whose text uses a phrase it does not declare, or whose measured quantity lies outside the
 phrase's range. The claim builders pick their words with :func:`pick`, from the same table,
-and say the numbers plainly (or say nothing) when no word fits. The README's table is
+and say the numbers plainly (or say nothing) when no word fits. docs/reference/claims.md's table is
 :func:`table`.
 
 Pure Python over the trace; no Manim.
@@ -56,7 +56,7 @@ def _num(x: float) -> str:
     return f"{x:.4g}"
 
 
-#: What each kind of quantity is (the README's column "x is").
+#: What each kind of quantity is (the column "x is" of docs/reference/claims.md).
 QUANTITIES: dict[str, str] = {
     "share": "the weights a row gives the named words, added (one word: its weight)",
     "each": "the smallest of the named words' weights in a row (each of them)",
@@ -206,7 +206,7 @@ def check_words(text: str, words: Mapping[str, Measure], trace: LessonTrace) -> 
 
 
 def table() -> str:
-    """The README's table of calibrated words (Markdown)."""
+    """The table of calibrated words in docs/reference/claims.md (Markdown)."""
     rows = ["| phrase | x is | said when | example |", "|---|---|---|---|"]
     rows += [f"| {w.phrase} | {QUANTITIES[w.quantity]} | {w.range_text()} | {w.example} |" for w in LEXICON.values()]
     return "\n".join(rows)

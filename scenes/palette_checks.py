@@ -16,7 +16,7 @@ physiologically-based model for simulation of color vision deficiency" (IEEE TVC
 at severity 100, as the ``colorspacious`` library implements it (``sRGB1+CVD``), and their
 CIEDE2000 colour difference (Sharma, Wu & Dalal 2005's implementation notes, whose test
 pairs tests/test_theme.py checks) must stay at least :data:`MIN_CVD_DISTANCE` under each
-simulation and for normal vision. Why 10: see the README (Colours everyone can tell apart).
+simulation and for normal vision. Why 10: see docs/explanations/colours.md (Colours everyone can tell apart).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ __all__ = ["AA_TEXT", "AA_LARGE", "AA_GRAPHIC", "MIN_CVD_DISTANCE", "VISIONS", "
 #: WCAG 2.1 §1.4.3: normal text; large text (18 pt, 14 pt bold); §1.4.11: graphics.
 AA_TEXT, AA_LARGE, AA_GRAPHIC = 4.5, 3.0, 3.0
 #: The least CIEDE2000 distance between two colours that must be told apart, under every
-#: simulated vision (README: about four just-noticeable differences of 2.3, as small marks need).
+#: simulated vision (docs/explanations/colours.md: about four just-noticeable differences of 2.3, as small marks need).
 MIN_CVD_DISTANCE = 10.0
 #: colorspacious' names of Machado 2009's three dichromacies, and what we call them.
 VISIONS = {"protanopia": "protanomaly", "deuteranopia": "deuteranomaly", "tritanopia": "tritanomaly"}

@@ -623,12 +623,12 @@ def test_values_json_lists_the_claims() -> None:
     assert claims == json.loads(json.dumps(expected, ensure_ascii=False))
     assert all({"scene", "section", "kind", "args", "values", "text"} <= set(c) for c in claims)
     assert {c["kind"] for c in claims} <= set(KINDS)
-    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
-    assert all(f"| `{kind}` |" in readme for kind in KINDS), "the README documents every kind"
+    doc = (Path(__file__).parents[1] / "docs" / "reference" / "claims.md").read_text(encoding="utf-8")
+    assert all(f"| `{kind}` |" in doc for kind in KINDS), "docs/reference/claims.md documents every kind"
 
 
 # -- calibrated words (issue 24): each phrase a range of a measured quantity ----------------
-#: The README's table, written again here from its definitions (not read from attncore).
+#: The table of docs/reference/claims.md, written again here from its definitions (not read from attncore).
 RANGES: dict[str, tuple[str, Callable[[float], bool]]] = {
     "almost all": ("share", lambda x: x >= 0.9),
     "most of": ("share", lambda x: x > 0.5),
@@ -710,7 +710,7 @@ def test_every_calibrated_word_is_within_its_range(name: str) -> None:
                 assert ok(x), f"{where}: {phrase!r} said of {x:.4g}"
 
 
-def test_the_table_here_is_attncores_and_the_readmes() -> None:
+def test_the_table_here_is_attncores_and_the_docs() -> None:
     from attncore.lexicon import LEXICON, table
 
     assert set(RANGES) == set(LEXICON)
@@ -719,8 +719,8 @@ def test_the_table_here_is_attncores_and_the_readmes() -> None:
         for x in (-1.0, 0.0, 0.04999, 0.05, 0.0999, 0.1, 0.1999, 0.2, 0.4999, 0.5, 0.5001, 2 / 3 - 1e-9, 2 / 3,
                   0.7999, 0.8, 0.8999, 0.9, 1.0, 1.0001, 1.25, 1.2501, 3.0):
             assert RANGES[phrase][1](x) == word.fits(x), (phrase, x)
-    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
-    assert table() in readme, "README's table of calibrated words is not attncore.lexicon.table(): paste it again"
+    doc = (Path(__file__).parents[1] / "docs" / "reference" / "claims.md").read_text(encoding="utf-8")
+    assert table() in doc, "docs/reference/claims.md's table of calibrated words is not attncore.lexicon.table(): paste it again"
 
 
 def _specs_of(quantity: str, t: LessonTrace) -> list[dict[str, Any]]:

@@ -269,7 +269,7 @@ def test_a_language_without_a_catalogue_gets_one_warning_and_its_numbers(tmp_pat
                        timeout=300)
     assert r.returncode == 0 and r.stderr.startswith(
         "attnvid: warning: no Arabic catalogue (ar): the lecture's text is shown in English, its numbers as Arabic "
-        "writes them; to translate it: python -m attncore.locale init ar (README: Languages)\n"), r.stderr
+        "writes them; to translate it: python -m attncore.locale init ar (docs/how-to/language.md)\n"), r.stderr
     assert r.stderr.count("warning") == 1 and "*Words become vectors*" in r.stdout
     from attncore.display import fmt
     from attncore.i18n import use

@@ -1,4 +1,4 @@
-"""The README's storyboards are the current lecture's, dark and light (issue 26).
+"""The pictures of the README and the docs are the current lecture's, dark and light (issue 26).
 
 ``media/readme/make.py`` stamps each storyboard with what made it (its own digest, the
 theme's, the lecture's sections); a stamp that differs from today's means the pictures
@@ -46,6 +46,7 @@ def test_the_readme_storyboards_are_the_current_lecture(style: str) -> None:
     assert (width, height) == (cols * (tile_w + pad) + pad, rows * (tile_h + label_h + pad) + pad)
     assert (sum(corner) > 384) == (style == "light")
     assert f"media/readme/{make.BOARDS[style]}" in (ROOT / "README.md").read_text(encoding="utf-8")
+    assert f"../media/readme/{make.BOARDS[style]})" in (ROOT / "docs" / "getting-started.md").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("edited", ["scenes/theme.py", "attnstage/palette.py"])
@@ -63,14 +64,14 @@ def test_a_changed_theme_makes_the_stamp_differ(tmp_path: Path, monkeypatch: pyt
     assert make.stamp()["theme"] != before["theme"] and make.stamp()["sections"] == before["sections"]
 
 
-def test_the_readme_posters_are_current_and_shown() -> None:
-    """The README shows each poster make.py makes (the French lecture's), stamped as current."""
+def test_the_posters_are_current_and_shown() -> None:
+    """The docs show each poster make.py makes (the French lecture's), stamped as current."""
     make = make_module()
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    shown = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "docs").rglob("*.md"))
     for name, _scene, _lesson in make.POSTERS:
         path = ROOT / "media" / "readme" / name
         assert path.is_file(), f"{name} is missing; {REFRESH}"
-        assert f"(media/readme/{name})" in readme, f"the README does not show {name}"
+        assert f"media/readme/{name})" in shown, f"no page of docs/ shows {name}"
         with Image.open(path) as img:
             stamped = img.info.get(make.STAMP)
             assert img.size == (854, 480), f"{name}: {img.size}, not a 480p frame"

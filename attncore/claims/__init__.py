@@ -14,7 +14,7 @@ topic (:mod:`.embeddings`, :mod:`.scores`, :mod:`.mixing`, :mod:`.training`,
 :mod:`.projections`, :mod:`.heads`, :mod:`.masking`, :mod:`.positions`) and
 :mod:`.lecture`, which lists them in the lecture's order.
 
-``attnvid values --json`` lists the claims; the README documents the kinds.
+``attnvid values --json`` lists the claims; docs/reference/claims.md documents the kinds.
 """
 
 from __future__ import annotations

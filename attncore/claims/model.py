@@ -29,7 +29,7 @@ SMALL = 0.1
 MOST_TIED = 2
 
 
-#: The kinds of claim and what each asserts (the README's table says the same).
+#: The kinds of claim and what each asserts (docs/reference/claims.md's table says the same).
 KINDS: dict[str, str] = {
     "strong_in": "a word's value in a dimension is positive and every other |value| of it is at most a third of it",
     "strongest_in": "a word's value in a dimension is larger than every other |value| of it",

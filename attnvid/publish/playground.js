@@ -1,7 +1,7 @@
 // The "Try it" panel: self-attention recomputed in the page, with the video's numbers.
 //
 // Every number is computed here in float64 by the same operations, in the same order, as
-// numpy computes attncore's (see the README, "The Try it panel"): a matrix product sums
+// numpy computes attncore's (see docs/explanations/exact-numbers.md): a matrix product sums
 // in index order, one rounded product after another (attncore.steps.product, the same
 // on every CPU), a row sum is numpy's pairwise sum, the softmax
 // subtracts the row's largest score first. One rounding function, fmt(), shows every

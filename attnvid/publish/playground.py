@@ -15,7 +15,7 @@ and shows every number through one rounding function equal to
 :func:`attncore.display.fmt`. The trained weights are the lesson's, held fixed while the
 student edits (training stays in Python, as in the workbook).
 
-The contract a test reads (the README's "The Try it panel"): every number carries
+The contract a test reads (docs/reference/page.md, "The data-* contract"): every number carries
 ``data-matrix``, ``data-context``, ``data-row``, ``data-col`` and ``data-value``; every
 editable cell is an ``<input>`` with the same attributes, applied on ``change``.
 """
