@@ -8,6 +8,7 @@ the list of sections is known without rendering (``attnvid list``) and the scene
 
 from __future__ import annotations
 
+import inspect
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -50,10 +51,11 @@ config.seed = 0
 _TRACE_CACHE: dict[tuple[str, str], LessonTrace] = {}
 
 
-def current_trace() -> LessonTrace:
-    """The trace of the lesson named by ``$ATTNVID_LESSON`` (a path or built-in name; default if unset),
-    in the language of ``$ATTNVID_LANGUAGE`` (``--language``) when set."""
-    path, language = os.environ.get(LESSON_ENV, ""), os.environ.get(LANGUAGE_ENV, "")
+def current_trace(own: str = "") -> LessonTrace:
+    """The trace of the lesson named by ``$ATTNVID_LESSON`` (a path or built-in name), else by
+    ``own`` (a scene's :attr:`LessonScene.LESSON`), else of the default lesson, in the language of
+    ``$ATTNVID_LANGUAGE`` (``--language``) when set."""
+    path, language = os.environ.get(LESSON_ENV, "") or own, os.environ.get(LANGUAGE_ENV, "")
     if (path, language) not in _TRACE_CACHE:
         lesson = find_lesson(path)
         if language and language != lesson.language:
@@ -65,6 +67,15 @@ def current_trace() -> LessonTrace:
 def current_style(lesson_style: str = "") -> str:
     """The style to draw in: ``$ATTNVID_THEME`` (``--theme``), else the lesson's ``[theme] style``, else dark."""
     return os.environ.get(THEME_ENV, "") or lesson_style or "dark"
+
+
+def own_lesson(cls: type[LessonScene]) -> str:
+    """The lesson ``cls`` names in its ``LESSON``: a path made absolute from the folder of the
+    scene's file, or a built-in name as it is ("" when it names none)."""
+    if not cls.LESSON:
+        return ""
+    path = Path(inspect.getfile(cls)).resolve().parent / cls.LESSON
+    return str(path) if path.suffix or path.exists() else cls.LESSON
 
 
 class StepTitle(LightText):
@@ -113,6 +124,9 @@ class LessonScene(Scene):
     """
 
     TITLE: ClassVar[str] = ""
+    #: The lesson a scene of your own draws when no ``--lesson`` is given: a TOML path relative
+    #: to the scene's file, or a built-in lesson's name ("": the default lesson). See :func:`own_lesson`.
+    LESSON: ClassVar[str] = ""
     STAGE: ClassVar[int] = 0
     FORMULA: ClassVar[str] = ""
     SECTIONS: ClassVar[tuple[tuple[str, str], ...]] = ()
@@ -126,7 +140,7 @@ class LessonScene(Scene):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("random_seed", 0)
         super().__init__(*args, **kwargs)
-        self.trace = current_trace()
+        self.trace = current_trace(own_lesson(type(self)))
         self.lesson = self.trace.lesson
         #: Every text of the scene is written in the lesson's language (attncore.i18n).
         self.language = set_language(self.lesson.language, self.lesson.catalogue)
@@ -329,4 +343,4 @@ class LessonScene(Scene):
             self.play(*(FadeOut(m) for m in rest), run_time=TIME.fade)
 
 
-__all__ = ["LESSON_ENV", "LEAD", "TAIL", "Narration", "Checkpoint", "LessonScene", "current_trace", "DOWN", "LEFT", "RIGHT", "UP"]
+__all__ = ["LESSON_ENV", "LEAD", "TAIL", "Narration", "Checkpoint", "LessonScene", "current_trace", "own_lesson", "DOWN", "LEFT", "RIGHT", "UP"]

@@ -16,7 +16,7 @@ import click
 
 from attncore import Lesson
 
-from ..catalog import resolve_scene, resolve_section
+from ..catalog import is_scene_path, own_lesson_path, resolve_scene, resolve_section
 from ..env import LANGUAGE_ENV, LESSON_ENV
 from ..errors import UserError
 from ..lessons import get_lesson, lesson_spec, lesson_style, output_root
@@ -66,7 +66,11 @@ def preview(scene: str | None, section: str | None, video: bool, watch: bool, as
     if scene is None:
         raise click.UsageError("Missing argument 'SCENE'.")
     started = time.perf_counter()
-    name = resolve_scene(scene).__name__
+    cls = resolve_scene(scene)
+    if is_scene_path(scene):  # a scene file of the lecturer's own: by its absolute path from here on
+        scene = str(Path(scene).expanduser().resolve())
+        lesson_path = lesson_path or own_lesson_path([cls])
+    name = scene if is_scene_path(scene) else cls.__name__
     if watch:  # the lesson read at each preview: a broken one at the start is only the first bad edit
         if video:
             raise UserError("--watch previews a picture; drop --video (or --watch)")
@@ -100,19 +104,20 @@ def _preview_png(lesson: Lesson, spec: str, name: str, section: str | None, medi
     cls = resolve_scene(name)
     title = resolve_section(cls, section) if section is not None else cls.section_names()[-1]
     root = output_root(lesson, media, style)
-    out = root / "preview" / (f"{name}.png" if section is None else f"{name}_{section_slug(title)}.png")
+    stem = cls.__name__
+    out = root / "preview" / (f"{stem}.png" if section is None else f"{stem}_{section_slug(title)}.png")
     # The same inputs give the same picture (see the render cache): a preview whose
     # scene, shared code, lesson and versions did not change is the one on disk.
     key = cache_key(source_file(cls), repr(lesson), "low", f"preview:{title}", style=style)
     sidecar = out.with_name(out.name + ".json")
     with claim_output(root):
         if not _preview_is_current(out, sidecar, key):
-            ((_, png),) = section_frames(name, "low", spec, str(root / ".work" / "frames" / name), frozenset({title}),
+            ((_, png),) = section_frames(name, "low", spec, str(root / ".work" / "frames" / stem), frozenset({title}),
                                            style)
             # The old record goes first, as for renders: never a new picture under an old key.
             sidecar.unlink(missing_ok=True)
             write_atomic(out, png)
-            write_atomic(sidecar, json.dumps({"key": key, "scene": name, "section": title,
+            write_atomic(sidecar, json.dumps({"key": key, "scene": stem, "section": title,
                                               "png_sha256": hashlib.sha256(png).hexdigest()}).encode())
     return out
 

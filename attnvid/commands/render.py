@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from ..catalog import is_scene_path, own_lesson_path, resolve_scenes
 from ..lessons import get_lesson, lesson_spec, lesson_style, output_root
 from ..options import (
     jobs_option,
@@ -40,10 +41,14 @@ def render(scenes: tuple[str, ...], quality: str, fmt: str, jobs: int | None, le
            voice: str, rate: int | None, theme: str | None, media: Path) -> None:
     """Render SCENES (class or file names; all scenes when none are given).
 
-    Prints the path of each video, in lecture order. Scenes whose inputs did not change
-    since their last render are not rendered again.
+    A SCENE ending in .py is the path of a scene file of your own, anywhere on disk (one
+    LessonScene subclass); without --lesson it draws the lesson its LESSON names. Prints
+    the path of each video, in lecture order. Scenes whose inputs did not change since
+    their last render are not rendered again.
     """
     voice = spoken_voice(voice, rate)
+    if lesson_path is None and any(is_scene_path(s) for s in scenes):
+        lesson_path = own_lesson_path(resolve_scenes(scenes))
     lesson = get_lesson(lesson_path)
     style = lesson_style(theme, lesson)
     job_list = plan(lesson, lesson_spec(lesson_path), scenes, quality, fmt, media, voice, style)

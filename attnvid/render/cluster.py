@@ -107,7 +107,7 @@ def _check_installation(job: Job, source: str) -> None:
     lesson = replace(find_lesson(job.lesson_spec), source=source)
     if job.language:
         lesson = replace(lesson, language=job.language)
-    here = cache_key(source_file(resolve_scene(job.scene)), repr(lesson) + catalogue_digest(lesson.language, lesson.catalogue), job.quality, job.fmt,
+    here = cache_key(source_file(resolve_scene(job.file or job.scene)), repr(lesson) + catalogue_digest(lesson.language, lesson.catalogue), job.quality, job.fmt,
                      voice_fingerprint(job.voice, lesson), job.style)
     if here != job.key:
         raise InstallationMismatch(

@@ -72,7 +72,7 @@ def _scene_class(job: Job) -> Any:
     os.environ[LANGUAGE_ENV] = job.language
     from ..catalog import resolve_scene
 
-    return resolve_scene(job.scene)
+    return resolve_scene(job.file or job.scene)
 
 
 def _run_manim(job: Job, cls: Any) -> tuple[Any, Path]:

@@ -14,7 +14,7 @@ from typing import Any
 from attncore import Lesson
 from attncore.i18n import catalogue_digest
 
-from ..catalog import check_recordings, lecture_index, resolve_scenes
+from ..catalog import check_recordings, lecture_index, resolve_scenes, scene_file_of
 from ..env import LANGUAGE_ENV, LESSON_ENV
 from ..errors import UserError
 from ..lessons import output_root
@@ -39,6 +39,7 @@ class Job:
     style: str = "dark"  # dark or light (--theme)
     language: str = ""  # --language ("": the lesson's own)
     tag: str = ""  # what the progress display puts before the scene (a batch: the lesson's name)
+    file: str = ""  # a scene file of the lecturer's own: its absolute path ("" for a scene of the lecture)
 
     @property
     def label(self) -> str:
@@ -117,7 +118,7 @@ def plan(lesson: Lesson, spec: str, names: Sequence[str], quality: str, fmt: str
     return [
         Job(scene=c.__name__, index=lecture_index(c), quality=quality, fmt=fmt, lesson_spec=spec, root=root,
             key=cache_key(source_file(c), repr(lesson) + catalogue_digest(lesson.language, lesson.catalogue), quality, fmt, fingerprint, style), voice=voice,
-            style=style, language=os.environ.get(LANGUAGE_ENV, ""))
+            style=style, language=os.environ.get(LANGUAGE_ENV, ""), file=scene_file_of(c))
         for c in scenes
     ]
 
