@@ -78,7 +78,27 @@ def _snap(x: float) -> float:
 
 @dataclass(frozen=True)
 class Box:
-    """An axis-aligned rectangle of the frame, in scene units (y goes up)."""
+    """An axis-aligned rectangle of the frame, in scene units (y goes up).
+
+    Examples
+    --------
+    .. manim:: BoxExample
+        :quality: low
+        :save_last_frame:
+
+        from scenes.components import CONTENT, GROUP_BUFF, ITEM_BUFF, Theme, TokenRow, label
+
+        class BoxExample(Scene):
+            def construct(self):
+                theme = Theme(style="dark")
+                self.camera.background_color = theme["background"]
+                box = Rectangle(width=CONTENT.width, height=CONTENT.height, color=theme["grid"]).move_to(CONTENT.centre)
+                name = label("CONTENT: between the header and the caption", "small", theme["muted"])
+                name.next_to(box.get_corner(UL), DR, buff=ITEM_BUFF)
+                row = TokenRow(["every", "scene", "fills", "this", "box"], theme)
+                row.next_to(name, DOWN, buff=GROUP_BUFF).align_to(name, LEFT)
+                self.add(box, name, CONTENT.keep_inside(row))
+    """
 
     left: float
     right: float

@@ -13,7 +13,7 @@ Render it with plain Manim, or with attnvid (cache, captions, the lecture's erro
 
 from __future__ import annotations
 
-from manim import DOWN, UP, Create, FadeIn, GrowFromEdge, LaggedStart, Write
+from manim import DOWN, UP, Create, FadeIn, GrowFromEdge, LaggedStart, VGroup, Write
 
 from attncore import fmt
 from scenes.base import LessonScene
@@ -45,8 +45,9 @@ class WhereOneWordLooks(LessonScene):
         row = ctx.attention[i]  # (n,) the focus word's softmax row: where it looks, summing to 1
         bars = WeightBars(row, ctx.tokens, self.dec, lambda j: Source(0, "attention", (i, j)), self.theme,
                           col_w=min(1.4, CONTENT.width / ctx.n), height=4.0)
-        bars.next_to(self.row, DOWN, buff=GROUP_BUFF * 2)
-        self.content.keep_inside(bars)
+        chart = VGroup(bars, bars.outline)  # the outline (around the largest weight) moves with the bars
+        chart.next_to(self.row, DOWN, buff=GROUP_BUFF * 2)
+        self.content.keep_inside(chart)
         peak = ctx.tokens[bars.peak]
         note = label(f"“{ctx.focus}” looks most at “{peak}”", "body", self.theme["accent"])
         note.next_to(bars, DOWN, buff=GROUP_BUFF)
