@@ -103,6 +103,8 @@ def load_scene_file(path: str | Path) -> type[LessonScene]:
 
     found = [v for v in vars(sys.modules[name]).values()
              if isinstance(v, type) and issubclass(v, LessonScene) and v.__module__ == name]
+    if len(found) != 1:
+        del sys.modules[name]  # imported again once the file is fixed
     if not found:
         raise UserError(f"{path}: no scene class; define one subclass of scenes.base.LessonScene in it")
     if len(found) > 1:
