@@ -66,11 +66,7 @@ def preview(scene: str | None, section: str | None, video: bool, watch: bool, as
     if scene is None:
         raise click.UsageError("Missing argument 'SCENE'.")
     started = time.perf_counter()
-    cls = resolve_scene(scene)
-    if is_scene_path(scene):  # a scene file of the lecturer's own: by its absolute path from here on
-        scene = str(Path(scene).expanduser().resolve())
-        lesson_path = lesson_path or own_lesson_path([cls])
-    name = scene if is_scene_path(scene) else cls.__name__
+    name, lesson_path = _scene_and_lesson(scene, lesson_path)
     if watch:  # the lesson read at each preview: a broken one at the start is only the first bad edit
         if video:
             raise UserError("--watch previews a picture; drop --video (or --watch)")
@@ -96,6 +92,15 @@ def preview(scene: str | None, section: str | None, video: bool, watch: bool, as
         click.echo(json.dumps({"png": str(png), "seconds": round(time.perf_counter() - started, 3), "how": "process"}))
     else:
         click.echo(str(png))
+
+
+def _scene_and_lesson(scene: str, lesson_path: Path | None) -> tuple[str, Path | None]:
+    """How the preview names SCENE from here on (its class name; a scene file of the lecturer's
+    own: its absolute path), and its lesson (``--lesson``, else the one the file's scene names)."""
+    cls = resolve_scene(scene)
+    if not is_scene_path(scene):
+        return cls.__name__, lesson_path
+    return str(Path(scene).expanduser().resolve()), lesson_path or own_lesson_path([cls])
 
 
 def _preview_png(lesson: Lesson, spec: str, name: str, section: str | None, media: Path, style: str = "dark") -> Path:
