@@ -165,23 +165,6 @@ class Theme:
 
     ``style`` is "dark" or "light"; None takes the style of the scene being built
     (:func:`activate`), so that a component making a theme of its own draws in the same style.
-
-    Examples
-    --------
-    .. manim:: ThemeExample
-        :quality: low
-        :save_last_frame:
-
-        from scenes.components import ITEM_BUFF, Theme, label
-
-        class ThemeExample(Scene):
-            def construct(self):
-                theme = Theme([("weight", "#ff9f1c")], style="dark")  # a lesson's [theme] overrides a role
-                self.camera.background_color = theme["background"]
-                roles = ("query", "key", "value", "weight", "accent", "muted")
-                swatches = VGroup(*(VGroup(Square(0.8, fill_color=theme[r], fill_opacity=1, stroke_width=0),
-                                           label(r, "small", theme["text"])).arrange(DOWN, buff=ITEM_BUFF) for r in roles))
-                self.add(swatches.arrange(RIGHT, buff=2 * ITEM_BUFF))
     """
 
     def __init__(self, overrides: Iterable[tuple[str, str]] = (), dimensions: Iterable[str] = (),

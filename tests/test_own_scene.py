@@ -107,3 +107,10 @@ def test_a_bad_scene_file_stops_the_command_in_one_line(tmp_path: Path, command:
         r = run(ATTNVID, command, name, cwd=tmp_path)
         assert r.returncode == 2 and r.stdout == "", r.stderr
         assert len(r.stderr.splitlines()) == 1 and r.stderr.startswith(f"attnvid: error: {says}"), r.stderr
+
+
+def test_the_watch_says_it_follows_the_lectures_scenes(tmp_path: Path) -> None:
+    r = run(ATTNVID, "preview", str(EXAMPLE), "--watch", cwd=tmp_path)
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr == (f"attnvid: error: --watch follows the lecture's scenes; preview {EXAMPLE} again after each "
+                        "edit (drop --watch)\n")

@@ -29,12 +29,21 @@ EXAMPLE = ROOT / "docs" / "examples" / "own_scene.py"
 API_PAGES = sorted((ROOT / "docs" / "api").glob("*.md"))
 #: Public names that are not drawn (a source, a lookup, a box's measures, gaps): documented, no picture.
 NOT_DRAWN = {"Source", "resolve", "CONTENT", "TINY_BUFF", "LABEL_BUFF", "ITEM_BUFF", "GROUP_BUFF", "DRIFT"}
+#: Public components whose example is on the components page, not in their docstring: the
+#: README's storyboards are stamped with scenes/theme.py's bytes (media/readme/make.py).
+EXAMPLE_ON_PAGE = {"Theme"}
+COMPONENTS_PAGE = ROOT / "docs" / "api" / "components.md"
 MANIM_BLOCK = re.compile(r"^( *)\.\. manim:: (\w+)\n((?:\1    :[\w_]+:.*\n)*)\n((?:\1    .*\n|\n)+)", re.M)
 
 
-def examples(obj: object) -> list[tuple[str, str, str]]:
-    """(class name, options, code) of every ``.. manim::`` block in ``obj``'s docstring."""
-    doc = inspect.getdoc(obj) or ""
+def examples(name: str) -> list[tuple[str, str, str]]:
+    """(class name, options, code) of every ``.. manim::`` example of the public component ``name``:
+    in its docstring, or for :data:`EXAMPLE_ON_PAGE` on the components page, under its heading."""
+    if name in EXAMPLE_ON_PAGE:
+        page = COMPONENTS_PAGE.read_text(encoding="utf-8")
+        doc = page[page.index(f".. autoclass:: scenes.theme.{name}"):]
+    else:
+        doc = inspect.getdoc(getattr(components, name)) or ""
     return [(m[2], m[3], textwrap.dedent(m[4])) for m in MANIM_BLOCK.finditer(doc + "\n")]
 
 
@@ -57,7 +66,7 @@ def test_every_public_name_is_on_the_api_pages() -> None:
 
 def test_every_drawn_component_has_a_small_example() -> None:
     for name in sorted(set(components.__all__) - NOT_DRAWN):
-        found = examples(getattr(components, name))
+        found = examples(name)
         assert len(found) == 1, f"{name}: its docstring needs one '.. manim::' example"
         cls, options, code = found[0]
         assert ":quality: low" in options and ":save_last_frame:" in options, f"{name}: low quality, last frame only"
@@ -70,7 +79,7 @@ def test_every_example_builds(name: str) -> None:
     here without writing a picture (the docs build renders them)."""
     from manim import tempconfig
 
-    ((cls, _, code),) = examples(getattr(components, name))
+    ((cls, _, code),) = examples(name)
     namespace: dict[str, object] = {}
     with tempconfig({"dry_run": True, "quality": "low_quality", "disable_caching": True, "verbosity": "ERROR"}):
         exec(f"from manim import *\n{code}\n_scene = {cls}()\n_scene.render()\n", namespace)  # noqa: S102

@@ -66,7 +66,7 @@ def preview(scene: str | None, section: str | None, video: bool, watch: bool, as
     if scene is None:
         raise click.UsageError("Missing argument 'SCENE'.")
     started = time.perf_counter()
-    name, lesson_path = _scene_and_lesson(scene, lesson_path)
+    name, lesson_path = _scene_and_lesson(scene, lesson_path, watch)
     if watch:  # the lesson read at each preview: a broken one at the start is only the first bad edit
         if video:
             raise UserError("--watch previews a picture; drop --video (or --watch)")
@@ -94,12 +94,15 @@ def preview(scene: str | None, section: str | None, video: bool, watch: bool, as
         click.echo(str(png))
 
 
-def _scene_and_lesson(scene: str, lesson_path: Path | None) -> tuple[str, Path | None]:
+def _scene_and_lesson(scene: str, lesson_path: Path | None, watch: bool = False) -> tuple[str, Path | None]:
     """How the preview names SCENE from here on (its class name; a scene file of the lecturer's
-    own: its absolute path), and its lesson (``--lesson``, else the one the file's scene names)."""
+    own: its absolute path), and its lesson (``--lesson``, else the one the file's scene names).
+    The warm watch follows the lecture's scenes only."""
     cls = resolve_scene(scene)
     if not is_scene_path(scene):
         return cls.__name__, lesson_path
+    if watch:
+        raise UserError(f"--watch follows the lecture's scenes; preview {scene} again after each edit (drop --watch)")
     return str(Path(scene).expanduser().resolve()), lesson_path or own_lesson_path([cls])
 
 
