@@ -96,7 +96,7 @@ class Num(LightText):
     """A number on screen, formatted by :func:`attncore.fmt` and tagged with its source.
 
     ``source=None`` is allowed only for constants of the design (the 0 and 1 of a colour
-    legend), which must say so with ``constant=True``. ``approx=True`` prefixes ``≈ ``: a
+    legend), which must say so with ``constant=True``. ``approx=True`` prefixes ``"≈ "``: a
     total that the shown parts beside it do not add up to at the shown precision
     (:func:`attncore.adds_up`), or an exponential that is not the exponential of its
     operand as shown. The value and the digits stay ``fmt`` of the exact value.
