@@ -122,9 +122,7 @@ def scene_file_of(cls: type[LessonScene]) -> str:
 def own_lesson_path(scenes: Sequence[type[LessonScene]]) -> Path | None:
     """The lesson the lecturer's own scenes among ``scenes`` name (their ``LESSON``), when they
     name one and agree; None when none does. A command takes it when no ``--lesson`` is given."""
-    from scenes.base import own_lesson
-
-    named = {own_lesson(c) for c in scenes if c not in lecture_scenes()} - {""}
+    named = {c.own_lesson() for c in scenes if c not in lecture_scenes()} - {""}
     if len(named) > 1:
         raise UserError(f"the scene files name {len(named)} lessons ({', '.join(sorted(named))}); "
                         "render them one at a time, or give --lesson")

@@ -69,15 +69,6 @@ def current_style(lesson_style: str = "") -> str:
     return os.environ.get(THEME_ENV, "") or lesson_style or "dark"
 
 
-def own_lesson(cls: type[LessonScene]) -> str:
-    """The lesson ``cls`` names in its ``LESSON``: a path made absolute from the folder of the
-    scene's file, or a built-in name as it is ("" when it names none)."""
-    if not cls.LESSON:
-        return ""
-    path = Path(inspect.getfile(cls)).resolve().parent / cls.LESSON
-    return str(path) if path.suffix or path.exists() else cls.LESSON
-
-
 class StepTitle(LightText):
     """The scene's title, "N · Name": its digits are the step's place in the lecture."""
 
@@ -125,7 +116,7 @@ class LessonScene(Scene):
 
     TITLE: ClassVar[str] = ""
     #: The lesson a scene of your own draws when no ``--lesson`` is given: a TOML path relative
-    #: to the scene's file, or a built-in lesson's name ("": the default lesson). See :func:`own_lesson`.
+    #: to the scene's file, or a built-in lesson's name ("": the default lesson). See :meth:`own_lesson`.
     LESSON: ClassVar[str] = ""
     STAGE: ClassVar[int] = 0
     FORMULA: ClassVar[str] = ""
@@ -140,7 +131,7 @@ class LessonScene(Scene):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("random_seed", 0)
         super().__init__(*args, **kwargs)
-        self.trace = current_trace(own_lesson(type(self)))
+        self.trace = current_trace(self.own_lesson())
         self.lesson = self.trace.lesson
         #: Every text of the scene is written in the lesson's language (attncore.i18n).
         self.language = set_language(self.lesson.language, self.lesson.catalogue)
@@ -159,6 +150,15 @@ class LessonScene(Scene):
         cast(Camera, self.camera).background_color = ManimColor(self.theme["background"])
 
     # -- structure ---------------------------------------------------------------------
+    @classmethod
+    def own_lesson(cls) -> str:
+        """The lesson the scene names in its ``LESSON``: a path made absolute from the folder of
+        the scene's file, or a built-in name as it is ("" when it names none)."""
+        if not cls.LESSON:
+            return ""
+        path = Path(inspect.getfile(cls)).resolve().parent / cls.LESSON
+        return str(path) if path.suffix or path.exists() else cls.LESSON
+
     @classmethod
     def section_names(cls) -> list[str]:
         return [title for title, _ in cls.SECTIONS]
@@ -343,4 +343,4 @@ class LessonScene(Scene):
             self.play(*(FadeOut(m) for m in rest), run_time=TIME.fade)
 
 
-__all__ = ["LESSON_ENV", "LEAD", "TAIL", "Narration", "Checkpoint", "LessonScene", "current_trace", "own_lesson", "DOWN", "LEFT", "RIGHT", "UP"]
+__all__ = ["LESSON_ENV", "LEAD", "TAIL", "Narration", "Checkpoint", "LessonScene", "current_trace", "DOWN", "LEFT", "RIGHT", "UP"]

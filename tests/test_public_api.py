@@ -91,9 +91,7 @@ def test_the_tutorial_scene_loads_once_under_a_private_name() -> None:
     cls = load_scene_file(EXAMPLE)
     assert cls.__name__ == "WhereOneWordLooks" and cls.__module__.startswith("_attnvid_scene_")
     assert load_scene_file(str(EXAMPLE)) is cls, "a second load is the same class"
-    from scenes.base import own_lesson
-
-    assert own_lesson(cls) == str(EXAMPLE.parent / "own_lesson.toml")
+    assert cls.own_lesson() == str(EXAMPLE.parent / "own_lesson.toml")
 
 
 @pytest.mark.parametrize("text, says", [
