@@ -1,6 +1,12 @@
 """attncore: every step of self-attention for a small, readable example (pure numpy).
 
 This package never imports manim; the scenes draw what it computes.
+
+**What a lecturer may import** is ``__all__`` below: the lesson (read, found, checked),
+one function per step of attention, :func:`trace_lesson` and the frozen records of every
+intermediate it returns, the trained weights, and :func:`fmt` (how every number is shown).
+The other names imported here are the lecture's own display rules, shared with the scenes,
+and may change without notice.
 """
 
 from __future__ import annotations
@@ -74,12 +80,19 @@ from .training import TrainedWeights, TrainingTrace, train_lesson
 from .weights import Weights, make_weights
 
 __all__ = [
-    "LIMITS", "AttentionResult", "builtin_lesson", "builtin_lessons", "Context", "ContextTrace", "HeadTrace", "Lesson", "LessonError",
-    "LessonTrace", "MultiHeadResult", "MultiHeadTrace", "ProjectedTrace", "ProjectionSpec",
-    "ReshapedTrace", "Weights", "attention", "concat_heads", "decimals_needed", "default_lesson", "find_lesson", "fmt", "format_matrix",
-    "load_lesson", "make_weights", "mix", "multi_head_attention", "parse_lesson", "project",
-    "round_matrix", "shown_sum", "adds_up", "exp_operand_decimals", "exp_as_shown", "quotient_decimals", "softmax_decimals", "WORKED_EXTRA_DECIMALS", "worked_softmax_decimals", "product_decimals", "quotient_as_shown", "scale", "scores", "softmax", "split_heads", "trace_lesson",
-    "DEFAULT_WEIGHTS", "WEIGHTS", "TrainingSpec", "TrainedWeights", "TrainingTrace", "train_lesson",
-    "CausalResult", "CausalTrace", "MaskCost", "PositionalTrace", "add_positions", "causal_attention", "causal_mask",
-    "masked_scores", "masked_softmax", "shuffled_order", "sinusoidal_encoding",
+    # the lesson
+    "Lesson", "LessonError", "Context", "ProjectionSpec", "TrainingSpec", "LIMITS",
+    "find_lesson", "load_lesson", "parse_lesson", "builtin_lesson", "builtin_lessons", "default_lesson",
+    # the steps, one function each (shapes in their docstrings)
+    "scores", "scale", "softmax", "mix", "attention", "AttentionResult",
+    "project", "split_heads", "concat_heads", "multi_head_attention", "MultiHeadResult",
+    "causal_mask", "masked_scores", "masked_softmax", "causal_attention", "CausalResult",
+    "sinusoidal_encoding", "add_positions", "shuffled_order",
+    # the trace: every intermediate of a lesson, as frozen records
+    "trace_lesson", "LessonTrace", "ContextTrace", "ProjectedTrace", "ReshapedTrace", "MultiHeadTrace",
+    "HeadTrace", "CausalTrace", "MaskCost", "PositionalTrace",
+    # the weights, trained on the lesson or drawn from its seed
+    "Weights", "make_weights", "WEIGHTS", "DEFAULT_WEIGHTS", "train_lesson", "TrainingTrace", "TrainedWeights",
+    # how a number is shown
+    "fmt", "round_matrix",
 ]

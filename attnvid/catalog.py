@@ -1,7 +1,9 @@
 """The lecture's scenes as the commands name them: by class or file name, in any case,
-with one line listing the known scenes when a name is wrong; their sections by title
-(in any case) or slug; the lesson's lecture in parts (its ``[lecture]`` table or the
-default parts); and what a lesson or a voice needs of them (narration slugs, recordings).
+with one line listing the known scenes when a name is wrong, or a scene file of the
+lecturer's own by its path (:func:`load_scene_file`, the one place a scene file is loaded
+by path); their sections by title (in any case) or slug; the lesson's lecture in parts (its
+``[lecture]`` table or the default parts); and what a lesson or a voice needs of them
+(narration slugs, recordings).
 The application's only door to the scenes: a scene built with the settings it is drawn with
 (:func:`build_scene`), a lesson's colours checked, the scenes' caches of traces and texts.
 
@@ -15,8 +17,12 @@ header does. :func:`manim_renderer` opens the same door for the renderer that dr
 from __future__ import annotations
 
 import difflib
+import hashlib
+import importlib.util
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from attncore import Lesson, LessonError
@@ -27,13 +33,23 @@ from attnstage.speech.voices import RecordedVoice, VoiceError, voice_from_spec
 from scenes.order import numbered as numbered  # re-exported: the app numbers titles through the catalogue
 
 from .errors import UserError
+from .paths import foreign_packages, source_file
 
 if TYPE_CHECKING:
     from scenes.base import LessonScene
 
 
+def check_own_packages() -> None:
+    """A one-line :class:`UserError` when Python would import ``scenes`` or ``attncore`` from
+    somewhere other than beside attnvid (:func:`attnvid.paths.foreign_packages`)."""
+    problems = foreign_packages()
+    if problems:
+        raise UserError(problems[0])
+
+
 def lecture_scenes() -> tuple[type[LessonScene], ...]:
     """Every scene, in lecture order."""
+    check_own_packages()  # a foreign ``scenes`` first on the path: one line naming it, not an ImportError
     from scenes.lecture import LECTURE
 
     return LECTURE
@@ -54,8 +70,79 @@ def _find_scene(name: str) -> type[LessonScene] | None:
     return None
 
 
+def is_scene_path(name: str) -> bool:
+    """Whether a command's SCENE names a scene file of the lecturer's own (a path ending in ``.py``)
+    rather than a scene of the lecture."""
+    return name.endswith(".py")
+
+
+def load_scene_file(path: str | Path) -> type[LessonScene]:
+    """The one scene class of the scene file at ``path`` (a lecturer's own, anywhere on disk),
+    imported once per process; or a one-line :class:`UserError` naming the problem and the fix
+    (no such file, a syntax error, an error while importing it, no scene class, more than one).
+
+    The only place a scene file is loaded by path: ``attnvid render PATH``, ``attnvid preview
+    PATH`` and the render workers (:mod:`attnvid.render.engine`) all come here. The module gets
+    a private name made from the file's absolute path, so that it never hides a module of the
+    same name (a file ``scenes.py`` or ``softmax.py``) and a second call returns the same class.
+    """
+    check_own_packages()
+    given = Path(path).expanduser()
+    if not given.is_file():
+        raise UserError(f"{path}: no such scene file; give the path of a .py file that defines one LessonScene")
+    if given.suffix != ".py":
+        raise UserError(f"{path}: not a Python file; a scene file ends in .py")
+    file = given.resolve()
+    name = "_attnvid_scene_" + hashlib.sha256(str(file).encode()).hexdigest()[:16]
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, file)
+        assert spec is not None and spec.loader is not None  # a .py file always has both
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        try:
+            spec.loader.exec_module(module)
+        except SyntaxError as exc:
+            del sys.modules[name]
+            raise UserError(f"{path}:{exc.lineno}: syntax error ({exc.msg}); fix the line and run again") from None
+        except Exception as exc:  # noqa: BLE001  (the lecturer's code: any error, said in one line)
+            del sys.modules[name]
+            raise UserError(f"{path}: importing it failed ({type(exc).__name__}: {exc}); "
+                            f"check it with: python {path}") from None
+    from scenes.base import LessonScene
+
+    found = [v for v in vars(sys.modules[name]).values()
+             if isinstance(v, type) and issubclass(v, LessonScene) and v.__module__ == name]
+    if len(found) != 1:
+        del sys.modules[name]  # imported again once the file is fixed
+    if not found:
+        raise UserError(f"{path}: no scene class; define one subclass of scenes.base.LessonScene in it")
+    if len(found) > 1:
+        raise UserError(f"{path}: {len(found)} scene classes ({', '.join(c.__name__ for c in found)}); "
+                        "keep one scene class per file")
+    return found[0]
+
+
+def scene_file_of(cls: type[LessonScene]) -> str:
+    """Where a worker finds ``cls`` again: "" for a scene of the lecture (found by its name),
+    else the absolute path of its scene file (:func:`load_scene_file`)."""
+    return "" if cls in lecture_scenes() else str(source_file(cls))
+
+
+def own_lesson_path(scenes: Sequence[type[LessonScene]]) -> Path | None:
+    """The lesson the lecturer's own scenes among ``scenes`` name (their ``LESSON``), when they
+    name one and agree; None when none does. A command takes it when no ``--lesson`` is given."""
+    named = {c.own_lesson() for c in scenes if c not in lecture_scenes()} - {""}
+    if len(named) > 1:
+        raise UserError(f"the scene files name {len(named)} lessons ({', '.join(sorted(named))}); "
+                        "render them one at a time, or give --lesson")
+    return Path(named.pop()) if named else None
+
+
 def resolve_scene(name: str) -> type[LessonScene]:
-    """The scene named ``name`` (``Softmax`` or ``softmax``, its file), or a one-line error."""
+    """The scene named ``name`` (``Softmax`` or ``softmax``, its file), or the scene of the file
+    at ``name`` when it ends in ``.py`` (:func:`load_scene_file`); else a one-line error."""
+    if is_scene_path(name):
+        return load_scene_file(name)
     cls = _find_scene(name)
     if cls is None:
         known = ", ".join(c.__name__ for c in lecture_scenes())
@@ -87,8 +174,10 @@ def scene_heading(scene: str, title: str) -> str:
 
 
 def lecture_index(cls: type[LessonScene]) -> int:
-    """The scene's place in the lecture: 0 for the title card, then each step's number (1 for Embeddings)."""
-    return lecture_scenes().index(cls)
+    """The scene's place in the lecture: 0 for the title card, then each step's number (1 for
+    Embeddings); 0 for a scene of the lecturer's own, which has no place in it."""
+    order = lecture_scenes()
+    return order.index(cls) if cls in order else 0
 
 
 def sections_of(scenes: Sequence[type[LessonScene]]) -> list[tuple[str, str]]:

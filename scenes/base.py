@@ -8,6 +8,7 @@ the list of sections is known without rendering (``attnvid list``) and the scene
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, ClassVar, cast
@@ -49,11 +50,12 @@ config.seed = 0
 _TRACE_CACHE: dict[tuple[str, str], LessonTrace] = {}
 
 
-def current_trace(settings: SceneSettings | None = None) -> LessonTrace:
-    """The trace of the settings' lesson (a path or built-in name; "" the default), in their
-    language when they name one (default: the settings the environment holds)."""
+def current_trace(settings: SceneSettings | None = None, own: str = "") -> LessonTrace:
+    """The trace of the settings' lesson (a path or built-in name), else of ``own`` (a scene's
+    :attr:`LessonScene.LESSON`), else of the default lesson; in the settings' language when they
+    name one (default: the settings the environment holds)."""
     settings = SceneSettings.from_environ() if settings is None else settings
-    path, language = settings.lesson, settings.language
+    path, language = settings.lesson or own, settings.language
     if (path, language) not in _TRACE_CACHE:
         lesson = find_lesson(path)
         if language and language != lesson.language:
@@ -115,6 +117,9 @@ class LessonScene(Scene):
     """
 
     TITLE: ClassVar[str] = ""
+    #: The lesson a scene of your own draws when no ``--lesson`` is given: a TOML path relative
+    #: to the scene's file, or a built-in lesson's name ("": the default lesson). See :meth:`own_lesson`.
+    LESSON: ClassVar[str] = ""
     STAGE: ClassVar[int] = 0
     FORMULA: ClassVar[str] = ""
     SECTIONS: ClassVar[tuple[tuple[str, str], ...]] = ()
@@ -130,7 +135,7 @@ class LessonScene(Scene):
         super().__init__(*args, **kwargs)
         #: What this scene is drawn and spoken with: handed over by whoever builds it (the environment).
         self.settings = SceneSettings.from_environ()
-        self.trace = current_trace(self.settings)
+        self.trace = current_trace(self.settings, self.own_lesson())
         self.lesson = self.trace.lesson
         #: Every text of the scene is written in the lesson's language (attncore.i18n).
         self.language = set_language(self.lesson.language, self.lesson.catalogue)
@@ -150,6 +155,15 @@ class LessonScene(Scene):
         cast(Camera, self.camera).background_color = ManimColor(self.theme["background"])
 
     # -- structure ---------------------------------------------------------------------
+    @classmethod
+    def own_lesson(cls) -> str:
+        """The lesson the scene names in its ``LESSON``: a path made absolute from the folder of
+        the scene's file, or a built-in name as it is ("" when it names none)."""
+        if not cls.LESSON:
+            return ""
+        path = Path(inspect.getfile(cls)).resolve().parent / cls.LESSON
+        return str(path) if path.suffix or path.exists() else cls.LESSON
+
     @classmethod
     def section_names(cls) -> list[str]:
         return [title for title, _ in cls.SECTIONS]

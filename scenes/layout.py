@@ -78,7 +78,32 @@ def _snap(x: float) -> float:
 
 @dataclass(frozen=True)
 class Box:
-    """An axis-aligned rectangle of the frame, in scene units (y goes up)."""
+    """An axis-aligned rectangle of the frame, in scene units (y goes up).
+
+    Examples
+    --------
+    .. manim:: BoxExample
+        :quality: low
+        :save_last_frame:
+
+        from scenes.components import CONTENT, GROUP_BUFF, ITEM_BUFF, Box, Theme, TokenRow, label
+
+        class BoxExample(Scene):
+            def construct(self):
+                theme = Theme(style="dark")
+                self.camera.background_color = theme["background"]
+
+                def outline(box: Box, colour: str) -> Rectangle:
+                    return Rectangle(width=box.width, height=box.height, color=colour).move_to(box.centre)
+
+                left_half: Box = CONTENT.inset(right=CONTENT.width / 2 + GROUP_BUFF)
+                name = label("CONTENT, and an inset Box: its left half", "small", theme["muted"])
+                name.next_to(outline(CONTENT, theme["grid"]).get_corner(UL), DR, buff=ITEM_BUFF)
+                row = TokenRow(["every", "scene", "fills", "this", "box"], theme)
+                row.next_to(name, DOWN, buff=GROUP_BUFF).align_to(name, LEFT)
+                self.add(outline(CONTENT, theme["grid"]), outline(left_half, theme["accent"]), name,
+                         left_half.keep_inside(left_half.fit_width(row)))
+    """
 
     left: float
     right: float

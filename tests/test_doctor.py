@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from conftest import ATTNVID
 
-NAMES = ["python", "manim", "cairo", "pango", "build libraries", "math", "fonts", "CJK font", "espeak-ng", "piper",
+NAMES = ["python", "packages", "manim", "cairo", "pango", "build libraries", "math", "fonts", "CJK font", "espeak-ng", "piper",
          "piper voice", "voice language", "disk", "media"]
 
 

@@ -18,7 +18,7 @@ from attncore import Lesson
 from attnstage.settings import SceneSettings
 from attnstage.speech.voices import section_slug
 
-from ..catalog import resolve_scene, resolve_section
+from ..catalog import is_scene_path, own_lesson_path, resolve_scene, resolve_section
 from ..errors import UserError
 from ..lessons import get_lesson, output_root
 from ..options import language_option, lesson_option, media_option, settings_options, theme_option
@@ -64,7 +64,7 @@ def preview(scene: str | None, section: str | None, video: bool, watch: bool, as
     if scene is None:
         raise click.UsageError("Missing argument 'SCENE'.")
     started = time.perf_counter()
-    name = resolve_scene(scene).__name__
+    name, settings = _scene_and_settings(scene, settings, watch)
     if watch:  # the lesson read at each preview: a broken one at the start is only the first bad edit
         if video:
             raise UserError("--watch previews a picture; drop --video (or --watch)")
@@ -89,6 +89,21 @@ def preview(scene: str | None, section: str | None, video: bool, watch: bool, as
         click.echo(str(png))
 
 
+def _scene_and_settings(scene: str, settings: SceneSettings, watch: bool = False) -> tuple[str, SceneSettings]:
+    """How the preview names SCENE from here on (its class name; a scene file of the lecturer's
+    own: its absolute path), and the settings with its lesson (``--lesson``, else the one the
+    file's scene names). The warm watch follows the lecture's scenes only."""
+    cls = resolve_scene(scene)
+    if not is_scene_path(scene):
+        return cls.__name__, settings
+    if watch:
+        raise UserError(f"--watch follows the lecture's scenes; preview {scene} again after each edit (drop --watch)")
+    own = own_lesson_path([cls])
+    if own is not None and not settings.lesson:
+        settings = replace(settings, lesson=str(own))
+    return str(Path(scene).expanduser().resolve()), settings
+
+
 def _preview_png(lesson: Lesson, settings: SceneSettings, name: str, section: str | None, media: Path) -> Path:
     """The PNG of the last frame of ``section`` (or of the scene), drawn with ``settings`` (their
     style settled), only when its inputs changed."""
@@ -96,18 +111,19 @@ def _preview_png(lesson: Lesson, settings: SceneSettings, name: str, section: st
     cls = resolve_scene(name)
     title = resolve_section(cls, section) if section is not None else cls.section_names()[-1]
     root = output_root(lesson, media, settings)
-    out = root / "preview" / (f"{name}.png" if section is None else f"{name}_{section_slug(title)}.png")
+    stem = cls.__name__
+    out = root / "preview" / (f"{stem}.png" if section is None else f"{stem}_{section_slug(title)}.png")
     # The same inputs give the same picture (see the render cache): a preview whose
     # scene, shared code, lesson and versions did not change is the one on disk.
     key = cache_key(source_file(cls), repr(lesson), settings.quality, f"preview:{title}", style=settings.style)
     sidecar = out.with_name(out.name + ".json")
     with claim_output(root):
         if not _preview_is_current(out, sidecar, key):
-            ((_, png),) = section_frames(name, settings, str(root / ".work" / "frames" / name), frozenset({title}))
+            ((_, png),) = section_frames(name, settings, str(root / ".work" / "frames" / stem), frozenset({title}))
             # The old record goes first, as for renders: never a new picture under an old key.
             sidecar.unlink(missing_ok=True)
             write_atomic(out, png)
-            write_atomic(sidecar, json.dumps({"key": key, "scene": name, "section": title,
+            write_atomic(sidecar, json.dumps({"key": key, "scene": stem, "section": title,
                                               "png_sha256": hashlib.sha256(png).hexdigest()}).encode())
     return out
 

@@ -20,7 +20,9 @@ costs a Python start-up, not Manim's.
    (:func:`code_digest`: every file of the three packages but the scene files, the versions);
    a server of other code stops and a new one starts. A scene file it imported and that
    changed is imported again in the server (scene files import each other never; a test checks it).
-3. **No server can answer** (it cannot start, it was killed during the request, its folder is
+3. **A scene file of the lecturer's own** (``attnvid preview PATH.py``): click runs the command
+   in this process, with its picture cache (the key covers the file), no server, no record.
+4. **No server can answer** (it cannot start, it was killed during the request, its folder is
    not ours): one line on stderr, and the preview is drawn in this process, as without server.
 
 The server's socket lives in an owner-only folder (``0700``; the socket itself ``0600``),
@@ -271,8 +273,8 @@ def parse(argv: list[str]) -> Asked | None:
         return None
     if "--stop" in flags:
         return Asked(None, False, True, idle, ()) if not positional and not values else None
-    if not positional:
-        return None
+    if not positional or positional[0].endswith(".py"):
+        return None  # a scene file of the lecturer's own is previewed in the command's own process
     request = make_request(positional[0], values.get("--section"), values.get("--lesson"), values.get("--theme"),
                            values.get("--media", "media"), values.get("--language"))
     return Asked(request, "--json" in flags, False, idle, tuple(passed))

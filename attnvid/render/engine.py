@@ -67,7 +67,7 @@ def cached_result(job: Job) -> Result | None:
 def _scene_class(job: Job) -> Any:
     """The scene class of ``job``, imported for the job's settings (which the scene reads from the environment)."""
     job.settings.to_environ()
-    return resolve_scene(job.scene)
+    return resolve_scene(job.file or job.scene)
 
 
 def _run_manim(job: Job, cls: Any) -> tuple[Any, Path]:

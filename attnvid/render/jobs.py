@@ -16,7 +16,7 @@ from attncore.i18n import catalogue_digest
 from attnstage.settings import DEFAULTS, SceneSettings
 from attnstage.speech.voices import VoiceError, voice_from_spec
 
-from ..catalog import check_recordings, lecture_index, resolve_scenes
+from ..catalog import check_recordings, lecture_index, resolve_scenes, scene_file_of
 from ..errors import UserError
 from ..lessons import output_root
 from ..paths import source_file
@@ -36,6 +36,7 @@ class Job:
     #: What the scene is drawn with: lesson, voice, style (settled: dark or light), language, quality.
     settings: SceneSettings = DEFAULTS
     tag: str = ""  # what the progress display puts before the scene (a batch: the lesson's name)
+    file: str = ""  # a scene file of the lecturer's own: its absolute path ("" for a scene of the lecture)
 
     @property
     def quality(self) -> str:
@@ -118,7 +119,8 @@ def plan(lesson: Lesson, settings: SceneSettings, names: Sequence[str], fmt: str
     lesson_key = repr(lesson) + catalogue_digest(lesson.language, lesson.catalogue)
     return [
         Job(scene=c.__name__, index=lecture_index(c), fmt=fmt, root=root, settings=settings,
-            key=cache_key(source_file(c), lesson_key, settings.quality, fmt, fingerprint, settings.style))
+            key=cache_key(source_file(c), lesson_key, settings.quality, fmt, fingerprint, settings.style),
+            file=scene_file_of(c))
         for c in scenes
     ]
 

@@ -30,7 +30,7 @@ from attncore.i18n import english_name, viewer_language
 from attnstage.speech.voices import PIPER_FIX, PiperVoice, VoiceError, voice_engine, voice_from_spec
 
 from ..errors import UserError, storage_error, storage_message
-from ..paths import package_dir
+from ..paths import foreign_packages, package_dir
 from ..signals import reraise_signal
 
 SETUP = "bash .ci/setup"
@@ -303,9 +303,18 @@ def check_media(media: Path) -> Check:
     return Check("media", True, f"{media} is writable" if where == media.absolute() else f"{media} can be created in {where}")
 
 
+def check_packages() -> Check:
+    """attncore and scenes are attnvid's own, not another project's ``scenes`` first on the path
+    (a folder of that name where Python or Manim starts, a PYTHONPATH, another distribution)."""
+    problems = foreign_packages()
+    if problems:
+        return Check("packages", False, problems[0])  # the line says the fix
+    return Check("packages", True, f"attncore and scenes beside attnvid in {package_dir('attnvid').parent}")
+
+
 def doctor_checks(voice: str, media: Path, language: str = "en") -> list[Check]:
     engine = voice_engine(voice)
-    return [check_python(), check_manim(), check_cairo(), check_pango(), check_build_libs(), check_math(),
+    return [check_python(), check_packages(), check_manim(), check_cairo(), check_pango(), check_build_libs(), check_math(),
             check_fonts(), check_cjk(viewer_language(language) == "zh"), check_espeak(engine == "espeak"),
             check_piper(engine == "piper"), check_piper_voice(voice), check_language(voice, language),
             check_disk(media), check_media(media)]

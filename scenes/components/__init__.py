@@ -26,11 +26,25 @@
 - :mod:`~scenes.components.bounds`: a mobject's bounding box, Manim's own points gathered by NumPy (``VMobject.get_points_defining_boundary`` and ``Mobject.reduce_across_dimension``, from the same moment).
 
 Everything Manim already has (Text, Rectangle, Arrow, SurroundingRectangle, animations)
-is Manim's own. ``from scenes.components import X`` works for every name below.
+is Manim's own.
+
+**What a lecturer may import** (a scene of their own, see ``docs/api/``) is ``__all__``
+below, and only that: the numbers and where they come from (``Source``, ``Num``,
+``resolve``), matrices from a trace path (``trace_grid``), bars (``VectorBars``,
+``WeightBars``), equations (``MatrixBlock``, ``named_block``, ``arrange_equation``,
+``operator``), tokens (``TokenRow``), text and maths (``label``, ``Formula``), the content
+box and the named gaps (``Box``, ``CONTENT``, ``TINY_BUFF`` ... ``GROUP_BUFF``, ``DRIFT``, from
+:mod:`scenes.layout`) and the theme (``Theme``, from :mod:`scenes.theme`). Each has a docstring
+with a small scene as its example, rendered into the docs by Manim's ``manim`` directive.
+Every other name imported here is shared by the built-in scenes and may change without notice
+(mypy's ``implicit_reexport`` for this module, ruff's F401 ignored here, say so in pyproject).
 """
 
 from __future__ import annotations
 
+# -- the room and the colours, re-exported for a lecturer's scene ---------------------------------
+from ..layout import CONTENT, DRIFT, GROUP_BUFF, ITEM_BUFF, LABEL_BUFF, TINY_BUFF, Box
+from ..theme import Theme
 from .bars import (
     VectorBars,
     WeightBars,
@@ -158,44 +172,22 @@ from .text import (
 from .tokens import TokenRow, fitted_token_row, tint_tokens, wrap_token_row
 from .wording import EXP_ROW_NOTE, approx_note, listed, quoted, sum_head, which_sentence
 
+#: The public components: what a lecturer's own scene may import (docs/api/components.md).
 __all__ = [
-    # copying (importing it makes deepcopy_mobject Manim's Mobject.__deepcopy__)
-    "IMMUTABLE", "deepcopy_mobject",
-    # subpaths (importing it makes them Manim's VMobject methods), family (Mobject.get_family)
-    "points_equal", "subpaths_from_points", "get_family",
-    # bounds (importing it makes them Manim's methods)
-    "get_points_defining_boundary", "reduce_across_dimension",
-    # text
-    "LightText", "label", "label_extent", "plain_width", "text_baseline", "centre_on_baseline", "cap_centre", "cap_height", "Provenance",
-    "ORDINALS", "wrapped_text",
-    # numbers
-    "APPROX", "EXTRA_DECIMALS", "EXP_ROW", "exp_row_name", "exp_row_marked", "softmax_row_decimals", "Source", "resolve", "Num", "ShapeLabel", "row_total", "number_cell_width",
-    # grids
-    "CellGrid", "NumberGrid", "Tiles", "Grid", "TileFill", "ColumnStyle", "column_labels", "column_labels_height",
-    "axis_titles", "text_size", "fit_cells", "label_width", "LABEL_LINE_STEP", "COMPACT_SIZES", "PREFERRED_STYLES", "column_labels_on_one_line",
-    "one_line_cell_width",
-    "one_line_header", "turned_reach",
-    # matrices
-    "trace_grid", "matrix_grid", "role_fill", "heat_fill", "ink_on_heat", "heat_grid", "token_matrix", "token_header_room",
-    "fit_token_cells", "strip",
-    "HeatLegend", "CellFit", "fit_row", "RowFit", "fit_numbers",
+    # numbers, and where in the trace each comes from
+    "Source", "Num", "resolve",
+    # matrices from a trace path
+    "trace_grid",
     # bars
-    "VectorBars", "WeightBars", "bar_names", "bar_word_angle", "names_pitch", "bar_words_depth", "grow_bars", "readable_numbers",
-    # charts
-    "LossCurve",
+    "VectorBars", "WeightBars",
     # equations
-    "MatrixBlock", "named_block", "arrange_equation", "place_after", "operator", "row_transfer", "arrow", "EQ_BUFF",
-    # placement
-    "stagger_levels", "stagger_names", "boxes_touch", "edge_through", "ink_corners", "keep_inside", "STAGGER_GAP",
+    "MatrixBlock", "named_block", "arrange_equation", "operator",
     # tokens
-    "TokenRow", "wrap_token_row", "fitted_token_row", "tint_tokens",
-    # header
-    "PIPELINE", "PipelineMarker", "Formula",
-    # masks, comparisons, definitions
-    "MaskedCell", "MaskOver", "mask_edge", "lift_entries", "CompareRow", "compare_rows", "cell_outline", "Definition",
-    "row_outline", "labelled_row_outline", "ROW_OUTLINE_BUFF",
-    "POSITIONAL_ENCODING", "at_top", "below", "centre_in", "listed", "quoted", "which_sentence", "approx_note", "EXP_ROW_NOTE", "sum_head",
-    # sizing, pictures
-    "CELL_H_MIN", "CELL_H_MAX", "BLOCK_LABELS_H", "TITLE_RISE", "WIDEN", "cell_height", "row_labels_width", "operators_width", "readable_scale",
-    "readable_cell_width", "PICTURE_H", "Picture", "picture",
+    "TokenRow",
+    # text and maths
+    "label", "Formula",
+    # the content box and the named gaps (scenes.layout)
+    "Box", "CONTENT", "TINY_BUFF", "LABEL_BUFF", "ITEM_BUFF", "GROUP_BUFF", "DRIFT",
+    # the theme (scenes.theme)
+    "Theme",
 ]

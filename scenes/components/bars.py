@@ -42,6 +42,25 @@ class VectorBars(VGroup):
     under the bars with :func:`bar_names`.
 
     Attributes: ``baseline``; ``bars`` and ``nums`` (one per dimension: :meth:`num`).
+
+    Examples
+    --------
+    .. manim:: VectorBarsExample
+        :quality: low
+        :save_last_frame:
+
+        from attncore import default_lesson, trace_lesson
+        from scenes.components import Source, Theme, VectorBars
+
+        class VectorBarsExample(Scene):
+            def construct(self):
+                theme = Theme(style="dark")
+                self.camera.background_color = theme["background"]
+                ctx = trace_lesson(default_lesson()).contexts[0]
+                i = ctx.focus_index  # "mouse": its embedding, one bar per dimension
+                bars = VectorBars(ctx.embeddings[i], ctx.dimensions, 2, lambda k: Source(0, "embeddings", (i, k)), theme,
+                                  max_abs=3, height=2.5, bar_w=0.8, gap=0.4)
+                self.add(bars.move_to(ORIGIN))
     """
 
     def __init__(
@@ -158,6 +177,25 @@ class WeightBars(VGroup):
 
     Attributes: ``bars``, ``nums``, ``words``, ``baseline``; ``peak`` is the index of the
     largest weight, ``outline`` its outline (not added: the scene draws it).
+
+    Examples
+    --------
+    .. manim:: WeightBarsExample
+        :quality: low
+        :save_last_frame:
+
+        from attncore import default_lesson, trace_lesson
+        from scenes.components import Source, Theme, WeightBars
+
+        class WeightBarsExample(Scene):
+            def construct(self):
+                theme = Theme(style="dark")
+                self.camera.background_color = theme["background"]
+                ctx = trace_lesson(default_lesson()).contexts[0]
+                i = ctx.focus_index  # where "mouse" looks: its row of the attention matrix
+                bars = WeightBars(ctx.attention[i], ctx.tokens, 2, lambda j: Source(0, "attention", (i, j)), theme,
+                                  col_w=1.3, height=3)
+                self.add(VGroup(bars, bars.outline).move_to(ORIGIN))  # the outline: around the largest weight
     """
 
     def __init__(

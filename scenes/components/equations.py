@@ -20,7 +20,26 @@ EQ_BUFF = 0.22
 
 class MatrixBlock(VGroup):
     """A matrix with its name above it (``title``; Manim's ``name`` is the mobject's own) and its shape
-    below: numeric (``ShapeLabel``) and symbolic (``sym``)."""
+    below: numeric (``ShapeLabel``) and symbolic (``sym``).
+
+    Examples
+    --------
+    .. manim:: MatrixBlockExample
+        :quality: low
+        :save_last_frame:
+
+        from attncore import default_lesson, trace_lesson
+        from scenes.components import MatrixBlock, Theme, label, trace_grid
+
+        class MatrixBlockExample(Scene):
+            def construct(self):
+                theme = Theme(style="dark")
+                self.camera.background_color = theme["background"]
+                trace = trace_lesson(default_lesson())
+                grid = trace_grid(trace, "embeddings", 2, theme, cell_w=1.1, cell_h=0.6)
+                name = label("X", "label", theme["text"], weight="BOLD").next_to(grid, UP)
+                self.add(MatrixBlock(grid, title=name).move_to(ORIGIN))
+    """
 
     def __init__(self, grid: Grid, title: Text | None = None, shape: ShapeLabel | None = None,
                  sym: Text | None = None) -> None:
@@ -54,7 +73,26 @@ class MatrixBlock(VGroup):
 
 def named_block(grid: Grid, name: str, colour: str, shape: tuple[int, ...], source: Source, sym: str,
                 theme: Theme, *, outline: bool = True) -> MatrixBlock:
-    """A matrix in its role colour: name above (bold), ``ShapeLabel`` and symbolic shape below."""
+    """A matrix in its role colour: name above (bold), ``ShapeLabel`` and symbolic shape below.
+
+    Examples
+    --------
+    .. manim:: NamedBlockExample
+        :quality: low
+        :save_last_frame:
+
+        from attncore import default_lesson, trace_lesson
+        from scenes.components import Source, Theme, arrange_equation, named_block, trace_grid
+
+        class NamedBlockExample(Scene):
+            def construct(self):
+                theme = Theme(style="dark")
+                self.camera.background_color = theme["background"]
+                trace = trace_lesson(default_lesson())
+                grid = trace_grid(trace, "projected.W_Q", 2, theme, cell_w=1.1, cell_h=0.6)
+                w_q = named_block(grid, "W_Q", theme["query"], (4, 4), Source(0, "projected.W_Q"), "d × d", theme)
+                self.add(arrange_equation([w_q]).move_to(ORIGIN))  # places the name above, the shapes below
+    """
     if outline:
         grid.cells.set_stroke(colour, width=1.5)
     return MatrixBlock(grid, label(name, "label", colour, weight="BOLD"), ShapeLabel(shape, source),
@@ -66,6 +104,31 @@ def arrange_equation(items: Sequence[VMobject], *, buff: float = EQ_BUFF, name_g
     """Lay matrices (``MatrixBlock``) and operators left to right, bodies centred on y = 0.
 
     Names share one line above the tallest matrix, shapes one line below the lowest.
+
+    Examples
+    --------
+    .. manim:: ArrangeEquationExample
+        :quality: low
+        :save_last_frame:
+
+        from attncore import default_lesson, trace_lesson
+        from scenes.components import Source, Theme, arrange_equation, named_block, operator, resolve, trace_grid
+
+        class ArrangeEquationExample(Scene):
+            def construct(self):
+                theme = Theme(style="dark")
+                self.camera.background_color = theme["background"]
+                trace = trace_lesson(default_lesson())
+
+                def block(path, name, role, sym):
+                    grid = trace_grid(trace, path, 2, theme, cell_w=0.9, cell_h=0.5)
+                    shape = resolve(trace, Source(0, path))[0].shape
+                    return named_block(grid, name, theme[role], shape, Source(0, path), sym, theme)
+
+                equation = arrange_equation([block("embeddings", "X", "text", "n × d"), operator("·", theme),
+                                             block("projected.W_Q", "W_Q", "query", "d × d"), operator("=", theme),
+                                             block("projected.Q", "Q", "query", "n × d")])
+                self.add(equation.scale_to_fit_width(12).move_to(ORIGIN))
     """
     x = 0.0
     blocks = [it for it in items if isinstance(it, MatrixBlock)]
@@ -95,7 +158,23 @@ def place_after(first: Grid, steps: Sequence[tuple[VMobject, Grid]], buff: float
 
 
 def operator(symbol: str, theme: Theme) -> VMobject:
-    """``"·"`` (drawn as a dot: the glyph is too small to see at 480p), ``"="`` or another sign."""
+    """``"·"`` (drawn as a dot: the glyph is too small to see at 480p), ``"="`` or another sign.
+
+    Examples
+    --------
+    .. manim:: OperatorExample
+        :quality: low
+        :save_last_frame:
+
+        from scenes.components import ITEM_BUFF, Theme, operator
+
+        class OperatorExample(Scene):
+            def construct(self):
+                theme = Theme(style="dark")
+                self.camera.background_color = theme["background"]
+                signs = VGroup(*(operator(s, theme) for s in ("·", "=", "+", "×"))).arrange(RIGHT, buff=4 * ITEM_BUFF)
+                self.add(signs.scale(2))
+    """
     if symbol == "·":
         return Dot(radius=0.06, color=theme["muted"])
     return label(symbol, "formula", theme["muted"])

@@ -212,6 +212,24 @@ def trace_grid(
     :func:`heat_grid`. ``row``: only that row, as a 1×n grid.
     Without ``numbers``, tiles: filled by ``tiles``, a fill or a role colour
     (:func:`role_fill` of the values).
+
+    Examples
+    --------
+    .. manim:: TraceGridExample
+        :quality: low
+        :save_last_frame:
+
+        from attncore import default_lesson, trace_lesson
+        from scenes.components import Theme, trace_grid
+
+        class TraceGridExample(Scene):
+            def construct(self):
+                theme = Theme(style="dark")
+                self.camera.background_color = theme["background"]
+                trace = trace_lesson(default_lesson())
+                words = trace.contexts[0].tokens
+                grid = trace_grid(trace, "attention", 2, theme, cell_w=1.1, cell_h=0.6, heat=True, row_labels=words)
+                self.add(grid.move_to(ORIGIN))
     """
     whole, _ = resolve(trace, Source(context, path))
     first = 0 if row is None else row

@@ -96,10 +96,30 @@ class Num(LightText):
     """A number on screen, formatted by :func:`attncore.fmt` and tagged with its source.
 
     ``source=None`` is allowed only for constants of the design (the 0 and 1 of a colour
-    legend), which must say so with ``constant=True``. ``approx=True`` prefixes ``≈ ``: a
+    legend), which must say so with ``constant=True``. ``approx=True`` prefixes ``"≈ "``: a
     total that the shown parts beside it do not add up to at the shown precision
     (:func:`attncore.adds_up`), or an exponential that is not the exponential of its
     operand as shown. The value and the digits stay ``fmt`` of the exact value.
+
+    Examples
+    --------
+    .. manim:: NumExample
+        :quality: low
+        :save_last_frame:
+
+        from attncore import default_lesson, trace_lesson
+        from scenes.components import ITEM_BUFF, Num, Source, Theme, label, resolve
+
+        class NumExample(Scene):
+            def construct(self):
+                theme = Theme(style="dark")
+                self.camera.background_color = theme["background"]
+                trace = trace_lesson(default_lesson())
+                where = Source(0, "attention", (2, 2))  # context 0: "mouse" looking at itself
+                _, value = resolve(trace, where)
+                num = Num(value, 2, where, size="formula", color=theme["weight"])
+                name = label("attention[mouse, mouse] =", "body", theme["text"])
+                self.add(VGroup(name, num).arrange(RIGHT, buff=ITEM_BUFF))
     """
 
     def __init__(

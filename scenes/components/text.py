@@ -276,6 +276,21 @@ def label(text: str, size: str = "label", color: str | None = None, *, mono: boo
 
     Maths written plainly in it (``W_Q``, ``Xᵀ``) is set with real sub- and superscripts
     (:func:`inline_math`).
+
+    Examples
+    --------
+    .. manim:: LabelExample
+        :quality: low
+        :save_last_frame:
+
+        from scenes.components import ITEM_BUFF, Theme, label
+
+        class LabelExample(Scene):
+            def construct(self):
+                theme = Theme(style="dark")
+                self.camera.background_color = theme["background"]
+                sizes = VGroup(*(label(f"{size}: W_Q · Xᵀ", size, theme["text"]) for size in ("title", "body", "label", "small")))
+                self.add(sizes.arrange(DOWN, buff=ITEM_BUFF))
     """
     color = color or active_theme()["text"]
     font = MONO if mono else FONT

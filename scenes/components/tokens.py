@@ -25,6 +25,22 @@ class TokenRow(VGroup):
     row's items are ``VGroup(box, word)``. The row reads as its sentence does (``reading``: a
     direction): an Arabic or Hebrew sentence from right to left, its first word at the right
     (``start``: the edge of its first word).
+
+    Examples
+    --------
+    .. manim:: TokenRowExample
+        :quality: low
+        :save_last_frame:
+
+        from attncore import default_lesson, trace_lesson
+        from scenes.components import Theme, TokenRow
+
+        class TokenRowExample(Scene):
+            def construct(self):
+                theme = Theme(style="dark")
+                self.camera.background_color = theme["background"]
+                ctx = trace_lesson(default_lesson()).contexts[0]
+                self.add(TokenRow(ctx.tokens, theme, focus=ctx.focus_index))
     """
 
     def __init__(self, tokens: Sequence[str], theme: Theme, focus: int | None = None, size: str = "body") -> None:

@@ -154,6 +154,22 @@ class Formula(MathTypst):
     the same formula with another ``highlight`` and ``Transform`` into it to move the
     light. ``.formula`` is the source, ``.highlight`` the lit term, ``.text`` the source
     too (what the tests read, as they read a ``Text``'s ``.text``).
+
+    Examples
+    --------
+    .. manim:: FormulaExample
+        :quality: low
+        :save_last_frame:
+
+        from scenes.components import GROUP_BUFF, Formula, Theme
+
+        class FormulaExample(Scene):
+            def construct(self):
+                theme = Theme(style="dark")
+                self.camera.background_color = theme["background"]
+                plain = Formula('A = "softmax"(Q K^T / sqrt(d))', theme)
+                lit = Formula('A = "softmax"(Q K^T / sqrt(d))', theme, highlight="sqrt(d)")
+                self.add(VGroup(plain, lit).arrange(DOWN, buff=GROUP_BUFF))
     """
 
     #: Formulas made before in this process, by everything that makes them; a new equal one is a
