@@ -10,8 +10,9 @@ The application's only door to the scenes: a scene built with the settings it is
 Imports :mod:`scenes` (and so manim) only when called: this module is the application's one
 door into Manim's world, the only one that imports project modules inside functions
 (``tests/test_imports.py``), so that a command that draws nothing never loads Manim; the
-running order (:mod:`scenes.order`, manim-free) at once, to number a scene's title as its
-header does. :func:`manim_renderer` opens the same door for the renderer that draws a scene.
+running order (:mod:`scenes.order`, manim-free) too, when first asked, after the check that
+the ``scenes`` Python finds is ours (:func:`check_own_packages`). :func:`manim_renderer`
+opens the same door for the renderer that draws a scene.
 """
 
 from __future__ import annotations
@@ -30,7 +31,6 @@ from attncore.i18n import _
 from attncore.narration import section_slug
 from attnstage.settings import SceneSettings
 from attnstage.speech.voices import RecordedVoice, VoiceError, voice_from_spec
-from scenes.order import numbered as numbered  # re-exported: the app numbers titles through the catalogue
 
 from .errors import UserError
 from .paths import foreign_packages, source_file
@@ -165,6 +165,14 @@ def resolve_section(cls: type[LessonScene], name: str) -> str:
         if section_slug(name) == section_slug(title) and section_slug(name):
             return title
     raise UserError(f"{cls.__name__} has no section {name!r}; its sections are: {'; '.join(names)}")
+
+
+def numbered(scene: str, title: str) -> str:
+    """``title`` numbered as the scene's header shows it, "5 · Softmax" (:func:`scenes.order.numbered`)."""
+    check_own_packages()
+    from scenes.order import numbered as in_order
+
+    return in_order(scene, title)
 
 
 def scene_heading(scene: str, title: str) -> str:
