@@ -20,9 +20,26 @@ from numpy.typing import ArrayLike
 from .i18n import _, number
 
 __all__ = [
-    "MINUS", "MINUS_INFINITY", "decimals_needed", "fmt", "plain", "said", "shown_value", "fmt_masked", "round_matrix", "format_matrix", "shown_sum", "adds_up",
-    "exp_operand_decimals", "exp_as_shown", "quotient_decimals", "softmax_decimals", "WORKED_EXTRA_DECIMALS",
-    "worked_softmax_decimals", "product_decimals", "quotient_as_shown",
+    "MINUS",
+    "MINUS_INFINITY",
+    "decimals_needed",
+    "fmt",
+    "plain",
+    "said",
+    "shown_value",
+    "fmt_masked",
+    "round_matrix",
+    "format_matrix",
+    "shown_sum",
+    "adds_up",
+    "exp_operand_decimals",
+    "exp_as_shown",
+    "quotient_decimals",
+    "softmax_decimals",
+    "WORKED_EXTRA_DECIMALS",
+    "worked_softmax_decimals",
+    "product_decimals",
+    "quotient_as_shown",
 ]
 
 #: A real minus sign: as wide as a digit, unlike the hyphen.

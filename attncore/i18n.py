@@ -244,7 +244,8 @@ def has_text(lang: str | None = None) -> bool:
 
 def compile_po(po: Path, lang: str | None = None) -> bytes:
     """The ``.mo`` bytes of a ``.po`` file (Babel's reader and writer; fuzzy and untranslated
-    entries left out, and those whose placeholders are wrong: :func:`wrong_placeholders`). The plural rule is the file's ``Plural-Forms``, else CLDR's for ``lang``."""
+    entries left out, and those whose placeholders are wrong: :func:`wrong_placeholders`). The plural rule is the
+    file's ``Plural-Forms``, else CLDR's for ``lang``."""
     from babel.messages.mofile import write_mo
     from babel.messages.pofile import read_po
 
@@ -375,7 +376,11 @@ def _symbols(lang: str) -> tuple[str, str, dict[int, str]]:
 
     zero = ord(ZEROS.get(Locale.parse(lang).default_numbering_system, "0"))
     digits = {ord("0") + d: chr(zero + d) for d in range(10)} if zero != ord("0") else {}
-    return get_decimal_symbol(lang, numbering_system="default"), get_group_symbol(lang, numbering_system="default"), digits
+    return (
+        get_decimal_symbol(lang, numbering_system="default"),
+        get_group_symbol(lang, numbering_system="default"),
+        digits,
+    )
 
 
 _PLAIN = re.compile(r"(?P<sign>[+\u2212-]?)(?P<int>\d+)(?:\.(?P<frac>\d+))?")
@@ -511,7 +516,9 @@ def problems(catalog: Any, template: Any) -> list[str]:
         ids: tuple[str, ...] = tuple(m.id) if isinstance(m.id, (tuple, list)) else (str(m.id),)
         strings: tuple[str, ...] = tuple(t.string) if isinstance(t.string, (tuple, list)) else (str(t.string or ""),)
         if isinstance(m.id, tuple) and len(strings) != catalog.num_plurals:
-            out.append(f"{catalog.locale}: {len(strings)} plural forms, the language has {catalog.num_plurals}: {ident!r}")
+            out.append(
+                f"{catalog.locale}: {len(strings)} plural forms, the language has {catalog.num_plurals}: {ident!r}"
+            )
         if not all(strings):
             out.append(f"{catalog.locale}: untranslated: {ident!r}")
             continue

@@ -117,7 +117,9 @@ def builtin_lessons() -> list[str]:
 def builtin_lesson(name: str) -> Lesson:
     """A lesson shipped in the package, by name."""
     if name not in builtin_lessons():
-        raise LessonError(f"{name}: no such built-in lesson; choose from {', '.join(builtin_lessons())} or give a .toml path")
+        raise LessonError(
+            f"{name}: no such built-in lesson; choose from {', '.join(builtin_lessons())} or give a .toml path"
+        )
     text = resources.files("attncore").joinpath(f"lessons/{name}.toml").read_text(encoding="utf-8")
     return parse_lesson(tomllib.loads(text), source="built-in" if name == "default" else f"{name}.toml")
 

@@ -74,9 +74,13 @@ def check_leans(src: str, lesson: Lesson, k: int) -> None:
     lean = _lean(lesson, k)
     actual, shown = lean.other, lean.shown
     if lean.contradicted:
-        raise error_at(src, f"contexts[{k + 1}].leans",
-                   f"{ctx.leans!r} is contradicted: in \"{ctx.sentence}\" the output of {ctx.focus!r} leans {actual!r} ({shown})",
-                   f'write leans = "{actual}", or make the other words of the sentence stronger in {ctx.leans!r}')
+        raise error_at(
+            src,
+            f"contexts[{k + 1}].leans",
+            f'{ctx.leans!r} is contradicted: in "{ctx.sentence}" the output of {ctx.focus!r} leans {actual!r} '
+            f'({shown})',
+            f'write leans = "{actual}", or make the other words of the sentence stronger in {ctx.leans!r}',
+        )
 
 
 def lesson_warnings(lesson: Lesson) -> list[str]:
@@ -87,9 +91,12 @@ def lesson_warnings(lesson: Lesson) -> list[str]:
             continue
         lean = _lean(lesson, k)
         if lean.margin < LEAN_MARGIN:
-            out.append(f"{lesson.source}: contexts[{k + 1}].leans: {ctx.focus!r} leans {ctx.leans!r} by only "
-                       f"{max(lean.margin, 0):.2f} ({lean.shown}), under the {LEAN_MARGIN} a viewer can see; make the other words of "
-                       f"\"{ctx.sentence}\" stronger in {ctx.leans!r}")
+            out.append(
+                f"{lesson.source}: contexts[{k + 1}].leans: {ctx.focus!r} leans {ctx.leans!r} by only "
+                f"{max(lean.margin, 0):.2f} ({lean.shown}), under the {LEAN_MARGIN} a viewer can see; make the other "
+                "words of "
+                f'"{ctx.sentence}" stronger in {ctx.leans!r}'
+            )
     return out
 
 
@@ -105,9 +112,13 @@ def check_decimals(src: str, lesson: Lesson) -> None:
             need = decimals_needed([x], 3)
             if need > dec:
                 shown = fmt(x, dec)
-                raise error_at(src, where, f"{x:g} needs {need} decimals, but decimals = {dec} would show it as {shown} "
-                               "and no sum built on it could be redone from the screen",
-                               f"set decimals = {need}, or write {shown} instead of {x:g}")
+                raise error_at(
+                    src,
+                    where,
+                    f"{x:g} needs {need} decimals, but decimals = {dec} would show it as {shown} "
+                    "and no sum built on it could be redone from the screen",
+                    f"set decimals = {need}, or write {shown} instead of {x:g}",
+                )
 
 
 def check_fonts(src: str, lesson: Lesson) -> None:

@@ -35,8 +35,19 @@ from .narration_parse import NarrationError, check_template, section_slug
 __all__ = ["parse_lesson"]
 
 _TOP_KEYS = {
-    "title", "language", "dimensions", "decimals", "vocabulary", "contexts", "projections", "heads", "theme", "training",
-    "narration", "lecture", "selfcheck",
+    "title",
+    "language",
+    "dimensions",
+    "decimals",
+    "vocabulary",
+    "contexts",
+    "projections",
+    "heads",
+    "theme",
+    "training",
+    "narration",
+    "lecture",
+    "selfcheck",
 }
 _CONTEXT_KEYS = {"name", "sentence", "focus", "leans"}
 _PROJECTION_KEYS = {"weights", "seed", "d_v", "W_Q", "W_K", "W_V", "W_V_reshape", "W_O"}
@@ -61,8 +72,12 @@ def _value(src: str, where: str, value: Any) -> float:
     x = _number(src, where, value)
     if abs(x) > VALUE_LIMIT:
         lim = f"{VALUE_LIMIT:g}"
-        raise error_at(src, where, f"{x:g} is outside the supported range -{lim}..{lim}",
-                   f"use values between -{lim} and {lim}; small round numbers such as 3 or 0.5 keep every sum checkable")
+        raise error_at(
+            src,
+            where,
+            f"{x:g} is outside the supported range -{lim}..{lim}",
+            f"use values between -{lim} and {lim}; small round numbers such as 3 or 0.5 keep every sum checkable",
+        )
     return x
 
 
@@ -152,7 +167,9 @@ def _top_level(src: str, data: dict[str, Any]) -> _TopLevel:
         raise error_at(src, "dimensions", "must be a list of names", 'write e.g. dimensions = ["animal", "tech"]')
     lo, hi = LIMITS["dimensions"]
     if not lo <= len(dims_raw) <= hi:
-        raise error_at(src, "dimensions", f"has {len(dims_raw)} names, the limit is {lo} to {hi}", f"use {lo} to {hi} dimensions")
+        raise error_at(
+            src, "dimensions", f"has {len(dims_raw)} names, the limit is {lo} to {hi}", f"use {lo} to {hi} dimensions"
+        )
     seen: set[str] = set()
     for name in dims_raw:
         if name in seen:
@@ -190,7 +207,9 @@ def _vocabulary(src: str, vocab_raw: Any, dims: tuple[str, ...]) -> tuple[tuple[
     """``[vocabulary]``: one vector of ``len(dims)`` finite numbers per word."""
     d = len(dims)
     if not isinstance(vocab_raw, dict) or not vocab_raw:
-        raise error_at(src, "vocabulary", "must be a table of word = [numbers]", "add e.g. cat = [3, 0, 0, 0.5] under [vocabulary]")
+        raise error_at(
+            src, "vocabulary", "must be a table of word = [numbers]", "add e.g. cat = [3, 0, 0, 0.5] under [vocabulary]"
+        )
     vocab: list[tuple[str, tuple[float, ...]]] = []
     for word, vec in vocab_raw.items():
         where = f"vocabulary.{word}"
@@ -201,8 +220,12 @@ def _vocabulary(src: str, vocab_raw: Any, dims: tuple[str, ...]) -> tuple[tuple[
                            f"give exactly {d} numbers ({', '.join(dims)}){_decimal_comma_hint(vec, d)}")
         most = LIMITS["word_chars"][1]
         if word_chars(word) > most:
-            raise error_at(src, where, f"is {word_chars(word)} characters long, longer than the {most} that fit the "
-                           "frames' columns", "use a shorter word or an abbreviation (a Chinese character counts as two)")
+            raise error_at(
+                src,
+                where,
+                f"is {word_chars(word)} characters long, longer than the {most} that fit the frames' columns",
+                "use a shorter word or an abbreviation (a Chinese character counts as two)",
+            )
         vocab.append((word, tuple(_value(src, where, v) for v in vec)))
     return tuple(vocab)
 
@@ -228,10 +251,20 @@ def _sentence(src: str, where: str, table: dict[str, Any], vocab_words: set[str]
         raise error_at(src, f"{where}.sentence", "is empty", "write a sentence of words from the vocabulary")
     lo_t, hi_t = LIMITS["tokens"]
     if not lo_t <= len(tokens) <= hi_t:
-        raise error_at(src, f"{where}.sentence", f"has {len(tokens)} word{'s' if len(tokens) != 1 else ''}, the limit is {lo_t} to {hi_t}", f"use {lo_t} to {hi_t} words")
+        raise error_at(
+            src,
+            f"{where}.sentence",
+            f"has {len(tokens)} word{'s' if len(tokens) != 1 else ''}, the limit is {lo_t} to {hi_t}",
+            f"use {lo_t} to {hi_t} words",
+        )
     for tok in tokens:
         if tok not in vocab_words:
-            raise error_at(src, f"{where}.sentence", f"word {tok!r} of \"{table['sentence']}\" is not in the vocabulary", _word_hint(tok, vocab_words))
+            raise error_at(
+                src,
+                f"{where}.sentence",
+                f'word {tok!r} of "{table["sentence"]}" is not in the vocabulary',
+                _word_hint(tok, vocab_words),
+            )
     focus = table["focus"].strip()
     if focus not in tokens:
         same = _same_word(focus, set(tokens))
@@ -261,7 +294,9 @@ def _check_tables(src: str, key: str, raw: Any, limit: str, noun: str, fields: s
     if not isinstance(raw, list) or not all(isinstance(c, dict) for c in raw):
         raise error_at(src, key, f"must be a list of [[{key}]] tables", f"add [[{key}]] sections {fields}")
     if not lo <= len(raw) <= hi:
-        raise error_at(src, key, f"has {len(raw)} {noun}, the limit is {lo} to {hi}", f"use {lo} to {hi} [[{key}]] sections")
+        raise error_at(
+            src, key, f"has {len(raw)} {noun}, the limit is {lo} to {hi}", f"use {lo} to {hi} [[{key}]] sections"
+        )
 
 
 def _contexts(src: str, ctx_raw: Any, dims: tuple[str, ...], vocab_words: set[str]) -> tuple[Context, ...]:
@@ -281,9 +316,13 @@ def _contexts(src: str, ctx_raw: Any, dims: tuple[str, ...], vocab_words: set[st
     distinct = list(dict.fromkeys(t for c in contexts for t in c.tokens))
     most = LIMITS["sentence_words"][1]
     if len(distinct) > most:
-        raise error_at(src, "contexts", f"the sentences use {len(distinct)} different words, and the embedding table of "
-                       f"scene 1 shows at most {most} readably (one row each)",
-                       f"use at most {most} different words: repeat words across the sentences, or shorten them")
+        raise error_at(
+            src,
+            "contexts",
+            f"the sentences use {len(distinct)} different words, and the embedding table of "
+            f"scene 1 shows at most {most} readably (one row each)",
+            f"use at most {most} different words: repeat words across the sentences, or shorten them",
+        )
     return tuple(contexts)
 
 
@@ -294,7 +333,12 @@ def _projections(src: str, proj_raw: Any, d: int) -> ProjectionSpec:
     _check_keys(src, "projections", proj_raw, _PROJECTION_KEYS)
     weights = proj_raw.get("weights", DEFAULT_WEIGHTS)
     if weights not in WEIGHTS:
-        raise error_at(src, "projections.weights", f"{weights!r} is not a way to obtain the weights", 'write weights = "trained" or weights = "random"')
+        raise error_at(
+            src,
+            "projections.weights",
+            f"{weights!r} is not a way to obtain the weights",
+            'write weights = "trained" or weights = "random"',
+        )
     d_v = _int_in(src, "projections.d_v", proj_raw.get("d_v", 3), *LIMITS["d_v"])
     seed = proj_raw.get("seed", 7)
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
@@ -314,7 +358,12 @@ def _heads(src: str, heads_raw: Any, d: int) -> int:
     heads = _int_in(src, "heads.count", heads_raw.get("count", 2), *LIMITS["heads"])
     if d % heads:
         divisors = [h for h in range(1, LIMITS["heads"][1] + 1) if d % h == 0]
-        raise error_at(src, "heads.count", f"{heads} heads do not divide the {d} dimensions", f"use a count that divides {d}: {', '.join(map(str, divisors))}")
+        raise error_at(
+            src,
+            "heads.count",
+            f"{heads} heads do not divide the {d} dimensions",
+            f"use a count that divides {d}: {', '.join(map(str, divisors))}",
+        )
     return heads
 
 
@@ -353,7 +402,12 @@ def _training(src: str, raw: Any, dims: tuple[str, ...], vocab_words: set[str]) 
         raise error_at(src, "training.seed", f"{seed!r} is not a non-negative whole number", "write e.g. seed = 0")
     rate = _number(src, "training.learning_rate", raw.get("learning_rate", base.learning_rate))
     if not 0 < rate <= 1:
-        raise error_at(src, "training.learning_rate", f"{rate:g} is outside the supported range", "use a number above 0 and at most 1, e.g. 0.05")
+        raise error_at(
+            src,
+            "training.learning_rate",
+            f"{rate:g} is outside the supported range",
+            "use a number above 0 and at most 1, e.g. 0.05",
+        )
     ex_raw = raw.get("examples", [])
     _check_tables(src, "training.examples", ex_raw, "training_examples", "sentences", "with sentence, focus and leans")
     examples = []
@@ -430,7 +484,11 @@ def _word_hint(tok: str, vocab_words: set[str]) -> str:
         if bare in vocab_words:
             return fix
         same = _same_word(bare, vocab_words)
-        return f"{fix}, written {same!r}: words are matched exactly" if same else f"{fix}, and add {toml_key(bare)} = [...] under [vocabulary]"
+        return (
+            f"{fix}, written {same!r}: words are matched exactly"
+            if same
+            else f"{fix}, and add {toml_key(bare)} = [...] under [vocabulary]"
+        )
     same = _same_word(tok, vocab_words)
     if same:
         return f"did you mean {same!r}? tokens are matched exactly; write {same!r} in the sentence"
@@ -462,7 +520,12 @@ def _narration(src: str, raw: Any, lesson: Lesson) -> tuple[tuple[str, str], ...
     for slug, text in raw.items():
         where = f"narration.{toml_key(slug)}"
         if slug != section_slug(slug):
-            raise error_at(src, where, "is not a section slug", f"write the section's title in lower case with dashes: {section_slug(slug) or 'divide-by-the-sum'}")
+            raise error_at(
+                src,
+                where,
+                "is not a section slug",
+                f"write the section's title in lower case with dashes: {section_slug(slug) or 'divide-by-the-sum'}",
+            )
         if not isinstance(text, str) or not text.strip():
             raise error_at(src, where, "must be a non-empty text", f'write {slug} = "what the section says"')
         try:

@@ -94,7 +94,9 @@ def resolve(placeholder: str, lesson: Lesson) -> Placeholder:
     if len(parts) == 1:
         if parts[0] in LESSON_WIDE:
             return Placeholder("lesson", name=parts[0])
-        raise NarrationError(f"{parts[0]!r} is not a placeholder; use {', '.join(LESSON_WIDE)} or CONTEXT.MATRIX.ROW.COLUMN")
+        raise NarrationError(
+            f"{parts[0]!r} is not a placeholder; use {', '.join(LESSON_WIDE)} or CONTEXT.MATRIX.ROW.COLUMN"
+        )
     contexts: list[Context] = list(lesson.contexts)
     k = _pick("a context", parts[0], [c.name for c in contexts])
     ctx = contexts[k]

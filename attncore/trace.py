@@ -454,7 +454,9 @@ def _rows(a: Matrix) -> list[list[float]]:
 def trace_lesson(lesson: Lesson | None = None) -> LessonTrace:
     """Compute every step of the lesson (the built-in one when ``lesson`` is None)."""
     lesson = lesson or default_lesson()
-    with use(lesson.language, lesson.catalogue):  # the words the trace keeps (how the weights were made) in the lesson's language
+    with use(
+        lesson.language, lesson.catalogue
+    ):  # the words the trace keeps (how the weights were made) in the lesson's language
         w = make_weights(lesson)
         return LessonTrace(
             lesson=lesson, weights=w, contexts=tuple(_trace_context(lesson, c, w) for c in lesson.contexts)

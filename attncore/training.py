@@ -303,7 +303,10 @@ def _readout(dims: Sequence[str], row: Matrix) -> str:
 
 def _why(c: SenseClaim, focus: str) -> str:
     """Why one context's claim fails, in words ("" when it holds)."""
-    where, aim = f"in '{c.context}'", f"at least {ATTENTION_CLAIM:.2f} and more than the simplified step's {c.simple:.2f}"
+    where, aim = (
+        f"in '{c.context}'",
+        f"at least {ATTENTION_CLAIM:.2f} and more than the simplified step's {c.simple:.2f}",
+    )
     if not c.sense_words:
         return f"{where} no other word has {c.sense} as its strongest dimension, so no word carries that sense"
     if not (c.trained >= ATTENTION_CLAIM and c.trained > c.simple):
@@ -369,22 +372,39 @@ class TrainingTrace:
 
         return {
             "task": self.task,
-            "examples": [{"sentence": e.sentence, "focus": e.tokens[e.focus_index], "target": e.label} for e in self.examples],
-            "steps": self.steps, "rounding_steps": self.rounding_steps, "seed": self.seed,
-            "learning_rate": self.learning_rate, "decimals": self.decimals, "trained": list(self.trained),
-            "loss": list(self.loss), "rounded_loss": num(self.rounded_loss),
-            "accuracy": num(self.accuracy), "accuracy_heads": num(self.accuracy_heads),
+            "examples": [
+                {"sentence": e.sentence, "focus": e.tokens[e.focus_index], "target": e.label} for e in self.examples
+            ],
+            "steps": self.steps,
+            "rounding_steps": self.rounding_steps,
+            "seed": self.seed,
+            "learning_rate": self.learning_rate,
+            "decimals": self.decimals,
+            "trained": list(self.trained),
+            "loss": list(self.loss),
+            "rounded_loss": num(self.rounded_loss),
+            "accuracy": num(self.accuracy),
+            "accuracy_heads": num(self.accuracy_heads),
             # one entry per snapshot step; "attention" holds, per context, the focus word's row
             "snapshots": [
                 {"step": int(step), "attention": [[float(v) for v in s[k]] for s in self.snapshots]}
                 for k, step in enumerate(self.snapshot_steps)
             ],
             "claims": [
-                {"context": c.context, "sense": c.sense, "sense_words": list(c.sense_words), "simple": c.simple,
-                 "trained": c.trained, "heads": list(c.heads), "readout": c.readout, "readout_heads": c.readout_heads}
+                {
+                    "context": c.context,
+                    "sense": c.sense,
+                    "sense_words": list(c.sense_words),
+                    "simple": c.simple,
+                    "trained": c.trained,
+                    "heads": list(c.heads),
+                    "readout": c.readout,
+                    "readout_heads": c.readout_heads,
+                }
                 for c in self.claims
             ],
-            "claims_hold": self.claims_hold, "reason": self.reason,
+            "claims_hold": self.claims_hold,
+            "reason": self.reason,
         }
 
 
@@ -455,14 +475,26 @@ def _accuracy(lesson: Lesson, examples: Sequence[Example], w: Mapping[str, Matri
 def _provenance(t: TrainingTrace) -> str:
     """How the trained matrices were obtained, in one line."""
     fixed = [n for n in TRAINED if n not in t.trained]
-    how = (ngettext("{n} step of Adam", "{n} steps of Adam", t.steps).format(n=t.steps) if not t.rounding_steps else
-           _("{steps} steps of Adam and {rounding} rounding-aware steps").format(steps=t.steps, rounding=t.rounding_steps))
+    how = (
+        ngettext("{n} step of Adam", "{n} steps of Adam", t.steps).format(n=t.steps)
+        if not t.rounding_steps
+        else _("{steps} steps of Adam and {rounding} rounding-aware steps").format(
+            steps=t.steps, rounding=t.rounding_steps
+        )
+    )
     rounded = ngettext("rounded to {n} decimal", "rounded to {n} decimals", t.decimals).format(n=t.decimals)
-    values = {"how": how, "n": len(t.examples), "rate": number(f"{t.learning_rate:g}"), "seed": t.seed, "rounded": rounded}
+    values = {
+        "how": how,
+        "n": len(t.examples),
+        "rate": number(f"{t.learning_rate:g}"),
+        "seed": t.seed,
+        "rounded": rounded,
+    }
     if fixed:
-        return _("{fixed} set by hand; {trained} trained for {how} on {n} labelled sentences generated from the "
-                 "lesson (learning rate {rate}, seed {seed}), starting from W = I plus a little noise; {rounded}.").format(
-            fixed=", ".join(fixed), trained=", ".join(t.trained), **values)
+        return _(
+            "{fixed} set by hand; {trained} trained for {how} on {n} labelled sentences generated from the "
+            "lesson (learning rate {rate}, seed {seed}), starting from W = I plus a little noise; {rounded}."
+        ).format(fixed=", ".join(fixed), trained=", ".join(t.trained), **values)
     return _("Trained for {how} on {n} labelled sentences generated from the lesson (learning rate {rate}, seed "
              "{seed}), starting from W = I plus a little noise; {rounded}.").format(**values)
 

@@ -52,7 +52,9 @@ def make_weights(lesson: Lesson) -> Weights:
             training=untrained_record(lesson),
         )
     if lesson.projections.matrix("W_V_reshape") is not None:
-        provenance = _("{provenance} The W_V of step 10 (d to d_v) is set by hand.").format(provenance=trained.provenance)
+        provenance = _("{provenance} The W_V of step 10 (d to d_v) is set by hand.").format(
+            provenance=trained.provenance
+        )
     else:
         provenance = _("{provenance} The W_V of step 10 (d to d_v) is not trained (it has no named dimensions to "
                        "read): drawn with seed {seed}, rounded to halves.").format(

@@ -20,8 +20,18 @@ from collections.abc import Mapping, MutableMapping
 from dataclasses import Field, dataclass, field, fields, replace
 from typing import Any
 
-__all__ = ["DEFAULT_STYLE", "DEFAULTS", "ENV_PREFIX", "PREVIEW_DIR_ENV", "PREVIEW_SERVER_ENV", "STYLES", "SceneSettings",
-           "env_name", "preview_dir", "preview_server_wanted"]
+__all__ = [
+    "DEFAULT_STYLE",
+    "DEFAULTS",
+    "ENV_PREFIX",
+    "PREVIEW_DIR_ENV",
+    "PREVIEW_SERVER_ENV",
+    "STYLES",
+    "SceneSettings",
+    "env_name",
+    "preview_dir",
+    "preview_server_wanted",
+]
 
 #: The style drawn when neither ``--theme`` nor the lesson's ``[theme] style`` says.
 DEFAULT_STYLE = "dark"

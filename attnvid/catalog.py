@@ -294,7 +294,8 @@ def build_scene(scene: str | type[LessonScene], settings: SceneSettings, work: s
 
 
 def colour_warnings(lesson: Lesson) -> list[str]:
-    """What the lesson's own ``[theme]`` colours are not told apart from (:func:`scenes.theme.lesson_colour_warnings`)."""
+    """What the lesson's own ``[theme]`` colours are not told apart from
+    (:func:`scenes.theme.lesson_colour_warnings`)."""
     from scenes.theme import lesson_colour_warnings
 
     return lesson_colour_warnings(lesson)

@@ -169,8 +169,14 @@ def _checked_voice(ctx: click.Context, param: click.Parameter, value: str) -> st
 
 
 def voice_option(help: str) -> Callable[[F], F]:
-    return click.option("--voice", default=DEFAULTS.voice, show_default=True, metavar="none|espeak|piper[:MODEL]|recorded:DIR",
-                        callback=_checked_voice, help=help)
+    return click.option(
+        "--voice",
+        default=DEFAULTS.voice,
+        show_default=True,
+        metavar="none|espeak|piper[:MODEL]|recorded:DIR",
+        callback=_checked_voice,
+        help=help,
+    )
 
 
 def rate_option(f: F) -> F:

@@ -74,8 +74,10 @@ def one_shot(src: Path, file: str, name: str, work: Path, env: dict[str, str], l
     lesson.write_text(original, encoding="utf-8")
     cmd = [str(BIN / "attnvid"), "preview", name, "--lesson", str(lesson), "--json"]
     log(f"preview: {name}: plain manim render -s -ql --disable_caching x{RUNS} ...")
-    plain = [timed([str(BIN / "manim"), "render", "-s", "-ql", "--disable_caching", str(src / file), name], work, env)[0]
-             for _ in range(RUNS)]
+    plain = [
+        timed([str(BIN / "manim"), "render", "-s", "-ql", "--disable_caching", str(src / file), name], work, env)[0]
+        for _ in range(RUNS)
+    ]
     log(f"preview: {name}: first call (starts the server) ...")
     first, first_cpu, out = timed(cmd, work, env)
     assert _how(out) == "started", out
@@ -101,15 +103,21 @@ def one_shot(src: Path, file: str, name: str, work: Path, env: dict[str, str], l
         assert _how(out) == "unchanged", out
         unchanged.append((wall, cpu))
     p = statistics.median(plain)
-    return {"manim_s_s": round(p, 3), "manim_s_runs": [round(x, 3) for x in plain],
-            "first_call_s": round(first, 3), "first_call_client_cpu_s": round(first_cpu, 3),
-            "after_lesson_edit_s": round(statistics.median(lesson_s), 3), "lesson_runs": [round(x, 3) for x in lesson_s],
-            "after_scene_edit_s": round(statistics.median(scene_s), 3), "scene_runs": [round(x, 3) for x in scene_s],
-            "unchanged_s": round(statistics.median(w for w, _ in unchanged), 3),
-            "unchanged_cpu_s": round(statistics.median(c for _, c in unchanged), 3),
-            "lesson_edit_fraction": round(statistics.median(lesson_s) / p, 3),
-            "scene_edit_fraction": round(statistics.median(scene_s) / p, 3),
-            "unchanged_fraction": round(statistics.median(w for w, _ in unchanged) / p, 3)}
+    return {
+        "manim_s_s": round(p, 3),
+        "manim_s_runs": [round(x, 3) for x in plain],
+        "first_call_s": round(first, 3),
+        "first_call_client_cpu_s": round(first_cpu, 3),
+        "after_lesson_edit_s": round(statistics.median(lesson_s), 3),
+        "lesson_runs": [round(x, 3) for x in lesson_s],
+        "after_scene_edit_s": round(statistics.median(scene_s), 3),
+        "scene_runs": [round(x, 3) for x in scene_s],
+        "unchanged_s": round(statistics.median(w for w, _ in unchanged), 3),
+        "unchanged_cpu_s": round(statistics.median(c for _, c in unchanged), 3),
+        "lesson_edit_fraction": round(statistics.median(lesson_s) / p, 3),
+        "scene_edit_fraction": round(statistics.median(scene_s) / p, 3),
+        "unchanged_fraction": round(statistics.median(w for w, _ in unchanged) / p, 3),
+    }
 
 
 def stop_servers(state: Path, env: dict[str, str]) -> None:
@@ -123,14 +131,26 @@ def rows(fig: dict[str, Any]) -> list[tuple[str, str, str]]:
     out = []
     for name in SCENES:
         f = fig[name]
-        out += [(f"{name}: manim render -s -ql --disable_caching", f"{f['manim_s_s']:.2f} s", f"median of {RUNS}"),
-                (f"{name}: first one-shot preview (starts the server)", f"{f['first_call_s']:.2f} s", ""),
-                (f"{name}: one-shot preview after a lesson edit", f"{f['after_lesson_edit_s']:.2f} s",
-                 f"1/{1 / f['lesson_edit_fraction']:.1f} of plain Manim (target at most 1/3)"),
-                (f"{name}: one-shot preview after a scene edit", f"{f['after_scene_edit_s']:.2f} s",
-                 f"1/{1 / f['scene_edit_fraction']:.1f} of plain Manim (target at most 1/3)"),
-                (f"{name}: unchanged one-shot preview", f"{f['unchanged_s']:.2f} s",
-                 f"{f['unchanged_cpu_s']:.2f} s of CPU (target < 1 s), 1/{1 / f['unchanged_fraction']:.0f} of plain Manim")]
+        out += [
+            (f"{name}: manim render -s -ql --disable_caching", f"{f['manim_s_s']:.2f} s", f"median of {RUNS}"),
+            (f"{name}: first one-shot preview (starts the server)", f"{f['first_call_s']:.2f} s", ""),
+            (
+                f"{name}: one-shot preview after a lesson edit",
+                f"{f['after_lesson_edit_s']:.2f} s",
+                f"1/{1 / f['lesson_edit_fraction']:.1f} of plain Manim (target at most 1/3)",
+            ),
+            (
+                f"{name}: one-shot preview after a scene edit",
+                f"{f['after_scene_edit_s']:.2f} s",
+                f"1/{1 / f['scene_edit_fraction']:.1f} of plain Manim (target at most 1/3)",
+            ),
+            (
+                f"{name}: unchanged one-shot preview",
+                f"{f['unchanged_s']:.2f} s",
+                f"{f['unchanged_cpu_s']:.2f} s of CPU (target < 1 s), 1/{1 / f['unchanged_fraction']:.0f} of plain "
+                "Manim",
+            ),
+        ]
         if "watch" in f:
             w = f["watch"]
             out += [(f"{name}: preview --watch after a lesson / scene edit",

@@ -102,10 +102,14 @@ def rendered_seconds(stderr: str) -> dict[str, float]:
 
 def peak_rss_mib(cmd: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float]:
     """(seconds, peak RSS in MiB of the largest process in the command's tree)."""
-    probe = ("import resource, subprocess, sys, time, json; t = time.perf_counter(); "
-             "r = subprocess.run(json.loads(sys.argv[1])); "
-             "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss); sys.exit(r.returncode)")
-    out = subprocess.run([sys.executable, "-c", probe, json.dumps(cmd)], cwd=cwd, env=env, capture_output=True, text=True)
+    probe = (
+        "import resource, subprocess, sys, time, json; t = time.perf_counter(); "
+        "r = subprocess.run(json.loads(sys.argv[1])); "
+        "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss); sys.exit(r.returncode)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe, json.dumps(cmd)], cwd=cwd, env=env, capture_output=True, text=True
+    )
     if out.returncode != 0:
         sys.exit(f"benchmark: {' '.join(cmd)} failed:\n{out.stderr[-2000:]}")
     secs, kib = out.stdout.split()[-2:]
@@ -136,7 +140,10 @@ def bench_high(names: tuple[str, ...], files: dict[str, str], tmp: Path, src: Pa
     for key, jobs in (("high", ()), ("high_jobs1", ("--jobs", "1"))):
         folder = tmp / key
         folder.mkdir()
-        log(f"ours: high quality (1080p60), {', '.join(names)}, {'every core' if not jobs else 'one process at a time'} ...")
+        log(
+            f"ours: high quality (1080p60), {', '.join(names)}, "
+            f"{'every core' if not jobs else 'one process at a time'} ..."
+        )
         secs, peak = peak_rss_mib([str(BIN / "attnvid"), "render", *names, "--quality", "high", *jobs], folder, env)
         video_high = video_seconds(folder / "media" / "scenes" / "high")
         out.update({f"{key}_s": round(secs, 2), f"{key}_speedup": round(plain / secs, 2),
@@ -178,7 +185,9 @@ class TreeSampler:
                 self.processes[pid] = (cmd, (int(whole[11]) + int(whole[12])) / self.tick,
                                        (int(main[11]) + int(main[12])) / self.tick)
 
-    def run(self, cmd: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float, subprocess.CompletedProcess[str]]:
+    def run(
+        self, cmd: list[str], cwd: Path, env: dict[str, str]
+    ) -> tuple[float, float, subprocess.CompletedProcess[str]]:
         """(wall s, CPU s of the whole tree from the kernel's accounts, the finished process)."""
         before = os.times()
         t0 = time.perf_counter()
@@ -228,13 +237,21 @@ def breakdown(wall: float, cpu: float, sampler: TreeSampler, building: float, pr
     scale = cpu / seen if seen else 1.0  # the kernel's total, split as the samples split it
     main, other = main * scale, other * scale
     capacity = wall * cores
-    return {"wall_s": round(wall, 2), "cpu_s": round(cpu, 2), "cores": cores, "render_processes": processes,
-            "cores_busy_share": round(cpu / capacity, 3),
-            "building_cpu_s": round(building, 2), "drawing_and_rest_cpu_s": round(max(main - building, 0.0), 2),
-            "encoding_cpu_s": round(other, 2), "waiting_core_s": round(max(capacity - cpu, 0.0), 2),
-            "building_share": round(building / capacity, 3),
-            "drawing_and_rest_share": round(max(main - building, 0.0) / capacity, 3),
-            "encoding_share": round(other / capacity, 3), "waiting_share": round(max(capacity - cpu, 0.0) / capacity, 3)}
+    return {
+        "wall_s": round(wall, 2),
+        "cpu_s": round(cpu, 2),
+        "cores": cores,
+        "render_processes": processes,
+        "cores_busy_share": round(cpu / capacity, 3),
+        "building_cpu_s": round(building, 2),
+        "drawing_and_rest_cpu_s": round(max(main - building, 0.0), 2),
+        "encoding_cpu_s": round(other, 2),
+        "waiting_core_s": round(max(capacity - cpu, 0.0), 2),
+        "building_share": round(building / capacity, 3),
+        "drawing_and_rest_share": round(max(main - building, 0.0) / capacity, 3),
+        "encoding_share": round(other / capacity, 3),
+        "waiting_share": round(max(capacity - cpu, 0.0) / capacity, 3),
+    }
 
 
 def breakdown_rows(label: str, b: dict[str, float]) -> list[tuple[str, str, str]]:
@@ -274,12 +291,21 @@ def bench_lecture_vs_manim(quality: str, scenes: list[tuple[str, str]], tmp: Pat
     building = build_cpu_seconds([n for n, _ in scenes], {"high": "high_quality", "low": "low_quality"}[quality],
                                  env, folder)
     processes = len(sampler.processes)
-    return {"quality": quality, "scenes": [n for n, _ in scenes], "baseline_s": round(plain, 2), "baseline_per_scene_s": per_scene,
-            "ours_s": round(wall, 2), "speedup": None if ours_only else round(plain / wall, 2), "video_s": round(video, 2),
-            # CPU seconds, both sides: what a shared machine's other load does not change much
-            "baseline_cpu_s": None if ours_only else round(plain_cpu, 2), "ours_cpu_s": round(cpu, 2),
-            "cpu_ratio": None if ours_only else round(plain_cpu / cpu, 2),
-            "ours_per_scene_s": rendered_seconds(r.stderr), "breakdown": breakdown(wall, cpu, sampler, building, processes)}
+    return {
+        "quality": quality,
+        "scenes": [n for n, _ in scenes],
+        "baseline_s": round(plain, 2),
+        "baseline_per_scene_s": per_scene,
+        "ours_s": round(wall, 2),
+        "speedup": None if ours_only else round(plain / wall, 2),
+        "video_s": round(video, 2),
+        # CPU seconds, both sides: what a shared machine's other load does not change much
+        "baseline_cpu_s": None if ours_only else round(plain_cpu, 2),
+        "ours_cpu_s": round(cpu, 2),
+        "cpu_ratio": None if ours_only else round(plain_cpu / cpu, 2),
+        "ours_per_scene_s": rendered_seconds(r.stderr),
+        "breakdown": breakdown(wall, cpu, sampler, building, processes),
+    }
 
 
 def bench_lecture_high(tmp: Path, env: dict[str, str]) -> dict[str, object]:
@@ -361,10 +387,15 @@ def lecture_vs_manim(args: argparse.Namespace, scenes: list[tuple[str, str]], tm
             rows += [(f"{what}, {quality}: attnvid render, every core", f"{f['ours_s']:.1f} s",
                       f"{f['video_s']} s of video; CPU {f['ours_cpu_s']:.0f} s (plain Manim not run)")]
         else:
-            rows += [(f"{what}, {quality}: manim render {flag} --disable_caching, in turn", f"{f['baseline_s']:.1f} s", ""),
-                     (f"{what}, {quality}: attnvid render, every core", f"{f['ours_s']:.1f} s",
-                      f"{f['speedup']:.2f}x faster; {f['video_s']} s of video; CPU {f['baseline_cpu_s']:.0f} s against "
-                      f"{f['ours_cpu_s']:.0f} s ({f['cpu_ratio']:.2f}x less)")]
+            rows += [
+                (f"{what}, {quality}: manim render {flag} --disable_caching, in turn", f"{f['baseline_s']:.1f} s", ""),
+                (
+                    f"{what}, {quality}: attnvid render, every core",
+                    f"{f['ours_s']:.1f} s",
+                    f"{f['speedup']:.2f}x faster; {f['video_s']} s of video; CPU {f['baseline_cpu_s']:.0f} s against "
+                    f"{f['ours_cpu_s']:.0f} s ({f['cpu_ratio']:.2f}x less)",
+                ),
+            ]
         rows += breakdown_rows(f"{what}, {quality}", f["breakdown"])
     w = max(len(r[0]) for r in rows)
     for a, b, c in rows:
@@ -377,7 +408,9 @@ def main() -> None:
     ap.add_argument("--high", type=int, default=2, metavar="N",
                     help="the first N of Softmax and LearnedProjections at 1080p60, plain Manim and ours (0: skip)")
     ap.add_argument("--lecture-high", action="store_true", help="also every scene at 1080p60, on every core")
-    ap.add_argument("--batch", action="store_true", help="also the three built-in lessons: local vs a local Dask cluster")
+    ap.add_argument(
+        "--batch", action="store_true", help="also the three built-in lessons: local vs a local Dask cluster"
+    )
     ap.add_argument("--watch", action="store_true", help="also the warm watch against manim render -s (watch_bench.py)")
     ap.add_argument("--keep", action="store_true", help="keep the temporary folder")
     ap.add_argument("--lecture-vs-manim", default="", metavar="high,low",
@@ -478,17 +511,31 @@ def main() -> None:
         print(json.dumps(fig, indent=1))
         return
     mc: Any = fig["machine"]
-    print(f"machine: {mc['cores']} cores, {mc['cpu']}, {mc['memory_gib']} GiB, Python {mc['python']}, Manim {mc['manim']}, "
-          f"a Python loop of 10^7 additions {mc['python_loop_s']} s")
+    print(
+        f"machine: {mc['cores']} cores, {mc['cpu']}, {mc['memory_gib']} GiB, Python {mc['python']}, Manim "
+        f"{mc['manim']}, "
+        f"a Python loop of 10^7 additions {mc['python_loop_s']} s"
+    )
     rows = [
         ("baseline: manim render -ql --disable_caching, sequential", f"{baseline:.1f} s", ""),
-        ("attnvid render, cold", f"{cold:.1f} s", f"{baseline / cold:.2f}x faster (target >= {TARGETS['cold_speedup']}x)"),
+        (
+            "attnvid render, cold",
+            f"{cold:.1f} s",
+            f"{baseline / cold:.2f}x faster (target >= {TARGETS['cold_speedup']}x)",
+        ),
         ("attnvid render, warm (nothing changed)", f"{warm:.2f} s", f"{100 * warm / cold:.1f}% of cold (target < 5%)"),
-        (f"one-line change in {changed_scene}", f"{one:.1f} s",
-         f"re-rendered {', '.join(rerendered) or 'nothing'}; that scene alone cold: {per_scene_ours.get(changed_scene, float('nan')):.1f} s"),
+        (
+            f"one-line change in {changed_scene}",
+            f"{one:.1f} s",
+            f"re-rendered {', '.join(rerendered) or 'nothing'}; that scene alone cold: "
+            f"{per_scene_ours.get(changed_scene, float('nan')):.1f} s",
+        ),
         (f"attnvid preview {changed_scene}, warm", f"{preview:.2f} s", f"target < {TARGETS['preview_s']} s"),
-        (f"attnvid preview {changed_scene}, after an edit", f"{preview_edit:.2f} s",
-         f"{'within' if preview_edit < TARGETS['preview_s'] else 'over'} the {TARGETS['preview_s']} s target"),
+        (
+            f"attnvid preview {changed_scene}, after an edit",
+            f"{preview_edit:.2f} s",
+            f"{'within' if preview_edit < TARGETS['preview_s'] else 'over'} the {TARGETS['preview_s']} s target",
+        ),
         ("render s per video s, low (480p15)", f"{cold / video_low:.3f}", f"{video_low:.1f} s of video"),
     ]
     if args.high > 0:

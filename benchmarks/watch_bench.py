@@ -128,11 +128,19 @@ def rows(fig: dict[str, Any]) -> list[tuple[str, str, str]]:
     out = []
     for name in SCENES:
         f = fig[name]
-        out += [(f"{name}: manim render -s -ql --disable_caching", f"{f['manim_s_s']:.2f} s", "plain Manim's last frame"),
-                (f"{name}: preview --watch, after a lesson edit", f"{f['after_lesson_edit_s']:.2f} s",
-                 f"1/{1 / f['lesson_edit_fraction']:.1f} of plain Manim (target at most 1/5)"),
-                (f"{name}: preview --watch, after a scene edit", f"{f['after_scene_edit_s']:.2f} s",
-                 f"1/{1 / f['scene_edit_fraction']:.1f} of plain Manim (target at most 1/3)")]
+        out += [
+            (f"{name}: manim render -s -ql --disable_caching", f"{f['manim_s_s']:.2f} s", "plain Manim's last frame"),
+            (
+                f"{name}: preview --watch, after a lesson edit",
+                f"{f['after_lesson_edit_s']:.2f} s",
+                f"1/{1 / f['lesson_edit_fraction']:.1f} of plain Manim (target at most 1/5)",
+            ),
+            (
+                f"{name}: preview --watch, after a scene edit",
+                f"{f['after_scene_edit_s']:.2f} s",
+                f"1/{1 / f['scene_edit_fraction']:.1f} of plain Manim (target at most 1/3)",
+            ),
+        ]
     return out
 
 

@@ -112,7 +112,8 @@ class LessonScene(Scene):
       ``TITLE`` (header: an English id marked ``N_``, shown translated after the scene's number in
       :data:`scenes.order.ORDER`), ``STAGE`` (index into the pipeline marker), ``FORMULA`` (the
       formula of the step in Typst maths, typeset top right: see
-      :class:`~scenes.components.Formula`), ``SECTIONS`` (beats in order: titles are English ids marked ``N_``, which name recordings, narration
+      :class:`~scenes.components.Formula`), ``SECTIONS`` (beats in order: titles are English ids marked ``N_``, which
+      name recordings, narration
       overrides and claims; they are translated only where shown).
     """
 

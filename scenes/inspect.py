@@ -182,7 +182,13 @@ def build(cls: type[LessonScene], *, frames: bool | frozenset[str] = False, mobj
     """
     if exact is None:
         exact = bool(frames)
-    settings = {"dry_run": True, "quality": quality, "disable_caching": True, "verbosity": "ERROR", "progress_bar": "none"}
+    settings = {
+        "dry_run": True,
+        "quality": quality,
+        "disable_caching": True,
+        "verbosity": "ERROR",
+        "progress_bar": "none",
+    }
     with temporary_config(settings):
         cls.collect_checkpoints = mobjects
         cls.collect_frames = frames
@@ -392,7 +398,9 @@ def unreadable_numbers(cp: Checkpoint, texts: list[Shown] | None = None) -> list
             if isinstance(s.mob, Num) and digit_height(s.mob) < MIN_DIGIT_HEIGHT]
 
 
-def overlapping_texts(cp: Checkpoint, tolerance: float = 0.02, texts: list[Shown] | None = None) -> list[tuple[str, str]]:
+def overlapping_texts(
+    cp: Checkpoint, tolerance: float = 0.02, texts: list[Shown] | None = None
+) -> list[tuple[str, str]]:
     """Pairs of texts on screen at ``cp`` whose boxes overlap by more than ``tolerance``
     (scene units) both across and down."""
     texts = visible_texts(cp) if texts is None else texts
@@ -508,4 +516,24 @@ def text_contrasts(cp: Checkpoint, image: Any, texts: list[Shown] | None = None)
     return out
 
 
-__all__ = ["SHOWN_TEXTS", "TextContrast", "text_contrasts", "LARGE_FONT_SIZE", "LARGE_BOLD_FONT_SIZE", "LayoutRenderer", "DryRenderer", "build", "resolve", "expected_text", "visible_texts", "leaving_frame", "overlapping_texts", "unreadable_numbers", "frame_box", "Num", "ShapeLabel", "ContextTrace", "Mobject"]
+__all__ = [
+    "SHOWN_TEXTS",
+    "TextContrast",
+    "text_contrasts",
+    "LARGE_FONT_SIZE",
+    "LARGE_BOLD_FONT_SIZE",
+    "LayoutRenderer",
+    "DryRenderer",
+    "build",
+    "resolve",
+    "expected_text",
+    "visible_texts",
+    "leaving_frame",
+    "overlapping_texts",
+    "unreadable_numbers",
+    "frame_box",
+    "Num",
+    "ShapeLabel",
+    "ContextTrace",
+    "Mobject",
+]

@@ -133,7 +133,9 @@ class Box:
 
     def inset(self, left: float = 0.0, right: float = 0.0, bottom: float = 0.0, top: float = 0.0) -> Box:
         """The box moved in by these amounts on each side (a negative amount moves out)."""
-        return Box(_snap(self.left + left), _snap(self.right - right), _snap(self.bottom + bottom), _snap(self.top - top))
+        return Box(
+            _snap(self.left + left), _snap(self.right - right), _snap(self.bottom + bottom), _snap(self.top - top)
+        )
 
     def contains(self, mob: Mobject) -> bool:
         """Whether ``mob``'s bounding box lies inside this box."""

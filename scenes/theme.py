@@ -32,8 +32,26 @@ if TYPE_CHECKING:
     from attncore import Lesson
 
 __all__ = [
-    "FONT", "MONO", "MATH_FONT", "ROLE", "SIZE", "TIME", "LAG", "STROKE", "DIM_PALETTE", "HEAD_PALETTE", "Theme", "heat_colour", "LIGHT_ROLE", "LIGHT_DIM_PALETTE", "LIGHT_HEAD_PALETTE", "STYLES",
-    "activate", "active_theme", "must_differ", "lesson_colour_warnings",
+    "FONT",
+    "MONO",
+    "MATH_FONT",
+    "ROLE",
+    "SIZE",
+    "TIME",
+    "LAG",
+    "STROKE",
+    "DIM_PALETTE",
+    "HEAD_PALETTE",
+    "Theme",
+    "heat_colour",
+    "LIGHT_ROLE",
+    "LIGHT_DIM_PALETTE",
+    "LIGHT_HEAD_PALETTE",
+    "STYLES",
+    "activate",
+    "active_theme",
+    "must_differ",
+    "lesson_colour_warnings",
 ]
 
 # Fonts shipped by Debian's fonts-dejavu-core (installed by .ci/setup): nothing is
@@ -189,8 +207,10 @@ def lesson_colour_warnings(lesson: Lesson) -> list[str]:
         for role in sorted(own - set(NOT_TEXT)):
             worst = min(contrast_ratio(theme[role], theme[g]) for g in ("background", "panel"))
             if worst < AA_TEXT:
-                out.append(f"{lesson.source}: theme.{role}: {theme[role]} has only {worst:.1f}:1 on the {style} "
-                           f"background or panel, under 4.5:1; choose a {'lighter' if style == 'dark' else 'darker'} colour")
+                out.append(
+                    f"{lesson.source}: theme.{role}: {theme[role]} has only {worst:.1f}:1 on the {style} "
+                    f"background or panel, under 4.5:1; choose a {'lighter' if style == 'dark' else 'darker'} colour"
+                )
         groups = must_differ(theme, lesson.dimensions, lesson.heads, [c.leans for c in lesson.contexts])
         for group, colours in groups.items():
             if group == "contexts":

@@ -164,7 +164,9 @@ def every_path(path: Path, work: Path, *, scenes: bool | tuple[str, ...],
             try:
                 evaluate[cl.kind](cl, trace)
             except AssertionError as exc:
-                raise AssertionError(f"claim {cl.scene} / {cl.section}: {cl.kind} {cl.text!r} is false: {exc}") from None
+                raise AssertionError(
+                    f"claim {cl.scene} / {cl.section}: {cl.kind} {cl.text!r} is false: {exc}"
+                ) from None
         assert not _DOUBLED.search(cl.text), cl.text
     from attnvid.publish.playground import playground_data
 

@@ -63,8 +63,12 @@ def test_the_seed_is_printed(capsys) -> None:
 
 
 @seed(SEED)
-@settings(max_examples=12, deadline=None, database=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=12,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.function_scoped_fixture],
+)
 @given(text=lessons())
 def test_any_valid_lesson_takes_every_path(text: str, tmp_path: Path) -> None:
     """Contributor's tier: a dozen drawn lessons through values, claims, exercises, workbook, page data."""
@@ -73,8 +77,12 @@ def test_any_valid_lesson_takes_every_path(text: str, tmp_path: Path) -> None:
 
 @pytest.mark.slow
 @seed(SEED + 1)
-@settings(max_examples=20, deadline=None, database=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=20,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.function_scoped_fixture],
+)
 @given(text=lessons())
 def test_many_valid_lessons_take_every_path(text: str, tmp_path: Path) -> None:
     """Slow tier: more lessons, the same paths."""
@@ -147,7 +155,9 @@ def test_a_head_that_looks_at_one_word_without_a_phrase_is_never_said_too() -> N
     trace = trace_lesson(load_lesson(Path(__file__).parents[1] / "attncore" / "lessons" / "maus.toml"))
     args = {"contexts": [0], "columns": [[1]], "stage": "head:0", "least": 0.5, "parts": "shown"}
     first = Claim("MultiHead", "s", "share", args, {"share": 0.9}, "the first head learned to find “Katze” (0.9)")
-    second = Claim("MultiHead", "s", "share", {**args, "stage": "head:1"}, {"weight": 0.5}, "the second head looks at “Katze”")
+    second = Claim(
+        "MultiHead", "s", "share", {**args, "stage": "head:1"}, {"weight": 0.5}, "the second head looks at “Katze”"
+    )
     said = _heads_too([first, second], trace)
     assert said == [first, second]
     same = Claim("MultiHead", "s", "share", {**args, "stage": "head:1"}, {"share": 0.9}, "x")

@@ -95,13 +95,17 @@ def test_scene_and_section_names_in_any_case() -> None:
 
 
 # [narration] -------------------------------------------------------------------------------
-NARRATED = DEFAULT + """
+NARRATED = (
+    DEFAULT
+    + """
 [narration]
-no-learned-weights-yet = "In “{1.sentence}”, {animal.focus} gives {animal.attention.mouse.cat} of its attention to cat; \
+no-learned-weights-yet = "In “{1.sentence}”, {animal.focus} gives {animal.attention.mouse.cat} of its attention \
+to cat; \
 the scaled score is {1.scaled.mouse.cat}, its exponential {1.exp.mouse.cat}, out of {1.sum.mouse}. \
 Cat is {1.embeddings.cat.animal} in animal; the output of mouse is {tech.output.mouse.tech} in tech; \
 Q{{mouse, 2}} = {tech.Q.3.2}; d = {d}, √d = {sqrt_d}."
 """
+)
 
 
 def test_placeholders_say_what_the_screen_shows() -> None:
@@ -132,17 +136,23 @@ def test_the_scene_says_the_lessons_words(tmp_path: Path) -> None:
         "Every word looks at every word"], "a section the table does not name keeps its words"
 
 
-@pytest.mark.parametrize(("text", "says"), [
-    ("{animal.atention.mouse.cat}", "'atention' is not a matrix; use one of scores, scaled, exp, attention"),
-    ("{3.focus}", "'3' is not a context; use one of animal, tech (or a number from 1 to 2)"),
-    ("{animal.attention.mouse.dog}", "'dog' is not a word of \"cat and mouse are friends\"; use one of cat, and, mouse"),
-    ("{animal.output.mouse.cat}", "'cat' is not a dimension; use one of animal, tech, grammar, other"),
-    ("{animal.Q.mouse.9}", "'9' is not a column of Q; use one of 1, 2, 3, 4"),
-    ("{animal.attention.mouse}", "write {animal.attention.ROW.COLUMN}"),
-    ("{animal.focus.mouse}", "takes nothing after it"),
-    ("{dd}", "'dd' is not a placeholder; use d, sqrt_d or CONTEXT.MATRIX.ROW.COLUMN"),
-    ("a } b", "a lone '}': write }} for a brace"),
-])
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("{animal.atention.mouse.cat}", "'atention' is not a matrix; use one of scores, scaled, exp, attention"),
+        ("{3.focus}", "'3' is not a context; use one of animal, tech (or a number from 1 to 2)"),
+        (
+            "{animal.attention.mouse.dog}",
+            "'dog' is not a word of \"cat and mouse are friends\"; use one of cat, and, mouse",
+        ),
+        ("{animal.output.mouse.cat}", "'cat' is not a dimension; use one of animal, tech, grammar, other"),
+        ("{animal.Q.mouse.9}", "'9' is not a column of Q; use one of 1, 2, 3, 4"),
+        ("{animal.attention.mouse}", "write {animal.attention.ROW.COLUMN}"),
+        ("{animal.focus.mouse}", "takes nothing after it"),
+        ("{dd}", "'dd' is not a placeholder; use d, sqrt_d or CONTEXT.MATRIX.ROW.COLUMN"),
+        ("a } b", "a lone '}': write }} for a brace"),
+    ],
+)
 def test_an_unknown_placeholder_names_what_exists(text: str, says: str) -> None:
     lesson = parse_lesson(tomllib.loads(DEFAULT), "x.toml")
     with pytest.raises(NarrationError) as exc:
@@ -161,8 +171,10 @@ def test_an_unknown_slug_names_the_sections(tmp_path: Path) -> None:
     path.write_text(DEFAULT + '\n[narration]\ndivide-by-sum = "words"\n', encoding="utf-8")
     r = run("values", "--lesson", str(path), cwd=tmp_path)
     assert r.returncode == 2 and r.stdout == ""
-    assert r.stderr.startswith(f"attnvid: error: {path}: narration.divide-by-sum: no section of the lecture has this slug; "
-                               "use one of title, words-become-vectors, reading-a-vector, ")
+    assert r.stderr.startswith(
+        f"attnvid: error: {path}: narration.divide-by-sum: no section of the lecture has this slug; "
+        "use one of title, words-become-vectors, reading-a-vector, "
+    )
     assert "divide-by-the-sum" in r.stderr and len(r.stderr.splitlines()) == 1
 
 
@@ -174,7 +186,9 @@ def test_a_tie_on_screen_is_a_warning_and_a_contradiction_an_error() -> None:
         lesson = parse_lesson(tomllib.loads(text.replace("LEANS", leans)), "tie.toml")
         (warning,) = lesson_warnings(lesson)
         assert f"'mouse' leans '{leans}' by only 0.00" in warning
-    with pytest.raises(LessonError, match=r"'animal' is contradicted: .* leans 'tech' \(animal 1\.\d\d, tech 1\.\d\d\)"):
+    with pytest.raises(
+        LessonError, match=r"'animal' is contradicted: .* leans 'tech' \(animal 1\.\d\d, tech 1\.\d\d\)"
+    ):
         parse_lesson(tomllib.loads(text.replace("LEANS", "animal").replace("key = [0, 2]", "key = [0, 2.5]")), "x.toml")
 
 

@@ -47,7 +47,8 @@ BASE = {
 
 
 def takes(command: str, option: str) -> bool:
-    """Whether ``command`` takes ``option`` (an option it only refuses, as values and list refuse --media, is not taken)."""
+    """Whether ``command`` takes ``option`` (an option it only refuses, as values and list refuse --media, is not
+    taken)."""
     return option in {p.name for p in attnvid.cli.cli.commands[command].params if p.expose_value}
 
 
@@ -212,8 +213,10 @@ def test_an_extreme_value_through_the_real_program(command: str, tmp_path: Path)
     path = Path(__file__).parent / "bad_lessons" / "value_huge.toml"
     r = run(*BASE[command], "--lesson", str(path), cwd=tmp_path)
     assert r.returncode == 2 and r.stdout == "", r.stderr
-    assert r.stderr == (f"attnvid: error: {path}: vocabulary.mouse: 1e+200 is outside the supported range -10..10; "
-                        "use values between -10 and 10; small round numbers such as 3 or 0.5 keep every sum checkable\n")
+    assert r.stderr == (
+        f"attnvid: error: {path}: vocabulary.mouse: 1e+200 is outside the supported range -10..10; "
+        "use values between -10 and 10; small round numbers such as 3 or 0.5 keep every sum checkable\n"
+    )
     assert not (tmp_path / "media").exists()
 
 

@@ -88,9 +88,21 @@ def subfolder_module(tree: Path) -> Path:
     return probe
 
 
-@pytest.mark.parametrize("shared", ["scenes/components.py", "scenes/theme.py", "scenes/base.py", "scenes/inspect.py",
-                                    "attncore/steps.py", "attncore/trace.py", "attnstage/speech/voices.py",
-                                    "attnstage/speech/captions.py", "attnstage/settings.py", "attnvid/render/settings.py"])
+@pytest.mark.parametrize(
+    "shared",
+    [
+        "scenes/components.py",
+        "scenes/theme.py",
+        "scenes/base.py",
+        "scenes/inspect.py",
+        "attncore/steps.py",
+        "attncore/trace.py",
+        "attnstage/speech/voices.py",
+        "attnstage/speech/captions.py",
+        "attnstage/settings.py",
+        "attnvid/render/settings.py",
+    ],
+)
 def test_changing_a_shared_module_changes_every_key(tree: Path, shared: str) -> None:
     path = tree / shared
     if not path.exists():  # a module that has become a package: its __init__.py
@@ -119,7 +131,13 @@ def test_shared_files_reach_into_every_package_and_subfolder(tree: Path) -> None
     module = subfolder_module(tree)
     names = {p.relative_to(tree).as_posix() for p in cache.shared_files()}
     assert module.relative_to(tree).as_posix() in names
-    assert {"scenes/base.py", "attncore/steps.py", "attnstage/speech/voices.py", "attnstage/speech/captions.py", "attnstage/settings.py"} <= names
+    assert {
+        "scenes/base.py",
+        "attncore/steps.py",
+        "attnstage/speech/voices.py",
+        "attnstage/speech/captions.py",
+        "attnstage/settings.py",
+    } <= names
     assert not {n for n in names if n.startswith("scenes/steps/") and not n.endswith("__init__.py")}, \
         "another scene's file is in every key"
 
@@ -168,6 +186,8 @@ def test_rerender_only_when_inputs_change(tmp_path: Path) -> None:
     stamp = video.stat().st_mtime_ns
     second = render()
     assert "unchanged, not rendered" in second and video.stat().st_mtime_ns == stamp
-    lesson.write_text(lesson.read_text(encoding="utf-8").replace("cat         = [3,", "cat         = [2.5,"), encoding="utf-8")
+    lesson.write_text(
+        lesson.read_text(encoding="utf-8").replace("cat         = [3,", "cat         = [2.5,"), encoding="utf-8"
+    )
     third = render()
     assert "rendered in" in third and video.stat().st_mtime_ns != stamp

@@ -428,7 +428,10 @@ def test_mask_cost_recomputed_from_the_reference(c: ContextTrace) -> None:
         (lambda: causal_mask(True), "got True"),
         (lambda: masked_scores(np.ones((2, 2)), causal_mask(3)), r"scores have shape \(2, 2\) and the mask"),
         (lambda: masked_scores(np.ones((2, 2)), np.ones((2, 2))), "the mask must be booleans"),
-        (lambda: masked_scores(np.ones((2, 2)), np.array([[True, False], [False, False]])), "mask row 1 hides every key"),
+        (
+            lambda: masked_scores(np.ones((2, 2)), np.array([[True, False], [False, False]])),
+            "mask row 1 hides every key",
+        ),
         (lambda: masked_softmax([[-math.inf, -math.inf], [0.0, 1.0]]), "row 0 is masked entirely"),
         (lambda: masked_softmax([[math.inf, 0.0]]), "scores contains NaN or infinity"),
         (lambda: masked_softmax([[math.nan, 0.0]]), "scores contains NaN or infinity"),

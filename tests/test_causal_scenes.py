@@ -177,10 +177,18 @@ def test_every_cell_the_narration_names_under_the_mask_is_marked(lessons: dict[s
         c, f = cl.args["context"], scene.trace.contexts[cl.args["context"]].focus_index
         cols = cl.args.get("words", {}).get("finds", {}).get("columns", [cl.args["column"]])
         for j in cols:
-            cell = [m for m, src in nums if src.context == c and src.name == "causal.attention" and tuple(src.index) == (f, j)]
+            cell = [
+                m
+                for m, src in nums
+                if src.context == c and src.name == "causal.attention" and tuple(src.index) == (f, j)
+            ]
             assert cell, f"{name}: the weight of column {j} in context {c} is not on screen"
             x, y = cell[0].get_center()[:2]
-            assert any(o.get_left()[0] < x < o.get_right()[0] and o.get_bottom()[1] < y < o.get_top()[1]
-                       and o.width < 3 * cell[0].width + 1 for o in outlines), f"{name}: {cl.text!r} names a cell no outline marks"
+            assert any(
+                o.get_left()[0] < x < o.get_right()[0]
+                and o.get_bottom()[1] < y < o.get_top()[1]
+                and o.width < 3 * cell[0].width + 1
+                for o in outlines
+            ), f"{name}: {cl.text!r} names a cell no outline marks"
             named += 1
     assert named or all(ctx.focus_index == 0 for ctx in scene.trace.contexts)

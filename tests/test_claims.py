@@ -223,7 +223,9 @@ def runner_up(cl: Claim, t: LessonTrace) -> None:
     rest = [j for j in range(len(w)) if j not in (first, second, *tied)]
     assert w[first] == max(w) and all(w[second] >= w[j] for j in rest)
     # every word shown with the second's weight is named with it (unless the focus word is one of them)
-    equal = [j for j in range(len(w)) if j not in (first, second) and shown(w[j], t.decimals) == shown(w[second], t.decimals)]
+    equal = [
+        j for j in range(len(w)) if j not in (first, second) and shown(w[j], t.decimals) == shown(w[second], t.decimals)
+    ]
     if not a["about_as_much"] and a["row"] not in (second, *equal) and len(equal) <= 2:
         assert sorted(tied) == sorted(equal), (tied, equal)
         assert all(name_of(t, a["context"], j) in cl.text for j in tied)
@@ -259,12 +261,16 @@ def keeps_share(cl: Claim, t: LessonTrace) -> None:
 
 def flatter(cl: Claim, t: LessonTrace) -> None:
     c, i = cl.args["context"], cl.args["row"]
-    assert shown(max(row_of(t, c, "attention", i)), t.decimals) < shown(max(row_of(t, c, "unscaled_attention", i)), t.decimals)
+    assert shown(max(row_of(t, c, "attention", i)), t.decimals) < shown(
+        max(row_of(t, c, "unscaled_attention", i)), t.decimals
+    )
 
 
 def rows_sum_to_one(cl: Claim, t: LessonTrace) -> None:
     a = cl.args
-    assert a["rows"] and all(math.isclose(sum(row_of(t, a["context"], a["stage"], r)), 1.0, abs_tol=1e-9) for r in a["rows"])
+    assert a["rows"] and all(
+        math.isclose(sum(row_of(t, a["context"], a["stage"], r)), 1.0, abs_tol=1e-9) for r in a["rows"]
+    )
 
 
 def leans(cl: Claim, t: LessonTrace) -> None:
@@ -414,11 +420,28 @@ def size_ratio(cl: Claim, t: LessonTrace) -> None:
 
 
 EVALUATE: dict[str, Callable[[Claim, LessonTrace], None]] = {
-    "strong_in": strong_in, "strongest_in": strongest_in, "strong_in_each": strong_in_each, "same_vector": same_vector,
-    "largest": largest, "runner_up": runner_up, "most_of": most_of, "small_weights": small_weights,
-    "keeps_share": keeps_share, "flatter": flatter, "rows_sum_to_one": rows_sum_to_one, "leans": leans, "differ": differ,
-    "change": change, "share": share, "spread": spread, "same_row": same_row, "heads_differ": heads_differ,
-    "loss_falls": loss_falls, "learned": learned, "value_size": value_size, "size_ratio": size_ratio,
+    "strong_in": strong_in,
+    "strongest_in": strongest_in,
+    "strong_in_each": strong_in_each,
+    "same_vector": same_vector,
+    "largest": largest,
+    "runner_up": runner_up,
+    "most_of": most_of,
+    "small_weights": small_weights,
+    "keeps_share": keeps_share,
+    "flatter": flatter,
+    "rows_sum_to_one": rows_sum_to_one,
+    "leans": leans,
+    "differ": differ,
+    "change": change,
+    "share": share,
+    "spread": spread,
+    "same_row": same_row,
+    "heads_differ": heads_differ,
+    "loss_falls": loss_falls,
+    "learned": learned,
+    "value_size": value_size,
+    "size_ratio": size_ratio,
 }
 
 
@@ -548,13 +571,28 @@ def test_the_fourteen_word_lesson_says_nothing_false() -> None:
 
 
 # -- the lecture says its claims -------------------------------------------------------------
-CLAIMED_SCENES = ("Embeddings", "DotProducts", "Scaling", "Softmax", "ReadingAttention", "MixingValues", "TwoContexts",
-                  "LearningTheWeights", "LearnedProjections", "ChangingDimension", "MultiHead", "CausalMask", "WordOrder")
+CLAIMED_SCENES = (
+    "Embeddings",
+    "DotProducts",
+    "Scaling",
+    "Softmax",
+    "ReadingAttention",
+    "MixingValues",
+    "TwoContexts",
+    "LearningTheWeights",
+    "LearnedProjections",
+    "ChangingDimension",
+    "MultiHead",
+    "CausalMask",
+    "WordOrder",
+)
 #: Words that make a sentence a statement about this lesson's numbers: such a sentence must be a claim's.
-RANKING = re.compile(r"\b(most|mostly|largest|longest|little anywhere|strong|strongest|leans?|leaned|same vector|then at|"
-                     r"barely|keep a share|tiny|a little of|still finds|rises|falls|more and more|more than|at least|"
-                     r"against \d|same output|learned to find|not square|happens to be square|instead of|fewer|longer|"
-                     r"shorter|as large|smaller than|changes|moves)\b")
+RANKING = re.compile(
+    r"\b(most|mostly|largest|longest|little anywhere|strong|strongest|leans?|leaned|same vector|then at|"
+    r"barely|keep a share|tiny|a little of|still finds|rises|falls|more and more|more than|at least|"
+    r"against \d|same output|learned to find|not square|happens to be square|instead of|fewer|longer|"
+    r"shorter|as large|smaller than|changes|moves)\b"
+)
 
 
 #: Sentences with a ranking word that define a term and state nothing about this lesson's numbers.
@@ -720,7 +758,9 @@ def test_the_table_here_is_attncores_and_the_docs() -> None:
                   0.7999, 0.8, 0.8999, 0.9, 1.0, 1.0001, 1.25, 1.2501, 3.0):
             assert RANGES[phrase][1](x) == word.fits(x), (phrase, x)
     doc = (Path(__file__).parents[1] / "docs" / "reference" / "claims.md").read_text(encoding="utf-8")
-    assert table() in doc, "docs/reference/claims.md's table of calibrated words is not attncore.lexicon.table(): paste it again"
+    assert table() in doc, (
+        "docs/reference/claims.md's table of calibrated words is not attncore.lexicon.table(): paste it again"
+    )
 
 
 def _specs_of(quantity: str, t: LessonTrace) -> list[dict[str, Any]]:
@@ -781,7 +821,9 @@ def test_a_word_said_outside_its_range_is_refused(phrase: str) -> None:
     assert outside and inside, f"no example inside and outside the range of {phrase!r}"
     base = next(c for c in lesson_claims(LESSONS["builtin-default"]()) if c.kind == "rows_sum_to_one")
     for (trace, m), fails in ((outside, True), (inside, False)):
-        cl = dataclasses.replace(base, args={**base.args, "words": {phrase: m}}, text=f"Every row sums to one, {phrase}.")
+        cl = dataclasses.replace(
+            base, args={**base.args, "words": {phrase: m}}, text=f"Every row sums to one, {phrase}."
+        )
         # the base claim holds for the default lesson only: check the words on their own elsewhere
         from attncore.lexicon import check_words
 
@@ -845,8 +887,12 @@ def test_heads_that_agree_are_said_to_agree_and_hand_set_weights_are_not_said_to
     heads = [c.text for c in lesson_claims(differ) if c.scene == "MultiHead"]
     assert not any(" too " in t for t in heads) and heads[-1].startswith("Different heads"), heads
     # scene 9: the row the sense words get is the hand-set projections', not training's
-    (caption,) = [c.text for c in claims if c.scene == "LearningTheWeights" and c.kind == "share" and c.where == "caption"]
-    assert caption == "With W_Q and W_K set by hand, “mouse” gives almost all of its attention to the words of its sense."
+    (caption,) = [
+        c.text for c in claims if c.scene == "LearningTheWeights" and c.kind == "share" and c.where == "caption"
+    ]
+    assert (
+        caption == "With W_Q and W_K set by hand, “mouse” gives almost all of its attention to the words of its sense."
+    )
     assert not [c.text for c in claims if c.scene == "LearningTheWeights" and c.text.startswith("Trained")]
 
 

@@ -143,7 +143,10 @@ def test_crowded_column_headers_turn_on_one_line_and_keep_apart() -> None:
     assert min(float(lab.get_bottom()[1]) for lab in labels) > top
     for j, lab in enumerate(labels):
         assert abs(float(lab.get_left()[0]) - float(grid.cell(0, j).get_x())) < grid.cell_w / 2
-    assert abs(max(float(lab.get_top()[1]) for lab in labels) - top - column_labels_height(words, 0.55, style="turned")) < 1e-6
+    assert (
+        abs(max(float(lab.get_top()[1]) for lab in labels) - top - column_labels_height(words, 0.55, style="turned"))
+        < 1e-6
+    )
     shown = [Shown(lab, float(lab.get_left()[0]), float(lab.get_right()[0]), float(lab.get_bottom()[1]),
                    float(lab.get_top()[1]), ink_corners(lab)) for lab in labels]
     assert shown[3].right > shown[4].left, "the upright boxes of neighbours overlap"
@@ -185,7 +188,9 @@ def test_the_header_check_sees_every_row_of_names_and_can_fail() -> None:
     assert shown(wide, column_labels(wide, dims, theme, size="label", style="pairwise")) == []
     assert shown(column_labels(narrow, dims, theme, size="label", style="turned")) == [], "turned: one line"
     xs = [0.8 * k for k in range(4)]
-    assert shown(stagger_names([label(d, "label") for d in dims], xs, 0.0, above=False)) == ["animal tech grammar other"]
+    assert shown(stagger_names([label(d, "label") for d in dims], xs, 0.0, above=False)) == [
+        "animal tech grammar other"
+    ]
     # bar_names marks its row too: upright where the names keep apart, turned (hanging) where they would touch
     for gap, angle in ((1.2, 0.0), (0.1, TURN)):
         bars = VectorBars([1.0, -1.0, 0.5, 2.0], dims, 1, lambda k: Source(0, "embeddings", (0, k)), theme,

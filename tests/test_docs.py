@@ -83,7 +83,11 @@ def test_the_docs_build_offline_with_warnings_as_errors(html: Path) -> None:
                 "explanations/index", "api/index", "reference/commands/index", "explanations/house"}
     assert expected <= {p.relative_to(html).with_suffix("").as_posix() for p in pages}
     for path, page in pages.items():
-        remote = [url for tag, url in page.links if tag in ("script", "link", "img") and urlsplit(url).scheme in ("http", "https")]
+        remote = [
+            url
+            for tag, url in page.links
+            if tag in ("script", "link", "img") and urlsplit(url).scheme in ("http", "https")
+        ]
         assert not remote, f"{path.relative_to(html)} loads from the network: {remote}"
 
 
@@ -96,7 +100,9 @@ def test_the_house_is_drawn_from_the_code(html: Path) -> None:
         sys.path.remove(str(DOCS / "_ext"))
     sizes, edges = house.room_graph()
     assert {"attncore", "scenes", "attnvid", "attnvid.commands"} <= set(sizes)
-    assert ("attnvid.commands", "attncore") in edges and not any(src == "attncore" and dst.startswith(("scenes", "attnvid")) for src, dst in edges)
+    assert ("attnvid.commands", "attncore") in edges and not any(
+        src == "attncore" and dst.startswith(("scenes", "attnvid")) for src, dst in edges
+    )
     page = (html / "explanations" / "house.html").read_text(encoding="utf-8")
     svgs = re.findall(r'(?:src|data)="([^"]*graphviz-[0-9a-f]+\.svg)"', page)
     assert svgs, "the house page has no Graphviz picture"
@@ -104,7 +110,7 @@ def test_the_house_is_drawn_from_the_code(html: Path) -> None:
     for room in sizes:
         assert f">{room}<" in svg, f"the picture of the house lacks {room}"
     for module in house.module_files():
-        assert f"<code class=\"docutils literal notranslate\"><span class=\"pre\">{module}</span></code>" in page, module
+        assert f'<code class="docutils literal notranslate"><span class="pre">{module}</span></code>' in page, module
 
 
 def _commands(group: click.Command, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], click.Command]]:

@@ -14,8 +14,23 @@ from pathlib import Path
 import pytest
 from conftest import ATTNVID
 
-NAMES = ["python", "packages", "manim", "cairo", "pango", "build libraries", "math", "fonts", "CJK font", "espeak-ng", "piper",
-         "piper voice", "voice language", "disk", "media"]
+NAMES = [
+    "python",
+    "packages",
+    "manim",
+    "cairo",
+    "pango",
+    "build libraries",
+    "math",
+    "fonts",
+    "CJK font",
+    "espeak-ng",
+    "piper",
+    "piper voice",
+    "voice language",
+    "disk",
+    "media",
+]
 
 
 def run(*args: str, cwd: Path, path: str | None = None) -> subprocess.CompletedProcess[str]:

@@ -189,7 +189,11 @@ def test_clips_cut_from_held_pictures_keep_their_holds(title_card_both_ways: tup
         a = cut_clip(held, start, total, tmp_path / f"{name}-held.mp4")
         b = cut_clip(constant, start, total, tmp_path / f"{name}-constant.mp4")
         assert (a.frames, a.duration_s, a.reencoded == 0) == (b.frames, b.duration_s, copied), name
-        assert shown_frames(tmp_path / f"{name}-held.mp4") == a.frames == shown_frames(tmp_path / f"{name}-constant.mp4")
-        samples = compare_at_every_instant(tmp_path / f"{name}-held.mp4", tmp_path / f"{name}-constant.mp4", exact=copied)
+        assert (
+            shown_frames(tmp_path / f"{name}-held.mp4") == a.frames == shown_frames(tmp_path / f"{name}-constant.mp4")
+        )
+        samples = compare_at_every_instant(
+            tmp_path / f"{name}-held.mp4", tmp_path / f"{name}-constant.mp4", exact=copied
+        )
         assert samples < a.frames / 2, f"{name}: the holds are kept"
     assert frame_hashes(held) == frame_hashes(held), "decodes the same every time"

@@ -105,7 +105,9 @@ def imports(module: str, path: Path) -> list[Import]:
             base = package[: len(package) - node.level + 1] if node.level else []
             source = ".".join([*base, *(node.module.split(".") if node.module else [])])
             names = [(f"{source}.{a.name}", source) for a in node.names]
-        if module.split(".")[0] in SCRIPTS and not getattr(node, "level", 0):  # a script's bare import of a script beside it
+        if module.split(".")[0] in SCRIPTS and not getattr(
+            node, "level", 0
+        ):  # a script's bare import of a script beside it
             names = [(*n, *(f"{module.split('.')[0]}.{x}" for x in n)) for n in names]
         out += [Import(n, not in_function, node.lineno) for n in names]
     return out
@@ -247,7 +249,13 @@ def graph() -> Graph:
 
 
 def test_the_graph_covers_the_packages(graph: Graph) -> None:
-    assert {"attncore.lesson", "scenes.base", "attnvid.cli", "attnstage.speech.voices", "benchmarks.render_bench"} <= graph.keys()
+    assert {
+        "attncore.lesson",
+        "scenes.base",
+        "attnvid.cli",
+        "attnstage.speech.voices",
+        "benchmarks.render_bench",
+    } <= graph.keys()
     assert "attncore.lesson_parse" in graph["attncore.lesson"]
     assert "attnstage.speech.voices" in graph["scenes.base"]
     assert {"benchmarks.common", "benchmarks.watch_bench"} <= graph["benchmarks.render_bench"]  # bare script imports
@@ -294,7 +302,9 @@ def test_each_part_reaches_only_what_it_may(part: str, graph: Graph) -> None:
 
 def test_few_modules_sit_directly_in_attnvid() -> None:
     top = sorted(p.name for p in (ROOT / "attnvid").glob("*.py"))
-    assert len(top) <= MAX_TOP_MODULES, f"{len(top)} modules in attnvid/ (at most {MAX_TOP_MODULES}; move some into a room): {top}"
+    assert len(top) <= MAX_TOP_MODULES, (
+        f"{len(top)} modules in attnvid/ (at most {MAX_TOP_MODULES}; move some into a room): {top}"
+    )
 
 
 # -- the checks can fail ---------------------------------------------------------------------------
@@ -354,14 +364,24 @@ def test_a_package_circle_is_found(tmp_path: Path) -> None:
 
 
 def test_a_script_imports_the_script_beside_it(tmp_path: Path) -> None:
-    root = tree(tmp_path, {"benchmarks/common.py": "import json\n", "benchmarks/run.py": "from common import x\nimport json\n"})
+    root = tree(
+        tmp_path, {"benchmarks/common.py": "import json\n", "benchmarks/run.py": "from common import x\nimport json\n"}
+    )
     assert import_graph(root, ("benchmarks",)) == {"benchmarks.common": set(), "benchmarks.run": {"benchmarks.common"}}
 
 
 def test_a_forbidden_module_is_reached_through_others(tmp_path: Path) -> None:
-    root = tree(tmp_path, {"app/__init__.py": "", "app/speech/__init__.py": "", "app/speech/v.py": "from .. import shared\n",
-                           "app/shared.py": "from app.render.engine import run\n", "app/render/__init__.py": "",
-                           "app/render/engine.py": "run = 1\n"})
+    root = tree(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/speech/__init__.py": "",
+            "app/speech/v.py": "from .. import shared\n",
+            "app/shared.py": "from app.render.engine import run\n",
+            "app/render/__init__.py": "",
+            "app/render/engine.py": "run = 1\n",
+        },
+    )
     way = reached(import_graph(root, ("app",)), "app.speech.v")
     assert way["app.render.engine"] == ["app.speech.v", "app.shared", "app.render.engine"]
     assert "app.render" in way and "app" in way

@@ -166,7 +166,14 @@ def test_plural_forms_follow_the_language(template: Any) -> None:
 def test_a_language_without_a_catalogue_is_shown_in_english_with_its_own_numbers() -> None:
     """Any CLDR language is a viewer language (its numbers are its own); without a catalogue its
     text is the code's English (issue 47: it used to be English throughout)."""
-    assert [viewer_language(c) for c in ("it", "pt-br", "fr-be", "cmn", "de", "xx")] == ["it", "pt", "fr", "zh", "de", "en"]
+    assert [viewer_language(c) for c in ("it", "pt-br", "fr-be", "cmn", "de", "xx")] == [
+        "it",
+        "pt",
+        "fr",
+        "zh",
+        "de",
+        "en",
+    ]
     with use("it"):
         assert _("under {number}") == "under {number}" and fmt(0.256, 2) == "0,26"
         assert list_of(["a", "b", "c"]) == "a, b and c"  # the English sentence keeps its English list
@@ -225,8 +232,12 @@ def english_words(template: Any) -> set[str]:
 
 def _language_words(lang: str, lesson: Any) -> set[str]:
     cat = _read(catalogue_path(lang), lang)
-    words = {w for m in cat if m.id for s in ((m.string,) if isinstance(m.string, str) else m.string) for w in _words(s)}
-    own = " ".join([lesson.title, *lesson.dimensions, *(w for w, _v in lesson.vocabulary), *(c.name for c in lesson.contexts)])
+    words = {
+        w for m in cat if m.id for s in ((m.string,) if isinstance(m.string, str) else m.string) for w in _words(s)
+    }
+    own = " ".join(
+        [lesson.title, *lesson.dimensions, *(w for w, _v in lesson.vocabulary), *(c.name for c in lesson.contexts)]
+    )
     return words | _words(own) | ALLOWED
 
 

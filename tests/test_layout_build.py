@@ -3,7 +3,8 @@
 The layout and number tests read scenes built by :class:`scenes.inspect.LayoutRenderer`,
 which plays every animation straight to its end instead of letting Manim begin and
 interpolate it. Here every scene of the default lesson is built both ways (the largest
-lesson at the bounds was compared too when this was written, at three times the cost): at the end of every section the same texts are on screen, with
+lesson at the bounds was compared too when this was written, at three times the cost): at the end of every section the
+same texts are on screen, with
 the same boxes and colours, the clock and the narration are the same. Frames (previews,
 storyboards, the pixel tests) are still drawn from Manim's own way (``exact``), since
 Manim's transforms leave aligned copies of glyphs that the end state does not have.
@@ -33,7 +34,9 @@ def differences(exact: Any, layout: Any) -> list[str]:
     out = []
     if exact.renderer.time != layout.renderer.time:
         out.append(f"the clock: {exact.renderer.time} s vs {layout.renderer.time} s")
-    if [(n.section, n.text, n.start) for n in exact.narrations] != [(n.section, n.text, n.start) for n in layout.narrations]:
+    if [(n.section, n.text, n.start) for n in exact.narrations] != [
+        (n.section, n.text, n.start) for n in layout.narrations
+    ]:
         out.append("the narration")
     if exact.bottom_captions != layout.bottom_captions:
         out.append("the captions")
@@ -72,7 +75,12 @@ def test_the_comparison_sees_a_moved_text() -> None:
             break
 
     class Other:
-        renderer, narrations, bottom_captions, checkpoints = scene.renderer, scene.narrations, scene.bottom_captions, moved
+        renderer, narrations, bottom_captions, checkpoints = (
+            scene.renderer,
+            scene.narrations,
+            scene.bottom_captions,
+            moved,
+        )
 
     assert differences(scene, Other()) != []
 

@@ -51,7 +51,15 @@ def expected_chapter_titles() -> list[str]:
 
 
 def test_lecture_folder_holds_everything(lecture_dir: Path) -> None:
-    for name in ("lecture.mp4", "chapters.vtt", "index.html", "manifest.json", "captions.vtt", "captions.srt", "narration.md"):
+    for name in (
+        "lecture.mp4",
+        "chapters.vtt",
+        "index.html",
+        "manifest.json",
+        "captions.vtt",
+        "captions.srt",
+        "narration.md",
+    ):
         assert (lecture_dir / name).is_file(), name
     assert not list(lecture_dir.rglob(".*.part")), "temporary files left behind"
 
@@ -146,7 +154,9 @@ def test_page_in_headless_chromium(lecture_dir: Path) -> None:
             t = page.evaluate("lecture.video.currentTime")
             assert m["chapters"][k]["start_s"] - 0.01 <= t <= m["chapters"][k]["start_s"] + 1.0
             # Presenter mode: play from the start of a short section; it pauses at its end.
-            short = min(range(len(m["chapters"]) - 1), key=lambda i: m["chapters"][i]["end_s"] - m["chapters"][i]["start_s"])
+            short = min(
+                range(len(m["chapters"]) - 1), key=lambda i: m["chapters"][i]["end_s"] - m["chapters"][i]["start_s"]
+            )
             page.evaluate("lecture.video.pause()")
             page.evaluate(f"lecture.setPresenter(true); lecture.seekTo({short}, false)")
             page.wait_for_function("!lecture.video.seeking", timeout=5000)

@@ -86,7 +86,9 @@ BAD_NAMES = [
 ]
 
 
-@pytest.mark.parametrize(("text", "says"), BAD_NAMES, ids=["misspelt", "unknown", "twice", "twice-in-two-parts", "order"])
+@pytest.mark.parametrize(
+    ("text", "says"), BAD_NAMES, ids=["misspelt", "unknown", "twice", "twice-in-two-parts", "order"]
+)
 def test_bad_scene_names_raise_one_line(text: str, says: str) -> None:
     lesson = parse_lesson(tomllib.loads(DEFAULT + text), "bad.toml")  # the shape is right: attncore takes it
     with pytest.raises(LessonError) as exc:
@@ -138,7 +140,11 @@ def test_list_shows_the_default_parts(tmp_path: Path) -> None:
     r = run("list", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     heads = [line for line in r.stdout.splitlines() if not line.startswith(" ")]
-    assert heads == ["Part 1: The core mechanism", "Part 2: Learned weights and heads", "Part 3: Decoders and positions"]
+    assert heads == [
+        "Part 1: The core mechanism",
+        "Part 2: Learned weights and heads",
+        "Part 3: Decoders and positions",
+    ]
     assert "\nPart 2: Learned weights and heads\n   9. LearningTheWeights  (scenes/steps/training.py)\n" in r.stdout
     rows = json.loads(run("list", "--json", cwd=tmp_path).stdout)
     assert [x["part"] for x in rows] == [1] * 9 + [2] * 4 + [3] * 2  # the title card opens part 1
@@ -182,7 +188,9 @@ def test_a_lecture_in_two_parts(tmp_path: Path, lecture_dir: Path) -> None:
     scenes = {p.stem.split("_", 1)[1]: p for p in (tmp_path / "media" / "two" / "scenes" / "low").glob("*.mp4")}
     assert set(scenes) == {"SimplifiedAttention", "ReadingAttention", "TwoContexts"}, "only the lesson's scenes"
     chosen = (SimplifiedAttention, ReadingAttention, TwoContexts)
-    assert [c["title"] for c in m["chapters"]] == [f"{numbered(c.__name__, c.TITLE)} — {s}" for c in chosen for s in c.section_names()]
+    assert [c["title"] for c in m["chapters"]] == [
+        f"{numbered(c.__name__, c.TITLE)} — {s}" for c in chosen for s in c.section_names()
+    ]
     assert [(p["title"], p["scenes"]) for p in m["parts"]] == [
         ("First look", ["SimplifiedAttention", "ReadingAttention"]), ("Context", ["TwoContexts"])]
     frame = 1 / 15
@@ -196,7 +204,9 @@ def test_a_lecture_in_two_parts(tmp_path: Path, lecture_dir: Path) -> None:
         with av.open(str(video)) as c:
             chapters = c.chapters()
             assert c.streams.audio, "the narration's sound comes along"
-        in_lecture = [c for c in m["chapters"] if p["start_s"] - 1e-3 <= c["start_s"] < p["start_s"] + p["duration_s"] - 1e-3]
+        in_lecture = [
+            c for c in m["chapters"] if p["start_s"] - 1e-3 <= c["start_s"] < p["start_s"] + p["duration_s"] - 1e-3
+        ]
         assert [ch["metadata"]["title"] for ch in chapters] == [c["title"] for c in p["chapters"]] == \
             [c["title"] for c in in_lecture]
         starts = [float(ch["start"] * ch["time_base"]) for ch in chapters]

@@ -49,9 +49,12 @@ def expectation(path: Path) -> str:
     first = path.read_bytes().split(b"\n", 1)[0].decode("utf-8", "replace")
     if first.startswith("# expect: "):
         return first[len("# expect: "):]
-    return {"not_utf8.toml": "is UTF-16 text (it starts with a UTF-16 byte order mark), not UTF-8; save the lesson as UTF-8",
-            "not_utf8_latin1.toml": "line 2, column 10: byte 0xE8 is not UTF-8 text (a file saved as Latin-1 or "
-                                    "Windows-1252?); save the lesson as UTF-8"}[path.name]
+    return {
+        "not_utf8.toml": ("is UTF-16 text (it starts with a UTF-16 byte order mark), not UTF-8; "
+                          "save the lesson as UTF-8"),
+        "not_utf8_latin1.toml": "line 2, column 10: byte 0xE8 is not UTF-8 text (a file saved as Latin-1 or "
+        "Windows-1252?); save the lesson as UTF-8",
+    }[path.name]
 
 
 def test_the_corpus_covers_every_failure() -> None:
@@ -134,7 +137,9 @@ def test_missing_file_or_name(spec: str, tmp_path: Path) -> None:
 
 
 def test_a_folder_is_not_a_lesson(tmp_path: Path) -> None:
-    r = subprocess.run([ATTNVID, "values", "--lesson", str(tmp_path)], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    r = subprocess.run(
+        [ATTNVID, "values", "--lesson", str(tmp_path)], cwd=tmp_path, capture_output=True, text=True, timeout=120
+    )
     assert r.returncode == 2 and "is a folder, not a file" in r.stderr
 
 
@@ -251,7 +256,9 @@ def test_the_largest_accepted_values_trace_without_overflow(weights: str, tmp_pa
         exps = trace.contexts[0].softmax_exps(trace.contexts[0].focus_index)
         assert exps.max() < EXP_LIMIT and exps.max() > EXP_LIMIT * 0.95, "at the bound, not far under it"
         json.dumps(trace.to_json(), allow_nan=False)
-    r = subprocess.run([ATTNVID, "values", "--lesson", str(path)], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    r = subprocess.run(
+        [ATTNVID, "values", "--lesson", str(path)], cwd=tmp_path, capture_output=True, text=True, timeout=120
+    )
     assert r.returncode == 0 and r.stderr == "", r.stderr
     assert "d0" in r.stdout and "nan" not in r.stdout.lower() and "inf" not in r.stdout.lower()
 
@@ -301,6 +308,8 @@ def test_a_lean_too_small_to_see_is_a_warning_not_an_error(tmp_path: Path) -> No
                     encoding="utf-8")
     (warning,) = lesson_warnings(load_lesson(path))
     assert warning.startswith(f"{path}: contexts[1].leans: 'mouse' leans 'animal' by only 0.") and "\n" not in warning
-    r = subprocess.run([ATTNVID, "values", "--lesson", str(path)], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    r = subprocess.run(
+        [ATTNVID, "values", "--lesson", str(path)], cwd=tmp_path, capture_output=True, text=True, timeout=120
+    )
     assert r.returncode == 0
     assert r.stderr == f"attnvid: warning: {warning}\n"

@@ -77,7 +77,9 @@ def check_scene(scene: Any, name: str) -> int:
         texts = visible_texts(cp)
         assert not leaving_frame(cp, texts), f"{where}: {leaving_frame(cp, texts)} leave the frame"
         assert not near_edge(cp, texts), f"{where}: within {EDGE_PX} px of the frame's edge: {near_edge(cp, texts)}"
-        assert not overlapping_texts(cp, texts=texts), f"{where}: these texts overlap: {overlapping_texts(cp, texts=texts)}"
+        assert not overlapping_texts(cp, texts=texts), (
+            f"{where}: these texts overlap: {overlapping_texts(cp, texts=texts)}"
+        )
         assert not unreadable_numbers(cp, texts), f"{where}: too small at 480p: {unreadable_numbers(cp, texts)}"
         assert not staircase_headers(cp), f"{where}: column headers on more than one line: {staircase_headers(cp)}"
         assert not cramped_headers(cp), f"{where}: names that read as one: {cramped_headers(cp)}"

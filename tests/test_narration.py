@@ -36,7 +36,13 @@ def check_cue_text(text: str) -> None:
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.text(alphabet=st.sampled_from("abcdefghij klmnop,.“”0123456789"), min_size=1, max_size=30), min_size=1, max_size=40))
+@given(
+    st.lists(
+        st.text(alphabet=st.sampled_from("abcdefghij klmnop,.“”0123456789"), min_size=1, max_size=30),
+        min_size=1,
+        max_size=40,
+    )
+)
 def test_split_cues_respects_the_limits(words: list[str]) -> None:
     text = " ".join(words)
     cues = split_cues(text)
@@ -59,7 +65,8 @@ QUOTING = [
     "Pesca: frutto o sport? A lecture on self-attention, step by step. We follow “pesca” through two "
     "sentences: “la pesca è un frutto dolce e succoso” and “la pesca in mare è uno sport rilassante”.",
     "Ein Wort, zwei Kontexte. Eine Vorlesung über Selbstaufmerksamkeit, Schritt für Schritt. Wir folgen "
-    "„Maus“ durch zwei Sätze: „die Katze und die Maus sind Freunde“ und „der Bildschirm und die Maus sind sehr nützlich“.",
+    "„Maus“ durch zwei Sätze: „die Katze und die Maus sind Freunde“ und „der Bildschirm und die Maus sind sehr "
+    "nützlich“.",
     "Un mot, deux contextes. Nous suivons «\u00a0souris\u00a0» à travers deux phrases\u00a0: «\u00a0le chat et "
     "la souris sont amis\u00a0» et «\u00a0le clavier et la souris sont très utiles\u00a0».",
     "He said “is the mouse an animal? or a device?” and then we looked at the numbers again, slowly.",
@@ -120,7 +127,9 @@ def test_numbers_said_are_numbers_shown(cls: type) -> None:
     the scene tests prove it equals the trace)."""
     scene = built_scene(cls)
     shown = {
-        cp.section: {s.mob.text.replace("−", "-").removeprefix("≈") for s in visible_texts(cp) if isinstance(s.mob, Num)}
+        cp.section: {
+            s.mob.text.replace("−", "-").removeprefix("≈") for s in visible_texts(cp) if isinstance(s.mob, Num)
+        }
         for cp in scene.checkpoints
     }
     for n in scene.narrations:

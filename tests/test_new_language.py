@@ -193,9 +193,16 @@ def test_a_lecturer_adds_italian_in_a_copy_of_the_catalogues(copy_of_locale: Pat
     check_italian_frames(lesson, tmp_path, monkeypatch)
 
     # the commands: one warning naming the count, and --language it on an English lesson
-    r = subprocess.run([ATTNVID, "script", "Embeddings", "--lesson", str(lesson)], capture_output=True, text=True, env=env,
-                       cwd=tmp_path, timeout=300)
-    warn = f"attnvid: warning: Italian catalogue translates {len(ITALIAN) + 1} of {n} messages; the rest are shown in English\n"
+    r = subprocess.run(
+        [ATTNVID, "script", "Embeddings", "--lesson", str(lesson)],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=300,
+    )
+    warn = (f"attnvid: warning: Italian catalogue translates {len(ITALIAN) + 1} of {n} messages; the rest are shown "
+            "in English\n")
     assert r.returncode == 0 and r.stderr.startswith(warn) and r.stderr.count("warning") == 1, r.stderr
     assert "*Le parole diventano vettori*" in r.stdout and "*Reading a vector*" in r.stdout  # the rest: English
     r = subprocess.run([ATTNVID, "script", "Embeddings", "--language", "it"], capture_output=True, text=True, env=env,
@@ -265,8 +272,9 @@ def test_an_unknown_language_is_refused_in_one_line(args: list[str], says: str, 
 
 def test_a_language_without_a_catalogue_gets_one_warning_and_its_numbers(tmp_path: Path) -> None:
     """Arabic: CLDR knows it, nothing translates it: English words, Arabic's numbers, one warning."""
-    r = subprocess.run([ATTNVID, "script", "Embeddings", "--language", "ar"], capture_output=True, text=True, cwd=tmp_path,
-                       timeout=300)
+    r = subprocess.run(
+        [ATTNVID, "script", "Embeddings", "--language", "ar"], capture_output=True, text=True, cwd=tmp_path, timeout=300
+    )
     assert r.returncode == 0 and r.stderr.startswith(
         "attnvid: warning: no Arabic catalogue (ar): the lecture's text is shown in English, its numbers as Arabic "
         "writes them; to translate it: python -m attncore.locale init ar (docs/how-to/language.md)\n"), r.stderr
@@ -350,7 +358,9 @@ def test_an_edited_translation_renders_again(tmp_path: Path) -> None:
         return job.key
 
     no_catalogue = key()
-    po.write_text('msgid "Self-attention, step by step"\nmsgstr "Auto-attenzione, passo dopo passo"\n', encoding="utf-8")
+    po.write_text(
+        'msgid "Self-attention, step by step"\nmsgstr "Auto-attenzione, passo dopo passo"\n', encoding="utf-8"
+    )
     first = key()
     po.write_text('msgid "Self-attention, step by step"\nmsgstr "Auto-attenzione, un passo alla volta"\n',
                   encoding="utf-8")

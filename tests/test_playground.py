@@ -109,8 +109,9 @@ class Built:
             page = self.folder / name
             page.mkdir()
             manifest = small_manifest()
-            (page / "index.html").write_text(lecture_page(manifest, lesson.title, [], panel=playground_panel(trace, manifest)),
-                                             encoding="utf-8")
+            (page / "index.html").write_text(
+                lecture_page(manifest, lesson.title, [], panel=playground_panel(trace, manifest)), encoding="utf-8"
+            )
             (page / "playground.html").write_text(playground_page(trace, manifest), encoding="utf-8")
             write_page_assets(page)
             self.entries[name] = {"lesson": lesson, "trace": trace, "dir": page}
@@ -119,8 +120,12 @@ class Built:
     def values_json(self, name: str) -> dict[str, Any]:
         if not self.procs:
             for n in LESSONS:
-                self.procs[n] = subprocess.Popen([sys.executable, "-m", "attnvid", "values", "--json", "--lesson",
-                                                  self.spec(n)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                self.procs[n] = subprocess.Popen(
+                    [sys.executable, "-m", "attnvid", "values", "--json", "--lesson", self.spec(n)],
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    text=True,
+                )
         if name not in self.values:
             stdout, stderr = self.procs[name].communicate(timeout=180)
             assert self.procs[name].returncode == 0, stderr
@@ -374,14 +379,18 @@ def test_pages_are_offline_and_steps_are_named_as_in_the_lecture(built: Built) -
     from attnvid.publish import playground
     from attnvid.publish.assemble import lecture_manifest
     js = (Path(playground.__file__).parent / "playground.js").read_text(encoding="utf-8")
-    assert "heatInk(x)" in js and "contrast(hex(inks[0]), cell) >= 4.5" in js, "the heat map's ink follows the video's rule"
+    assert "heatInk(x)" in js and "contrast(hex(inks[0]), cell) >= 4.5" in js, (
+        "the heat map's ink follows the video's rule"
+    )
 
     assert lecture_manifest(built["default"]["lesson"], "low", 1.0, [], [], "none")["playground"] == "playground.html"
     for lesson in ("default", "largest"):
         for name in ("index.html", "playground.html"):
             text = (built[lesson]["dir"] / name).read_text(encoding="utf-8")
             assert not re.search(r"(src|href)=\"(https?:)?//", text), "the page must not load anything from the network"
-            assert 'id="playground"' in text and "playground.html" in (text if name == "index.html" else "playground.html")
+            assert 'id="playground"' in text and "playground.html" in (
+                text if name == "index.html" else "playground.html"
+            )
 
 
 SETTINGS = [("simple", True, False, False), ("simple", False, False, False), ("simple", True, True, False),
@@ -482,7 +491,11 @@ def random_edit(p: Page, rng: random.Random, lesson: Lesson, forced: str = "") -
         p.control(name).click()
         return f"toggle {name}"
     if kind == "weights":
-        option = forced.split()[1] if forced else rng.choice(["simple", "trained"] + [f"head:{h}" for h in range(lesson.heads)])
+        option = (
+            forced.split()[1]
+            if forced
+            else rng.choice(["simple", "trained"] + [f"head:{h}" for h in range(lesson.heads)])
+        )
         p.control("weights").select_option(option)
         return f"weights {option}"
     c = rng.randrange(len(lesson.contexts))
@@ -609,7 +622,9 @@ def test_keyboard_only_and_the_chapter_links(built: Built, browser: Any) -> None
     reacting; a step's link plays its chapter, a chapter's link shows its step."""
     p = Page(browser, built["default"]["dir"] / "index.html")
     page = p.page
-    page.evaluate("() => { window.plays = 0; lecture.video.play = () => { window.plays++; return Promise.resolve(); }; }")
+    page.evaluate(
+        "() => { window.plays = 0; lecture.video.play = () => { window.plays++; return Promise.resolve(); }; }"
+    )
     page.locator('#playground [data-control="reset"]').focus()
     for _ in range(12):  # back through the controls to the causal mask
         if page.evaluate("document.activeElement.dataset.control") == "causal":
@@ -673,7 +688,10 @@ def test_a_light_lecture_gets_a_light_panel() -> None:
     assert LIGHT_ROLE["animal"] in light_page and ROLE["animal"] not in light_page
     assert ROLE["animal"] in dark_page and LIGHT_LINK in light_page and LIGHT_LINK not in dark_page
     assert LIGHT_PANEL_VARS in LIGHT_CSS  # light.css, beside the page
-    for source in (Path(selfcheck.__file__).with_name("playground.css"), Path(selfcheck.__file__).with_name("selfcheck.css")):
+    for source in (
+        Path(selfcheck.__file__).with_name("playground.css"),
+        Path(selfcheck.__file__).with_name("selfcheck.css"),
+    ):
         css = source.read_text(encoding="utf-8")
         bare = re.findall(r"(?<!, )#[0-9a-fA-F]{6}\b(?!\))", css)  # a colour outside var(--x, fallback)
         assert not bare, f"{source.name}: colours not behind a variable: {bare}"

@@ -208,9 +208,23 @@ def test_the_deck_has_a_playing_slide_per_section(lecture_dir: Path) -> None:
 def test_impress_shows_one_page_per_slide(lecture_dir: Path, tmp_path: Path) -> None:
     assert SOFFICE, "LibreOffice is missing: run bash .ci/setup --tests (it installs libreoffice-impress-nogui)"
     m = manifest(lecture_dir)
-    r = subprocess.run([SOFFICE, f"-env:UserInstallation={(tmp_path / 'profile').as_uri()}", "--headless",
-                        "--norestore", "--convert-to", "pdf", "--outdir", str(tmp_path), str(lecture_dir / m["slides"])],
-                       capture_output=True, text=True, timeout=600, check=False)
+    r = subprocess.run(
+        [
+            SOFFICE,
+            f"-env:UserInstallation={(tmp_path / 'profile').as_uri()}",
+            "--headless",
+            "--norestore",
+            "--convert-to",
+            "pdf",
+            "--outdir",
+            str(tmp_path),
+            str(lecture_dir / m["slides"]),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
     pdf = tmp_path / "lecture.pdf"
     assert r.returncode == 0 and pdf.is_file(), r.stdout + r.stderr
     assert pdf_pages(pdf) == len(m["sections"]) + len(m["parts"])

@@ -94,14 +94,22 @@ def test_the_tutorial_scene_loads_once_under_a_private_name() -> None:
     assert cls.own_lesson() == str(EXAMPLE.parent / "own_lesson.toml")
 
 
-@pytest.mark.parametrize("text, says", [
-    (None, "no such scene file; give the path of a .py file"),
-    ("x = 1\n", "no scene class; define one subclass of scenes.base.LessonScene in it"),
-    ("def f(:\n", ":1: syntax error (invalid syntax); fix the line"),
-    ("import no_such_module_here\n", "importing it failed (ModuleNotFoundError: No module named 'no_such_module_here')"),
-    ("from scenes.base import LessonScene\nclass A(LessonScene): pass\nclass B(LessonScene): pass\n",
-     "2 scene classes (A, B); keep one scene class per file"),
-])
+@pytest.mark.parametrize(
+    "text, says",
+    [
+        (None, "no such scene file; give the path of a .py file"),
+        ("x = 1\n", "no scene class; define one subclass of scenes.base.LessonScene in it"),
+        ("def f(:\n", ":1: syntax error (invalid syntax); fix the line"),
+        (
+            "import no_such_module_here\n",
+            "importing it failed (ModuleNotFoundError: No module named 'no_such_module_here')",
+        ),
+        (
+            "from scenes.base import LessonScene\nclass A(LessonScene): pass\nclass B(LessonScene): pass\n",
+            "2 scene classes (A, B); keep one scene class per file",
+        ),
+    ],
+)
 def test_a_bad_scene_file_is_one_line(tmp_path: Path, text: str | None, says: str) -> None:
     path = tmp_path / "mine.py"
     if text is not None:

@@ -46,7 +46,9 @@ def test_the_readme_storyboards_are_the_current_lecture(style: str) -> None:
     assert (width, height) == (cols * (tile_w + pad) + pad, rows * (tile_h + label_h + pad) + pad)
     assert (sum(corner) > 384) == (style == "light")
     assert f"media/readme/{make.BOARDS[style]}" in (ROOT / "README.md").read_text(encoding="utf-8")
-    assert f"../media/readme/{make.BOARDS[style]})" in (ROOT / "docs" / "getting-started.md").read_text(encoding="utf-8")
+    assert f"../media/readme/{make.BOARDS[style]})" in (ROOT / "docs" / "getting-started.md").read_text(
+        encoding="utf-8"
+    )
 
 
 @pytest.mark.parametrize("edited", ["scenes/theme.py", "attnstage/palette.py"])

@@ -30,7 +30,9 @@ TWO_SCENES = ["Embeddings", "SimplifiedAttention"]
 FPS = {"low": 15, "medium": 30}
 
 
-def start(media: Path, *scenes: str, quality: str = "low", jobs: int = 2, prefix: tuple[str, ...] = ()) -> subprocess.Popen[str]:
+def start(
+    media: Path, *scenes: str, quality: str = "low", jobs: int = 2, prefix: tuple[str, ...] = ()
+) -> subprocess.Popen[str]:
     """``attnvid render`` in a session of its own, so that the test can signal its whole group."""
     cmd = [*prefix, ATTNVID, "render", *scenes, "--quality", quality, "--jobs", str(jobs), "--media", str(media)]
     return subprocess.Popen(cmd, cwd=media.parent, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -100,7 +102,9 @@ def describe_leftovers(media: Path, since: float) -> str:
         p = media / name
         files = sorted(f for f in p.rglob("*") if f.is_file()) if p.is_dir() else [p]
         lines.append(f"{name}: {len(files)} files")
-        lines += [f"  {f.relative_to(media)} written {f.stat().st_mtime - since:+.2f} s after the signal" for f in files[-8:]]
+        lines += [
+            f"  {f.relative_to(media)} written {f.stat().st_mtime - since:+.2f} s after the signal" for f in files[-8:]
+        ]
     return "\n".join(lines)
 
 
@@ -192,9 +196,11 @@ def test_killed_at_random_moments_loses_nothing_and_the_next_run_completes(
             log.append(f"trial {trial}: {sig.name} after {delay:.1f} s came as the run ended (status {p.returncode})")
             continue
         state = check_videos(media) if media.exists() else {}
-        log.append(f"trial {trial}: {sig.name} after {delay:.1f} s -> status {p.returncode} in {took:.1f} s, "
-                   f"stderr {err.strip().splitlines()[-1:] if err.strip() else []}, "
-                   f"processes left {len(left)}, leftovers {len(leftovers(media)) if media.exists() else 0}, videos {state}")
+        log.append(
+            f"trial {trial}: {sig.name} after {delay:.1f} s -> status {p.returncode} in {took:.1f} s, "
+            f"stderr {err.strip().splitlines()[-1:] if err.strip() else []}, "
+            f"processes left {len(left)}, leftovers {len(leftovers(media)) if media.exists() else 0}, videos {state}"
+        )
         assert not left, f"processes outlived the run: {left}"
         if sig == signal.SIGKILL:
             assert p.returncode == -signal.SIGKILL
@@ -207,7 +213,9 @@ def test_killed_at_random_moments_loses_nothing_and_the_next_run_completes(
         assert not leftovers_since(media, started), (
             f"trial {trial} ({sig.name}, seed {seed}):\n{describe_leftovers(media, signalled)}")
 
-    assert len(missed) <= len(signals) // 2, f"only {len(signals) - len(missed)} signals came during a render:\n" + "\n".join(log)
+    assert len(missed) <= len(signals) // 2, (
+        f"only {len(signals) - len(missed)} signals came during a render:\n" + "\n".join(log)
+    )
     p = start(media, *TWO_SCENES)
     out, err = finish(p)
     assert p.returncode == 0, err
@@ -340,7 +348,9 @@ def test_full_disk_is_one_line_status_1_and_no_partial_files(tmpfs: Path) -> Non
     assert [str(x.relative_to(media)) for x in media.rglob("*") if x.is_file()] == [".attnvid.lock"]
 
 
-def test_a_signal_during_the_last_clean_up_still_leaves_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_signal_during_the_last_clean_up_still_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A SIGINT or SIGTERM that lands while a finished run removes its work folder (seen in the
     kill test: an empty .work left by a SIGTERM, seed 970) is cleaned up like any other: the
     signal interrupts the removal half-way here, as the handler's exception would."""

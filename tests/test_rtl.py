@@ -59,7 +59,11 @@ def test_the_baseline_of_a_right_to_left_text_is_pangos() -> None:
     both is the bottom of the H, wherever bidi puts it, and above the text's bottom."""
     for text in ("H קק", "קק H"):
         t = label(text, "body")
-        h = min(t.submobjects, key=lambda g: g.get_x()) if text.startswith("H") else max(t.submobjects, key=lambda g: g.get_x())
+        h = (
+            min(t.submobjects, key=lambda g: g.get_x())
+            if text.startswith("H")
+            else max(t.submobjects, key=lambda g: g.get_x())
+        )
         assert text_baseline(t) == pytest.approx(h.get_bottom()[1], abs=1e-6), text
         assert text_baseline(t) > t.get_bottom()[1] + 0.05 * t.height
     flat = label("החתול", "body")  # no descender: on its baseline
@@ -85,13 +89,19 @@ def test_a_number_inside_an_arabic_text_stays_left_to_right() -> None:
     digits = glyphs[:4]
     alone = {d: label(d, "body").submobjects[0] for d in "024"}
     for g, d in zip(digits, "2024", strict=True):
-        assert g.width == pytest.approx(alone[d].width, abs=1e-6) and g.height == pytest.approx(alone[d].height, abs=1e-6)
+        assert g.width == pytest.approx(alone[d].width, abs=1e-6) and g.height == pytest.approx(
+            alone[d].height, abs=1e-6
+        )
     assert max(g.get_right()[0] for g in digits) < min(g.get_left()[0] for g in glyphs[4:])
 
 
 def test_a_token_row_reads_as_its_sentence() -> None:
     theme = Theme()
-    for tokens, rtl in ((("القط", "يطارد", "الفأرة"), True), (("החתול", "רודף"), True), (("cat", "and", "mouse"), False)):
+    for tokens, rtl in (
+        (("القط", "يطارد", "الفأرة"), True),
+        (("החתול", "רודף"), True),
+        (("cat", "and", "mouse"), False),
+    ):
         row = TokenRow(tokens, theme, focus=0)
         xs = [w.get_x() for w in row.words]
         assert [w.text for w in row.words] == list(tokens)
@@ -289,6 +299,8 @@ def test_a_lessons_own_title_reads_its_own_way() -> None:
     for text, rightmost_is_alef in ((own(title), True), (title, False)):
         line = wrapped_text(text, "title", "#ffffff", 20.0)[0]
         right = max(line.submobjects, key=lambda g: g.get_x())
-        same = right.width == pytest.approx(alef.width, abs=1e-6) and right.height == pytest.approx(alef.height, abs=1e-6)
+        same = right.width == pytest.approx(alef.width, abs=1e-6) and right.height == pytest.approx(
+            alef.height, abs=1e-6
+        )
         assert same == rightmost_is_alef, text
         assert line.text == title.replace(" ", "")

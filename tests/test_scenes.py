@@ -123,7 +123,14 @@ def test_scene_file_computes_nothing_and_types_no_colour(cls: type) -> None:
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             assert not re.fullmatch(r"#[0-9A-Fa-f]{6}", node.value), f"colour literal {node.value}"
         if isinstance(node, ast.ImportFrom) and node.module == "manim":
-            colours = {a.name for a in node.names if re.fullmatch(r"(RED|BLUE|GREEN|YELLOW|WHITE|BLACK|GRAY|GREY|ORANGE|PURPLE|PINK|TEAL|GOLD|MAROON)(_[A-E])?", a.name)}
+            colours = {
+                a.name
+                for a in node.names
+                if re.fullmatch(
+                    r"(RED|BLUE|GREEN|YELLOW|WHITE|BLACK|GRAY|GREY|ORANGE|PURPLE|PINK|TEAL|GOLD|MAROON)(_[A-E])?",
+                    a.name,
+                )
+            }
             assert not colours, f"imports colour constants {colours}"
     assert ast.get_docstring(tree), "scene file needs a docstring"
 

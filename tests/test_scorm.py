@@ -339,7 +339,11 @@ def test_scorm_in_a_platform(packages: Path) -> None:
         host.page.evaluate("closePackage()")
         cmi = host.committed()
         assert [cmi["core"]["score"][k] for k in ("raw", "min", "max")] == ["50", "0", "100"]
-        assert (cmi["core"]["lesson_status"], cmi["core"]["lesson_location"], cmi["core"]["exit"]) == ("failed", "6", "suspend")
+        assert (cmi["core"]["lesson_status"], cmi["core"]["lesson_location"], cmi["core"]["exit"]) == (
+            "failed",
+            "6",
+            "suspend",
+        )
         sent = [c[2] for c in host.page.evaluate("window.calls") if c[:2] == ["LMSSetValue", "cmi.core.session_time"]]
         assert sent and all(re.fullmatch(r"\d{4}:\d{2}:\d{2}\.\d{2}", t) for t in sent)  # HHHH:MM:SS.SS
         assert re.fullmatch(r"00:00:\d{2}\.\d{2}", cmi["core"]["session_time"])  # as the runtime keeps it
@@ -369,7 +373,11 @@ def test_the_lecture_packages(packages: Path, fmt: str) -> None:
     got = check_package(packages / "whole" / f"media/lecture/low/attnvid-default-en{SUFFIX[fmt]}", fmt)
     lecture = packages / "whole" / "media" / "lecture" / "low"
     prefix = "web_resources/" if fmt == "cc" else ""
-    mine = {p.relative_to(lecture).as_posix() for p in lecture.rglob("*") if p.is_file() and not p.name.startswith(("attnvid-", "."))}
+    mine = {
+        p.relative_to(lecture).as_posix()
+        for p in lecture.rglob("*")
+        if p.is_file() and not p.name.startswith(("attnvid-", "."))
+    }
     left_out = {n for n in mine if n.startswith(NOT_PACKAGED)}
     assert left_out and all(n.startswith("sections/") for n in left_out)  # the slides' clips, inside lecture.pptx
     assert {prefix + n for n in mine - left_out} <= got["present"], "every file of the lecture but the sections' clips"
@@ -417,12 +425,16 @@ def test_a_platform_that_misbehaves(packages: Path, case: str) -> None:
         if case == "refuses-values":
             assert any(r.startswith("cmi.core.lesson_status: 405") for r in frame.evaluate("attnvidScorm.refused"))
         if case == "closed-without-warning":  # the platform goes away mid-session, then the frame
-            host.page.evaluate("for (const k of Object.keys(window.API)) window.API[k] = () => { throw new Error('gone'); }; true")
+            host.page.evaluate(
+                "for (const k of Object.keys(window.API)) window.API[k] = () => { throw new Error('gone'); }; true"
+            )
         host.page.evaluate("closePackage()")
         cmi = host.committed()
         if case in ("foreign-state", "damaged-state", "closed-without-warning"):
             state = json.loads(cmi["suspend_data"])
-            assert state["id"].startswith("attnvid-default-en/") and state["a"] == {str(n): [v, n % 2] for n, v in said.items()}
+            assert state["id"].startswith("attnvid-default-en/") and state["a"] == {
+                str(n): [v, n % 2] for n, v in said.items()
+            }
             assert (cmi["core"]["score"]["raw"], cmi["core"]["lesson_status"]) == ("20", "incomplete")
         elif case == "refuses-values":  # commits that held nothing
             assert (cmi["suspend_data"], cmi["core"]["score"]["raw"], cmi["core"]["lesson_location"]) == ("", "", "")
@@ -447,7 +459,9 @@ def test_a_part_and_its_questions_in_the_video(packages: Path) -> None:
         frame.evaluate("t => { lecture.video.currentTime = t; lecture.video.play(); }", chapters[k]["end_s"] - 1.2)
         frame.wait_for_selector(".in-video", timeout=15000)
         assert frame.evaluate("lecture.video.paused")
-        asked = frame.evaluate("Array.from(document.querySelectorAll('.in-video .exercise')).map(e => Number(e.dataset.number))")
+        asked = frame.evaluate(
+            "Array.from(document.querySelectorAll('.in-video .exercise')).map(e => Number(e.dataset.number))"
+        )
         assert first in asked and set(asked) == {n for n in mine if linked[n] == k}
         host.page.screenshot(path=str(packages / "in-video-question.png"))
         for n in asked:
@@ -456,7 +470,9 @@ def test_a_part_and_its_questions_in_the_video(packages: Path) -> None:
         frame.click(".in-video button.in-video-go")
         until(frame, "t => !lecture.video.paused && document.querySelector('.in-video') === null && "
                                 "lecture.video.currentTime > t", arg=chapters[k + 1]["start_s"] + 0.2)
-        assert all(frame.evaluate(f"document.querySelector('#exercise-{n}').closest('#self-check') !== null") for n in asked)
+        assert all(
+            frame.evaluate(f"document.querySelector('#exercise-{n}').closest('#self-check') !== null") for n in asked
+        )
         frame.evaluate("lecture.video.pause()")
         answer(frame, first, right=True)  # again, below the video: still one answer
         # the part's last chapter with questions: the student skips them (Escape), the video goes on
@@ -499,8 +515,13 @@ def test_the_offline_zip_from_disk_without_a_platform(tmp_path: Path) -> None:
             page.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
             page.goto((tmp_path / "unpacked" / "index.html").as_uri())
             until(page, "window.lecture !== undefined")
-            assert page.evaluate("[document.documentElement.dataset.scorm, typeof window.attnvidInVideo]") == ["none", "object"]
-            assert page.evaluate("getComputedStyle(document.querySelector('#self-check .exercise')).borderRadius") == "6px"
+            assert page.evaluate("[document.documentElement.dataset.scorm, typeof window.attnvidInVideo]") == [
+                "none",
+                "object",
+            ]
+            assert (
+                page.evaluate("getComputedStyle(document.querySelector('#self-check .exercise')).borderRadius") == "6px"
+            )
             answer(page.main_frame, 1, right=True)
             assert errors == []
         finally:

@@ -27,16 +27,61 @@ THEMES = (Theme(style="dark"), Theme(style="light"))
 def kinds(theme: Theme) -> list[tuple[type, dict[str, Any]]]:
     """Every kind the scenes make through ``made``: a cell, a heat tile, a bar, a word box, a mask's cover."""
     return [
-        (Rectangle, dict(width=0.9, height=0.5, stroke_color=theme["grid"], stroke_width=1.5, fill_color=theme["panel"],
-                         fill_opacity=1.0)),
-        (Rectangle, dict(width=0.4, height=0.4, stroke_color=theme["grid"], stroke_width=1.0,
-                         fill_color=theme.heat(0.37), fill_opacity=0.8)),
-        (Rectangle, dict(width=0.3, height=float(np.float64(1.234)), stroke_width=0, fill_color=theme.dim("animal"),
-                         fill_opacity=0.95)),
-        (RoundedRectangle, dict(corner_radius=0.08, width=1.3, height=0.62, stroke_color=theme["accent"], stroke_width=3,
-                                fill_color=theme["panel"], fill_opacity=1)),
-        (Rectangle, dict(width=0.7, height=0.45, stroke_color=theme["grid"], stroke_width=1.5,
-                         fill_color=theme["background"], fill_opacity=1.0)),
+        (
+            Rectangle,
+            dict(
+                width=0.9,
+                height=0.5,
+                stroke_color=theme["grid"],
+                stroke_width=1.5,
+                fill_color=theme["panel"],
+                fill_opacity=1.0,
+            ),
+        ),
+        (
+            Rectangle,
+            dict(
+                width=0.4,
+                height=0.4,
+                stroke_color=theme["grid"],
+                stroke_width=1.0,
+                fill_color=theme.heat(0.37),
+                fill_opacity=0.8,
+            ),
+        ),
+        (
+            Rectangle,
+            dict(
+                width=0.3,
+                height=float(np.float64(1.234)),
+                stroke_width=0,
+                fill_color=theme.dim("animal"),
+                fill_opacity=0.95,
+            ),
+        ),
+        (
+            RoundedRectangle,
+            dict(
+                corner_radius=0.08,
+                width=1.3,
+                height=0.62,
+                stroke_color=theme["accent"],
+                stroke_width=3,
+                fill_color=theme["panel"],
+                fill_opacity=1,
+            ),
+        ),
+        (
+            Rectangle,
+            dict(
+                width=0.7,
+                height=0.45,
+                stroke_color=theme["grid"],
+                stroke_width=1.5,
+                fill_color=theme["background"],
+                fill_opacity=1.0,
+            ),
+        ),
     ]
 
 

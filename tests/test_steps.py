@@ -360,7 +360,10 @@ X_N4 = np.ones((3, 4))
         (lambda: attention(X23, np.ones((2, 2)), X23), "shape mismatch: Q .* and K"),
         (lambda: multi_head_attention(X_N4, W44, W44, W44, W44, 3), "d = 4 is not divisible by h = 3"),
         (lambda: split_heads(X_N4, 3), "d = 4 is not divisible by h = 3"),
-        (lambda: multi_head_attention(X_N4, W44, W44, W44, W44, 0), "number of heads must be a positive whole number, got 0"),
+        (
+            lambda: multi_head_attention(X_N4, W44, W44, W44, W44, 0),
+            "number of heads must be a positive whole number, got 0",
+        ),
         (lambda: split_heads(X_N4, 0), "positive whole number, got 0"),
         (lambda: multi_head_attention(X_N4, W44, W44, W44, W44, -2), "positive whole number, got -2"),
         (lambda: multi_head_attention(X_N4, W44, W44, W44, W44, 2.0), "positive whole number, got 2.0"),

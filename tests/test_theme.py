@@ -90,7 +90,11 @@ def test_every_text_colour_reads_on_the_background_and_the_panel(style: str) -> 
     theme = Theme(style=style)
     colours = [theme[r] for r in TEXT_ROLES] + theme.dim_palette + theme.head_palette
     for ground in ("background", "panel"):
-        low = [(c, round(contrast_ratio(c, theme[ground]), 2)) for c in colours if contrast_ratio(c, theme[ground]) < AA_TEXT]
+        low = [
+            (c, round(contrast_ratio(c, theme[ground]), 2))
+            for c in colours
+            if contrast_ratio(c, theme[ground]) < AA_TEXT
+        ]
         assert not low, f"{style}: under 4.5:1 on the {ground}: {low}"
     # Lines that carry meaning (a matrix's grid, a cell's frame) are graphics: 3:1.
     assert min(contrast_ratio(theme["grid"], theme[g]) for g in ("background", "panel")) >= AA_GRAPHIC

@@ -188,7 +188,9 @@ def test_gradients_match_finite_differences(d: int, heads: int) -> None:
                 down = {k: v.copy() for k, v in params.items()}
                 up[name][i, j] += eps
                 down[name][i, j] -= eps
-                numeric[i, j] = (loss_and_gradients(up, batch, heads)[0] - loss_and_gradients(down, batch, heads)[0]) / (2 * eps)
+                numeric[i, j] = (
+                    loss_and_gradients(up, batch, heads)[0] - loss_and_gradients(down, batch, heads)[0]
+                ) / (2 * eps)
         err = np.max(np.abs(numeric - grads[name]))
         assert err <= 1e-7 + 1e-5 * np.max(np.abs(numeric)), f"{name}: max |numeric - analytic| = {err:.3g}"
         assert np.max(np.abs(grads[name])) > 1e-6, f"{name}: a zero gradient checks nothing"
@@ -486,10 +488,13 @@ def test_hand_set_matrices_are_kept_and_named() -> None:
 
 def _as_data(lesson: Lesson) -> dict[str, object]:
     return {
-        "title": lesson.title, "dimensions": list(lesson.dimensions),
+        "title": lesson.title,
+        "dimensions": list(lesson.dimensions),
         "vocabulary": {w: list(v) for w, v in lesson.vocabulary},
-        "contexts": [{"name": c.name, "sentence": c.sentence, "focus": c.focus, **({"leans": c.leans} if c.leans else {})}
-                     for c in lesson.contexts],
+        "contexts": [
+            {"name": c.name, "sentence": c.sentence, "focus": c.focus, **({"leans": c.leans} if c.leans else {})}
+            for c in lesson.contexts
+        ],
         "heads": {"count": lesson.heads},
     }
 

@@ -115,7 +115,9 @@ def test_values_prints_the_causal_mask_and_positions(tmp_path: Path, trace: Less
         # the encoding: rows by position and word, columns by wave (positions are not senses, issue 24)
         pe = next(i for i, x in enumerate(part) if x.startswith("Positional encoding PE"))
         head = next(x for x in part[pe:] if "┃" in x)
-        assert [h.strip() for h in head.split("┃")[1:]] == [f"{'sin' if k % 2 == 0 else 'cos'} {k // 2}" for k in range(c.d)]
+        assert [h.strip() for h in head.split("┃")[1:]] == [
+            f"{'sin' if k % 2 == 0 else 'cos'} {k // 2}" for k in range(c.d)
+        ]
         assert not set(c.dimensions) & {h.strip() for h in head.split("┃")}
         assert row_cells(part, f"{c.n - 1} {c.tokens[-1]}", pe) == [fmt(v, dec) for v in c.positional.encoding[c.n - 1]]
     assert sum(line.count("−∞") for line in lines if "│" in line) == sum(c.n * (c.n - 1) // 2 for c in trace.contexts)
@@ -142,8 +144,11 @@ def test_values_json_exits_zero_and_writes_nothing(json_run: tuple[subprocess.Co
 
 
 def test_values_json_has_exactly_the_documented_shape(data: dict[str, Any], trace: LessonTrace) -> None:
-    assert {"dimensions", "contexts", "claims"} <= set(data) <= {"dimensions", "contexts", "title", "weights_provenance",
-                                                      "training", "claims"}
+    assert (
+        {"dimensions", "contexts", "claims"}
+        <= set(data)
+        <= {"dimensions", "contexts", "title", "weights_provenance", "training", "claims"}
+    )
     assert data["weights_provenance"] == trace.weights.provenance
     assert ("training" in data) == (trace.training is not None)
     if trace.training is not None:

@@ -195,7 +195,8 @@ def strip_cached_values(data: bytes) -> bytes:
 _RECALC_ALWAYS = """<?xml version="1.0" encoding="UTF-8"?>
 <oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema"
  xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
-<item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="OOXMLRecalcMode" oor:op="fuse"><value>0</value></prop></item>
+<item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="OOXMLRecalcMode"
+oor:op="fuse"><value>0</value></prop></item>
 </oor:items>
 """
 
@@ -257,7 +258,9 @@ def cases(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Case]:
     work = made_once(tmp_path_factory, "workbooks", write)
     out = {k: Case(t, t, work / f"{k}.xlsx", work / "stripped" / f"{k}.xlsx") for k, t in traces.items()}
     for key, (base, edit) in EDITS.items():
-        lesson = edited.get(key) or edit(openpyxl.load_workbook(work / f"{base}.xlsx"), traces[base].lesson, traces[base])
+        lesson = edited.get(key) or edit(
+            openpyxl.load_workbook(work / f"{base}.xlsx"), traces[base].lesson, traces[base]
+        )
         stripped = work / "stripped" / f"{key}.xlsx"
         out[key] = Case(trace_lesson(lesson), traces[base], stripped, stripped)
     return out
@@ -310,21 +313,43 @@ def _context(ct: Any, sh: Any, k: int, heads: int) -> dict[str, Any]:
     i, j, p = ct.focus_index, best_partner(sh), ct.projected
     n = ct.n
     out = {
-        "Tokens": [list(ct.tokens)], "X": ct.embeddings, "Scores": ct.scores, "Dot_terms": ct.dot_terms(i, j)[:, None],
-        "Dot_score": ct.scores[i, j], "Scaled": ct.scaled, "Scaled_attention": ct.attention,
-        "Unscaled_attention": ct.unscaled_attention, "Worked_exps": ct.softmax_exps(i)[None, :],
+        "Tokens": [list(ct.tokens)],
+        "X": ct.embeddings,
+        "Scores": ct.scores,
+        "Dot_terms": ct.dot_terms(i, j)[:, None],
+        "Dot_score": ct.scores[i, j],
+        "Scaled": ct.scaled,
+        "Scaled_attention": ct.attention,
+        "Unscaled_attention": ct.unscaled_attention,
+        "Worked_exps": ct.softmax_exps(i)[None, :],
         "Worked_scores": ct.scaled[i][None, :],
-        "Worked_total": ct.softmax_total(i), "Worked_weights": ct.attention[i][None, :],
+        "Worked_total": ct.softmax_total(i),
+        "Worked_weights": ct.attention[i][None, :],
         "Exps": np.vstack([ct.softmax_exps(r) for r in range(n)]),
-        "Exp_sums": np.array([[ct.softmax_total(r)] for r in range(n)]), "Attention": ct.attention,
-        "Row_sums": ct.row_sums()[:, None], "Weighted_values": ct.weighted_values(i), "Focus_sum": ct.output[i][None, :],
-        "Output": ct.output, "Focus_input": ct.embeddings[i][:, None], "Focus_output": ct.output[i][:, None],
-        "Leans": ct.dimensions[int(np.argmax(ct.output[i]))], "Focus_attention": ct.attention[i][None, :],
-        "Q": p.Q, "K": p.K, "V": p.V, "Projected_scores": p.scores, "Projected_scaled": p.scaled,
-        "Projected_attention": p.attention, "Projected_output": p.output,
-        "Reshaped_V": ct.reshaped.V, "Reshaped_output": ct.reshaped.output,
-        "Concat": ct.multi_head.concat, "Multihead_output": ct.multi_head.output,
-        "Causal_masked": ct.causal.masked, "Causal_attention": ct.causal.attention, "Causal_output": ct.causal.output,
+        "Exp_sums": np.array([[ct.softmax_total(r)] for r in range(n)]),
+        "Attention": ct.attention,
+        "Row_sums": ct.row_sums()[:, None],
+        "Weighted_values": ct.weighted_values(i),
+        "Focus_sum": ct.output[i][None, :],
+        "Output": ct.output,
+        "Focus_input": ct.embeddings[i][:, None],
+        "Focus_output": ct.output[i][:, None],
+        "Leans": ct.dimensions[int(np.argmax(ct.output[i]))],
+        "Focus_attention": ct.attention[i][None, :],
+        "Q": p.Q,
+        "K": p.K,
+        "V": p.V,
+        "Projected_scores": p.scores,
+        "Projected_scaled": p.scaled,
+        "Projected_attention": p.attention,
+        "Projected_output": p.output,
+        "Reshaped_V": ct.reshaped.V,
+        "Reshaped_output": ct.reshaped.output,
+        "Concat": ct.multi_head.concat,
+        "Multihead_output": ct.multi_head.output,
+        "Causal_masked": ct.causal.masked,
+        "Causal_attention": ct.causal.attention,
+        "Causal_output": ct.causal.output,
     }
     for h, ht in enumerate(ct.multi_head.heads, 1):
         for field in ("Q", "K", "V", "scores", "scaled", "attention", "output"):
@@ -375,8 +400,12 @@ def assert_name_holds(wb: Workbook, name: str, want: Any, where: str) -> None:
             if math.isinf(exp):  # a masked score: no −∞ in a spreadsheet, the cell says so
                 assert value == "−∞", f"{where}: {name}[{r}, {c}] = {value!r}, expected the text −∞"
                 continue
-            assert isinstance(value, int | float) and not isinstance(value, bool), f"{where}: {name}[{r}, {c}] = {value!r}"
-            assert abs(value - exp) <= REL * max(1.0, abs(exp)), f"{where}: {name}[{r}, {c}] = {value!r}, expected {exp!r}"
+            assert isinstance(value, int | float) and not isinstance(value, bool), (
+                f"{where}: {name}[{r}, {c}] = {value!r}"
+            )
+            assert abs(value - exp) <= REL * max(1.0, abs(exp)), (
+                f"{where}: {name}[{r}, {c}] = {value!r}, expected {exp!r}"
+            )
 
 
 def formula_cells(wb: Workbook) -> list[tuple[str, str, str]]:
@@ -455,7 +484,17 @@ def test_sheets_follow_the_lecture(cases: dict[str, Case]) -> None:
     order = ["Causal mask", "Positions"]
     default = openpyxl.load_workbook(cases["default"].written)
     # trained (the default): the history comes before the projections
-    assert default.sheetnames == ["Start", "Inputs", *steps, "Training", *later, "Head 1", "Head 2", "Multi-head", *order]
+    assert default.sheetnames == [
+        "Start",
+        "Inputs",
+        *steps,
+        "Training",
+        *later,
+        "Head 1",
+        "Head 2",
+        "Multi-head",
+        *order,
+    ]
     bounds = openpyxl.load_workbook(cases["bounds"].written)
     heads = [f"Head {h}" for h in range(1, 5)]
     assert bounds.sheetnames == ["Start", "Inputs", *steps, "Training", *later, *heads, "Multi-head", *order]
@@ -480,7 +519,9 @@ def test_every_number_outside_the_inputs_is_a_formula(cases: dict[str, Case]) ->
                 elif ws.title == "Causal mask":
                     assert c.value == 0, f"{ws.title}!{c.coordinate}"
                 else:
-                    assert ws.title in ("Start", "Training"), f"{ws.title}!{c.coordinate} = {c.value} is typed, not computed"
+                    assert ws.title in ("Start", "Training"), (
+                        f"{ws.title}!{c.coordinate} = {c.value} is typed, not computed"
+                    )
     _, vocab = _range(wb, "Vocabulary")
     assert all(c.style == "Input" for row in vocab for c in row)
     for name in ("W_Q", "W_K", "W_V", "W_O", "W_V_reshape", "Tokens_1"):
@@ -493,7 +534,13 @@ def test_the_video_look(cases: dict[str, Case]) -> None:
 
     wb = openpyxl.load_workbook(cases["bounds"].written)
     heat = {str(r.sqref) for ws in wb.worksheets for r in ws.conditional_formatting}
-    for name in ("Attention_1", "Projected_attention_3", "Head4_attention_2", "Causal_attention_1", "Unscaled_attention_2"):
+    for name in (
+        "Attention_1",
+        "Projected_attention_3",
+        "Head4_attention_2",
+        "Causal_attention_1",
+        "Unscaled_attention_2",
+    ):
         sheet, ref = destination(wb, name)
         assert ref.replace("$", "") in heat, f"{name} has no heat map"
     ws, cells = _range(wb, "Attention_1")
@@ -504,7 +551,9 @@ def test_the_video_look(cases: dict[str, Case]) -> None:
     assert colours[1] == ROLE.get("finance", "#000000").lstrip("#") or colours[1] != colours[0]
     default = openpyxl.load_workbook(cases["default"].written)
     _, dims = _range(default, "Dimensions")
-    assert [c.fill.fgColor.rgb[-6:].lower() for c in dims[0]] == [ROLE[d].lstrip("#") for d in ("animal", "tech", "grammar", "other")]
+    assert [c.fill.fgColor.rgb[-6:].lower() for c in dims[0]] == [
+        ROLE[d].lstrip("#") for d in ("animal", "tech", "grammar", "other")
+    ]
     assert all(ws.freeze_panes == "A4" for ws in default.worksheets if ws.title != "Start")
 
 
@@ -514,8 +563,10 @@ def test_colours_are_the_palettes_the_scenes_read_without_manim() -> None:
     from scenes import theme
 
     for style in ("dark", "light"):
-        book, video = Palette((("query", "#123456"),), ("animal", "x", "y"), style), theme.Theme((("query", "#123456"),),
-                                                                                                ("animal", "x", "y"), style)
+        book, video = (
+            Palette((("query", "#123456"),), ("animal", "x", "y"), style),
+            theme.Theme((("query", "#123456"),), ("animal", "x", "y"), style),
+        )
         assert book.colours == video.colours and [book.dim(d) for d in ("animal", "x", "y")] == [video.dim(d) for d in
                                                                                                 ("animal", "x", "y")]
         assert [book.head(i) for i in range(5)] == [video.head(i) for i in range(5)]
@@ -534,7 +585,9 @@ def test_the_workbook_takes_the_colours_of_the_videos_style(tmp_path: Path) -> N
     dark, light = (openpyxl.load_workbook(io.BytesIO(workbook_bytes(trace, s))) for s in ("dark", "light"))
     for wb, role in ((dark, ROLE), (light, LIGHT_ROLE)):
         _, dims = _range(wb, "Dimensions")
-        assert [c.fill.fgColor.rgb[-6:].lower() for c in dims[0]] == [role[d].lstrip("#") for d in ("animal", "tech", "grammar", "other")]
+        assert [c.fill.fgColor.rgb[-6:].lower() for c in dims[0]] == [
+            role[d].lstrip("#") for d in ("animal", "tech", "grammar", "other")
+        ]
     fills = {c.fill.fgColor.rgb[-6:].lower() for ws in light.worksheets for row in ws.iter_rows() for c in row
              if c.fill is not None and c.fill.fill_type == "solid"}
     assert LIGHT_HEAD_PALETTE[0].lstrip("#").lower() in fills and not {ROLE["animal"].lstrip("#")} & fills
@@ -610,7 +663,9 @@ def test_the_lecture_folder_holds_the_workbook(lecture_dir: Path) -> None:
     m = json.loads((lecture_dir / "manifest.json").read_text(encoding="utf-8"))
     wb = openpyxl.load_workbook(lecture_dir / m["workbook"], data_only=True)
     _, cells = _range(wb, "Attention_1")
-    assert np.allclose([[c.value for c in row] for row in cells], trace_lesson().contexts[0].attention, rtol=0, atol=1e-12)
+    assert np.allclose(
+        [[c.value for c in row] for row in cells], trace_lesson().contexts[0].attention, rtol=0, atol=1e-12
+    )
 
 
 # --------------------------------------------------------------------------------------
@@ -639,7 +694,9 @@ def read_sheets(xlsx: Path, out: Path) -> dict[str, list[list[str]]]:
 
 
 @pytest.fixture(scope="module")
-def shown(cases: dict[str, Case], tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], dict[str, list[list[str]]]]:
+def shown(
+    cases: dict[str, Case], tmp_path_factory: pytest.TempPathFactory
+) -> Callable[[str], dict[str, list[list[str]]]]:
     """The sheets of a lesson's written workbook as LibreOffice displays them, exported once per
     lesson and run (shared by the xdist workers)."""
     done: dict[str, dict[str, list[list[str]]]] = {}
@@ -686,7 +743,10 @@ def test_libreoffice_displays_the_digits_the_lecture_shows(cases: dict[str, Case
                 continue
             dec = decimals_of(number_format)
             want = fmt(float(value), dec).replace("−", "-")
-            assert text == want, f"{key}: {name} {cell.parent.title}!{cell.coordinate} = {value!r} displays {text!r}, the lecture {want!r}"
+            assert text == want, (
+                f"{key}: {name} {cell.parent.title}!{cell.coordinate} = {value!r} displays {text!r}, the lecture "
+                f"{want!r}"
+            )
             checked += 1
             ties += abs(abs(float(value)) * 10**dec % 1 - 0.5) < 1e-9
     assert checked > 500 and ties > 0, f"only {checked} numbers ({ties} ties) compared: the test would be vacuous"

@@ -63,9 +63,16 @@ def _reading_a_vector(trace: LessonTrace, emb_dec: int) -> list[Claim]:
 
     if other <= LITTLE * v[k]:
         # Translators: {dimension} is a dimension's name in the lesson ("animal")
-        return [claim("strong_in", _("Take {word}: it has {value} in {dimension} and little anywhere else, "
-                                     "so its vector says: this word is about {dimension}.").format(**fields)),
-                claim("strong_in", _("{word} is strong in {dimension} and weak elsewhere.").format(**fields), "caption")]
+        return [
+            claim(
+                "strong_in",
+                _(
+                    "Take {word}: it has {value} in {dimension} and little anywhere else, "
+                    "so its vector says: this word is about {dimension}."
+                ).format(**fields),
+            ),
+            claim("strong_in", _("{word} is strong in {dimension} and weak elsewhere.").format(**fields), "caption"),
+        ]
     return [claim("strongest_in", _("Take {word}: its largest value, {value}, is in {dimension}, so its vector says: "
                                     "this word is more about {dimension} than about anything else.").format(**fields)),
             claim("strongest_in", _("{word} is strongest in {dimension}.").format(**fields), "caption")]
@@ -91,7 +98,11 @@ def _two_meanings(trace: LessonTrace) -> list[Claim]:
     sec = "One word, two meanings"
     out = []
     if len(strong) >= 2:
-        args = {"word": focus, "dimensions": strong, "words": {"strong in": spec("strength", word=focus, dimensions=strong)}}
+        args = {
+            "word": focus,
+            "dimensions": strong,
+            "words": {"strong in": spec("strength", word=focus, dimensions=strong)},
+        }
         values = {d: float(v[dims.index(d)]) for d in strong}
         # Translators: {dimensions} lists dimensions' names in the lesson ("animal and tech")
         out += [Claim("Embeddings", sec, "strong_in_each", args, values,

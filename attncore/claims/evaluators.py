@@ -43,7 +43,11 @@ def _strong_in_each(claim: Claim, trace: LessonTrace) -> str | None:
     dims = list(trace.lesson.dimensions)
     named = [dims.index(d) for d in claim.args["dimensions"]]
     rest = [abs(v[k]) for k in range(len(dims)) if k not in named]
-    weak = [dims[k] for k in named if not (v[k] > 0 and v[k] >= STRONG_SHARE * np.abs(v).max() and v[k] >= max(rest, default=0))]
+    weak = [
+        dims[k]
+        for k in named
+        if not (v[k] > 0 and v[k] >= STRONG_SHARE * np.abs(v).max() and v[k] >= max(rest, default=0))
+    ]
     return f"not strong in {weak}" if weak or len(named) < 2 else None
 
 
@@ -79,7 +83,9 @@ def _runner_up(claim: Claim, trace: LessonTrace) -> str | None:
     if a["about_as_much"] != (len(w) > 1 and pick(ratio, "about as much") is not None):
         return "'about as much' does not match the weights"
     said = pick(max(w[j] for j in rest), "barely count", "count a little", "still count") if rest else None
-    if a["rest"] != {"barely count": "barely", "count a little": "a little", "still count": "still"}.get(said or "", "none"):
+    if a["rest"] != {"barely count": "barely", "count a little": "a little", "still count": "still"}.get(
+        said or "", "none"
+    ):
         return "what is said of the others does not match their weights"
     return None
 
@@ -131,8 +137,10 @@ def _leans(claim: Claim, trace: LessonTrace) -> str | None:
 
 def _differ(claim: Claim, trace: LessonTrace) -> str | None:
     a = claim.args
-    shown = {tuple(fmt(x, trace.decimals) for x in stage_row(trace.contexts[c], a["stage"], trace.contexts[c].focus_index))
-             for c in a["contexts"]}
+    shown = {
+        tuple(fmt(x, trace.decimals) for x in stage_row(trace.contexts[c], a["stage"], trace.contexts[c].focus_index))
+        for c in a["contexts"]
+    }
     return None if (len(shown) > 1) == a["differ"] else f"the shown outputs {'do not ' if a['differ'] else ''}differ"
 
 
@@ -186,7 +194,10 @@ def _same_row(claim: Claim, trace: LessonTrace) -> str | None:
 
 def _heads_differ(claim: Claim, trace: LessonTrace) -> str | None:
     a, dec = claim.args, trace.decimals
-    heads = {tuple(fmt(x, dec) for x in np.asarray(h.attention).ravel()) for h in trace.contexts[a["context"]].multi_head.heads}
+    heads = {
+        tuple(fmt(x, dec) for x in np.asarray(h.attention).ravel())
+        for h in trace.contexts[a["context"]].multi_head.heads
+    }
     return None if (len(heads) > 1) == a["differ"] else f"the heads {'do not ' if a['differ'] else ''}differ"
 
 

@@ -39,9 +39,16 @@ def _learned_heads(trace: LessonTrace) -> list[Claim]:
                                                         "least": HEAD_FINDS, "parts": "shown", "words": found},
                              {"share": share}, text.format(head=name, words=words, share=fmt(share, dec))))
         elif share_of(row, [j], dec, "shown") >= HEAD_FINDS:
-            out.append(Claim("MultiHead", sec, "share", {"contexts": [0], "columns": [[j]], "stage": stage,
-                                                        "least": HEAD_FINDS, "parts": "shown"}, {"weight": float(row[j])},
-                             who(ctx, j, N_("{head} looks at itself"), N_("{head} looks at {word}"), head=name)))
+            out.append(
+                Claim(
+                    "MultiHead",
+                    sec,
+                    "share",
+                    {"contexts": [0], "columns": [[j]], "stage": stage, "least": HEAD_FINDS, "parts": "shown"},
+                    {"weight": float(row[j])},
+                    who(ctx, j, N_("{head} looks at itself"), N_("{head} looks at {word}"), head=name),
+                )
+            )
         else:
             out.append(Claim("MultiHead", sec, "spread", {"context": 0, "stage": stage, "row": f, "most": HEAD_FINDS},
                              {"largest": float(row.max())},
@@ -61,10 +68,16 @@ def _heads_too(said: list[Claim], trace: LessonTrace) -> list[Claim]:
         alike = (c.kind == first.kind == "share" and c.args["columns"] == first.args["columns"]
                  and "share" in c.values and "share" in first.values
                  and fmt(c.values["share"], dec) == fmt(first.values["share"], dec))
-        out.append(replace(c, args={x: v for x, v in c.args.items() if x != "words"},
-                           # Translators: follows "the first head learned to find “cat” (0.9); "
-                           text=_("{head} too ({share})").format(head=head_subject(k, h), share=fmt(c.values["share"], dec)))
-                   if alike else c)
+        out.append(
+            replace(
+                c,
+                args={x: v for x, v in c.args.items() if x != "words"},
+                # Translators: follows "the first head learned to find “cat” (0.9); "
+                text=_("{head} too ({share})").format(head=head_subject(k, h), share=fmt(c.values["share"], dec)),
+            )
+            if alike
+            else c
+        )
     return out
 
 

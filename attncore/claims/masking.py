@@ -39,8 +39,11 @@ def _finds(trace: LessonTrace) -> list[Claim]:
         first = out[0]
         every = spec("each", contexts=[x.args["context"] for x in found], stage="causal_attention",
                      columns=[x.args["words"]["finds"]["columns"] for x in found])
-        text = (_("{focus} still finds the words before it.").format(focus=quote(trace.contexts[0].focus))
-                if len({x.focus for x in trace.contexts}) == 1 else _("The focus word still finds the words before it."))
+        text = (
+            _("{focus} still finds the words before it.").format(focus=quote(trace.contexts[0].focus))
+            if len({x.focus for x in trace.contexts}) == 1
+            else _("The focus word still finds the words before it.")
+        )
         out.append(Claim("CausalMask", sec, "largest", {**first.args, "words": {"finds": every}}, first.values,
                          text, "caption"))
     return out

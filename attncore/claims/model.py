@@ -33,13 +33,17 @@ MOST_TIED = 2
 KINDS: dict[str, str] = {
     "strong_in": "a word's value in a dimension is positive and every other |value| of it is at most a third of it",
     "strongest_in": "a word's value in a dimension is larger than every other |value| of it",
-    "strong_in_each": ("a word's value in each named dimension (two or more) is positive, at least two thirds of its "
-                       "largest |value| and at least every |value| in the other dimensions"),
+    "strong_in_each": (
+        "a word's value in each named dimension (two or more) is positive, at least two thirds of its "
+        "largest |value| and at least every |value| in the other dimensions"
+    ),
     "same_vector": "a word has the same input vector in each named context",
     "largest": "an entry of a row (a score, a weight, an output) is the largest of the row (among the others)",
-    "runner_up": ("the word a row gives most weight to, then the second (with every word shown with the second's "
-                  "weight); 'about as much', 'barely count', 'count a little', 'still count' as the lexicon says of "
-                  "the weights"),
+    "runner_up": (
+        "the word a row gives most weight to, then the second (with every word shown with the second's "
+        "weight); 'about as much', 'barely count', 'count a little', 'still count' as the lexicon says of "
+        "the weights"
+    ),
     "most_of": "a weight is more than one half",
     "small_weights": f"every named weight is under {SMALL}",
     "keeps_share": "the weight a word gets, as shown, is under 1: the other words keep a share",
@@ -47,24 +51,41 @@ KINDS: dict[str, str] = {
     "rows_sum_to_one": "every named row of an attention matrix sums to 1",
     "leans": "a word's output is largest in the named dimension",
     "differ": "the focus word's outputs in the named contexts, as shown, differ (or, if so claimed, look the same)",
-    "change": ("the focus word's weight on the named columns (their sum), or its output in a named dimension, goes, "
-               "as shown, from one stage to another: rises, falls or stays, in each named context; 'steady': it never "
-               "falls through the named stages; 'widest': that dimension is where the two rows differ most; 'top': that column is the largest at the "
-               "second stage"),
-    "share": ("in each named context, the focus word's weights on the named columns add up to at least 'least' "
-              "(and to more than at the stage 'above', if named)"),
+    "change": (
+        "the focus word's weight on the named columns (their sum), or its output in a named dimension, goes, "
+        "as shown, from one stage to another: rises, falls or stays, in each named context; 'steady': it never "
+        "falls through the named stages; 'widest': that dimension is where the two rows differ most; 'top': that "
+        "column is the largest at the "
+        "second stage"
+    ),
+    "share": (
+        "in each named context, the focus word's weights on the named columns add up to at least 'least' "
+        "(and to more than at the stage 'above', if named)"
+    ),
     "spread": "every weight of a row is under 'most': no word takes most of it",
-    "same_row": ("the focus word's rows at two stages (its output in order and shuffled...), as shown, are the same "
-                 "digit for digit (or, if so claimed, differ), in each named context"),
-    "heads_differ": "the attention matrices of a context's heads, as shown, are not all the same (or, if so claimed, are)",
-    "loss_falls": ("the training loss after the last step is below its start (or, if so claimed, is not); "
-                   "the steps said are the steps taken"),
-    "learned": ("training's own check holds (or, if so claimed, fails): in each context with a sense, the trained "
-                "focus word gives at least half its attention to the sense words and more than the simplified step, "
-                "so does a head, both outputs lean the sense, and the loss fell to a quarter of its start"),
-    "value_size": "the value size d_v of W_V (the one that changes the dimension) is larger than, smaller than or equal to d",
-    "size_ratio": ("the mean length of the position vectors over that of the word vectors is what 'compare' says: "
-                   "'about as large', 'smaller than' or 'larger than' (the lexicon's ranges)"),
+    "same_row": (
+        "the focus word's rows at two stages (its output in order and shuffled...), as shown, are the same "
+        "digit for digit (or, if so claimed, differ), in each named context"
+    ),
+    "heads_differ": (
+        "the attention matrices of a context's heads, as shown, are not all the same (or, if so claimed, are)"
+    ),
+    "loss_falls": (
+        "the training loss after the last step is below its start (or, if so claimed, is not); "
+        "the steps said are the steps taken"
+    ),
+    "learned": (
+        "training's own check holds (or, if so claimed, fails): in each context with a sense, the trained "
+        "focus word gives at least half its attention to the sense words and more than the simplified step, "
+        "so does a head, both outputs lean the sense, and the loss fell to a quarter of its start"
+    ),
+    "value_size": (
+        "the value size d_v of W_V (the one that changes the dimension) is larger than, smaller than or equal to d"
+    ),
+    "size_ratio": (
+        "the mean length of the position vectors over that of the word vectors is what 'compare' says: "
+        "'about as large', 'smaller than' or 'larger than' (the lexicon's ranges)"
+    ),
 }
 
 

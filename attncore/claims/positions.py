@@ -22,13 +22,28 @@ def _same_output(trace: LessonTrace) -> list[Claim]:
     dim = trace.lesson.dimensions[k]
     args = {"contexts": list(range(m)), "stage": "output", "other": "shuffled_output", "same": True}
     sec = "The same output in any order"
-    return [Claim("WordOrder", sec, "same_row", args, {},
-                  _("So {focus} gets the same output, shuffled or not").format(focus=quote(ctx.focus))),
-            Claim("WordOrder", sec, "leans", {"contexts": [0], "dimensions": [dim], "stage": "shuffled_output"},
-                  # Translators: {dimension} is a dimension's name in the lesson ("0.58 animal in both")
-                  {"value": float(out[k])}, _("{value} {dimension} in both").format(value=fmt(out[k], dec), dimension=dim)),
-            Claim("WordOrder", sec, "same_row", args, {}, _("Shuffled or not: the same output, digit for digit."),
-                  "caption")]
+    return [
+        Claim(
+            "WordOrder",
+            sec,
+            "same_row",
+            args,
+            {},
+            _("So {focus} gets the same output, shuffled or not").format(focus=quote(ctx.focus)),
+        ),
+        Claim(
+            "WordOrder",
+            sec,
+            "leans",
+            {"contexts": [0], "dimensions": [dim], "stage": "shuffled_output"},
+            # Translators: {dimension} is a dimension's name in the lesson ("0.58 animal in both")
+            {"value": float(out[k])},
+            _("{value} {dimension} in both").format(value=fmt(out[k], dec), dimension=dim),
+        ),
+        Claim(
+            "WordOrder", sec, "same_row", args, {}, _("Shuffled or not: the same output, digit for digit."), "caption"
+        ),
+    ]
 
 
 def _order_counts(trace: LessonTrace) -> list[Claim]:
@@ -45,12 +60,25 @@ def _order_counts(trace: LessonTrace) -> list[Claim]:
             continue
         moved.append(c)
         k = int(np.argmax(np.abs(a - b)))
-        out.append(Claim("WordOrder", sec, "change",
-                         {"contexts": [c], "columns": [[k]], "from": pair["stage"], "to": pair["other"], "widest": True,
-                          "change": [movement(shown_value(a[k], dec), shown_value(b[k], dec))]},
-                         {"in_order": float(a[k]), "shuffled": float(b[k])},
-                         _("{where}, {dimension}: {in_order} in order, {shuffled} shuffled.").format(
-                             where=sentence_opening(c, m), dimension=dims[k], in_order=fmt(a[k], dec), shuffled=fmt(b[k], dec))))
+        out.append(
+            Claim(
+                "WordOrder",
+                sec,
+                "change",
+                {
+                    "contexts": [c],
+                    "columns": [[k]],
+                    "from": pair["stage"],
+                    "to": pair["other"],
+                    "widest": True,
+                    "change": [movement(shown_value(a[k], dec), shown_value(b[k], dec))],
+                },
+                {"in_order": float(a[k]), "shuffled": float(b[k])},
+                _("{where}, {dimension}: {in_order} in order, {shuffled} shuffled.").format(
+                    where=sentence_opening(c, m), dimension=dims[k], in_order=fmt(a[k], dec), shuffled=fmt(b[k], dec)
+                ),
+            )
+        )
     focus = quote(trace.contexts[0].focus)
     if moved:
         lead = [Claim("WordOrder", sec, "same_row", {**pair, "contexts": moved, "same": False}, {},
@@ -59,11 +87,27 @@ def _order_counts(trace: LessonTrace) -> list[Claim]:
                       _("With positions, the order of the words counts."), "caption")]
     else:
         every = {**pair, "contexts": list(range(m)), "same": True}
-        lead = [Claim("WordOrder", sec, "same_row", every, {},
-                      _("With positions, shuffling could change the output of {focus}; at this precision it does not.").format(
-                          focus=focus)),
-                Claim("WordOrder", sec, "same_row", every, {},
-                      _("With positions, the order could count; here the digits do not show it."), "caption")]
+        lead = [
+            Claim(
+                "WordOrder",
+                sec,
+                "same_row",
+                every,
+                {},
+                _(
+                    "With positions, shuffling could change the output of {focus}; at this precision it does not."
+                ).format(focus=focus),
+            ),
+            Claim(
+                "WordOrder",
+                sec,
+                "same_row",
+                every,
+                {},
+                _("With positions, the order could count; here the digits do not show it."),
+                "caption",
+            ),
+        ]
     return lead + out
 
 
@@ -74,13 +118,16 @@ def _lean(trace: LessonTrace, c: int, m: int) -> list[Claim]:
     before, after = int(np.argmax(a)), int(np.argmax(b))
 
     def lean(stage: str, k: int, text: str, values: dict[str, float]) -> Claim:
-        return Claim("WordOrder", sec, "leans", {"contexts": [c], "dimensions": [dims[k]], "stage": stage}, values, text)
+        return Claim(
+            "WordOrder", sec, "leans", {"contexts": [c], "dimensions": [dims[k]], "stage": stage}, values, text
+        )
 
     if before == after:
         k = int(np.argmax(np.abs(b - a)))
         moved = movement(shown_value(a[k], dec), shown_value(b[k], dec))
-        still = _("{where}, {focus} still leans {dimension}").format(where=sentence_opening(c, m), focus=quote(ctx.focus),
-                                                                      dimension=dims[after])
+        still = _("{where}, {focus} still leans {dimension}").format(
+            where=sentence_opening(c, m), focus=quote(ctx.focus), dimension=dims[after]
+        )
         return [lean("output", before, still, {"value": float(a[before])}),
                 lean("positional_output", after, still, {"value": float(b[after])}),
                 Claim("WordOrder", sec, "change",
@@ -89,26 +136,54 @@ def _lean(trace: LessonTrace, c: int, m: int) -> list[Claim]:
                       _("its {dimension} value moves from {a} to {b}").format(dimension=dims[k], a=fmt(a[k], dec),
                                                                               b=fmt(b[k], dec)) if moved != "stays"
                       else _("its {dimension} value stays at {a}").format(dimension=dims[k], a=fmt(a[k], dec)))]
-    return [lean("output", before, _("{where}, {focus} leaned {dimension}").format(
-                where=sentence_opening(c, m), focus=quote(ctx.focus), dimension=dims[before]), {"value": float(a[before])}),
-            lean("positional_output", after,
-                 _("with positions it leans {dimension}, {value} against {other_value} {other}").format(
-                     dimension=dims[after], value=fmt(b[after], dec), other_value=fmt(b[before], dec), other=dims[before]),
-                 {"value": float(b[after]), "before": float(b[before])})]
+    return [
+        lean(
+            "output",
+            before,
+            _("{where}, {focus} leaned {dimension}").format(
+                where=sentence_opening(c, m), focus=quote(ctx.focus), dimension=dims[before]
+            ),
+            {"value": float(a[before])},
+        ),
+        lean(
+            "positional_output",
+            after,
+            _("with positions it leans {dimension}, {value} against {other_value} {other}").format(
+                dimension=dims[after], value=fmt(b[after], dec), other_value=fmt(b[before], dec), other=dims[before]
+            ),
+            {"value": float(b[after]), "before": float(b[before])},
+        ),
+    ]
 
 
 def word_order_claims(trace: LessonTrace) -> list[Claim]:
     ctxs, m = trace.contexts, len(trace.contexts)
-    moved = [c for c, x in enumerate(ctxs) if np.argmax(x.output[x.focus_index]) != np.argmax(x.positional.output[x.focus_index])]
+    moved = [
+        c
+        for c, x in enumerate(ctxs)
+        if np.argmax(x.output[x.focus_index]) != np.argmax(x.positional.output[x.focus_index])
+    ]
     out = [cl for c in (moved or [0]) for cl in _lean(trace, c, m)]
     where = spec("length", context=0)
     ratio = measure(where, trace)[0]
     phrase = pick(ratio, "about as large", "smaller than", "larger than") or "about as large"
     args = {"context": 0, "compare": phrase, "words": {phrase: where}}
-    out.append(Claim("WordOrder", "What the numbers show", "size_ratio", args, {"ratio": ratio},
-                     _({"about as large": N_("the position vectors are about as large as the word vectors, on average"),
-                        "smaller than": N_("the position vectors are smaller than the word vectors, on average"),
-                        "larger than": N_("the position vectors are larger than the word vectors, on average")}[phrase])))
+    out.append(
+        Claim(
+            "WordOrder",
+            "What the numbers show",
+            "size_ratio",
+            args,
+            {"ratio": ratio},
+            _(
+                {
+                    "about as large": N_("the position vectors are about as large as the word vectors, on average"),
+                    "smaller than": N_("the position vectors are smaller than the word vectors, on average"),
+                    "larger than": N_("the position vectors are larger than the word vectors, on average"),
+                }[phrase]
+            ),
+        )
+    )
     if moved:
         caption = Claim("WordOrder", "What the numbers show", "leans", out[1].args, out[1].values,
                         _("With d this small, positions also move the meaning; real models use hundreds."), "caption")

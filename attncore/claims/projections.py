@@ -46,9 +46,19 @@ def projections_claims(trace: LessonTrace) -> list[Claim]:
     if cols == [j]:
         return out + [learned]
     args = {"contexts": [0], "columns": [cols], "stage": "projected_attention", "least": 0.0}
-    return out + [learned, Claim("LearnedProjections", sec, "share", args, {},
-                                 _("{share} of its attention goes to {words}").format(
-                                     share=fmt(share_of(new, cols, dec), dec), words=quoted_list([ctx.tokens[k] for k in cols])))]
+    return out + [
+        learned,
+        Claim(
+            "LearnedProjections",
+            sec,
+            "share",
+            args,
+            {},
+            _("{share} of its attention goes to {words}").format(
+                share=fmt(share_of(new, cols, dec), dec), words=quoted_list([ctx.tokens[k] for k in cols])
+            ),
+        ),
+    ]
 
 
 # --- Changing the dimension ----------------------------------------------------------------------

@@ -36,22 +36,55 @@ MAX_EXTRA = 4
 #: The named mistakes, by kind (the text of each wrong option's tag; an option carries it
 #: translated into the viewer's language).
 MISTAKES = {
-    "dot_product": (N_("used the wrong row"), N_("added instead of multiplying"), N_("forgot a term"),
-                    N_("multiplied the sums")),
+    "dot_product": (
+        N_("used the wrong row"),
+        N_("added instead of multiplying"),
+        N_("forgot a term"),
+        N_("multiplied the sums"),
+    ),
     "scaled_score": (N_("forgot √d"), N_("divided by d"), N_("multiplied by √d"), N_("divided by 2")),
-    "attention_weight": (N_("forgot √d"), N_("divided by d"), N_("took the softmax over the column"),
-                         N_("used the wrong row"), N_("forgot the exponential")),
-    "weighted_sum": (N_("used the wrong row"), N_("used the column of the attention matrix"), N_("left out the weights"),
-                     N_("took the plain average"), N_("used the wrong dimension")),
-    "leans": (N_("read the input vector"), N_("read another word's output"),
-              N_("took the margin over the smallest value"), N_("read the other context")),
-    "causal_mask": (N_("hid the words before it"), N_("hid the word itself too"), N_("hid nothing"),
-                    N_("hid every other word")),
-    "projection": (N_("used a row of W_Q instead of a column"), N_("used the wrong word's row"),
-                   N_("used the wrong column"), N_("forgot a term")),
-    "head_shape": (N_("forgot to split into heads"), N_("took the shape of W_Q's block"), N_("transposed it"),
-                   N_("took the number of heads as the width"), N_("multiplied d by h"),
-                   N_("took the attention matrix"), N_("took one head's width"), N_("took the heads as the rows")),
+    "attention_weight": (
+        N_("forgot √d"),
+        N_("divided by d"),
+        N_("took the softmax over the column"),
+        N_("used the wrong row"),
+        N_("forgot the exponential"),
+    ),
+    "weighted_sum": (
+        N_("used the wrong row"),
+        N_("used the column of the attention matrix"),
+        N_("left out the weights"),
+        N_("took the plain average"),
+        N_("used the wrong dimension"),
+    ),
+    "leans": (
+        N_("read the input vector"),
+        N_("read another word's output"),
+        N_("took the margin over the smallest value"),
+        N_("read the other context"),
+    ),
+    "causal_mask": (
+        N_("hid the words before it"),
+        N_("hid the word itself too"),
+        N_("hid nothing"),
+        N_("hid every other word"),
+    ),
+    "projection": (
+        N_("used a row of W_Q instead of a column"),
+        N_("used the wrong word's row"),
+        N_("used the wrong column"),
+        N_("forgot a term"),
+    ),
+    "head_shape": (
+        N_("forgot to split into heads"),
+        N_("took the shape of W_Q's block"),
+        N_("transposed it"),
+        N_("took the number of heads as the width"),
+        N_("multiplied d by h"),
+        N_("took the attention matrix"),
+        N_("took one head's width"),
+        N_("took the heads as the rows"),
+    ),
 }
 
 #: Where the lecture explains each kind: (scene, section).

@@ -30,8 +30,10 @@ def causal_mask(trace: LessonTrace, cand: tuple[int, ...], rng: random.Random, n
     options = choices(rng, Choice(_words(toks, hidden)), [Choice(_words(toks, s), _(m)) for m, s in wrong])
     if options is None:
         return None
-    prompt = _("In {sentence}, under the causal mask, which words does {word} (word {i}) not see? "
-               "(Words by their position from 1.)").format(sentence=common.sentence_text(ct), word=common.q(toks[i]), i=i + 1)
+    prompt = _(
+        "In {sentence}, under the causal mask, which words does {word} (word {i}) not see? "
+        "(Words by their position from 1.)"
+    ).format(sentence=common.sentence_text(ct), word=common.q(toks[i]), i=i + 1)
     work = [Work(_("A word sees itself and the words before it: the mask sets the scores of the words after it "
                    "to −∞, and exp(−∞) = 0, so their weights are 0.")),
             Work(_("{word} is word {i} of {n}: hidden are {words}.").format(word=common.q(toks[i]), i=i + 1, n=n,

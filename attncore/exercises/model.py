@@ -17,7 +17,20 @@ from ..display import MINUS
 from ..i18n import number, pgettext, unnumber
 from ..trace import LessonTrace
 
-__all__ = ["Builder", "COUNT_LIMITS", "Choice", "Exercise", "Kind", "Work", "choices", "localized", "machine", "plain", "pretty", "token"]
+__all__ = [
+    "Builder",
+    "COUNT_LIMITS",
+    "Choice",
+    "Exercise",
+    "Kind",
+    "Work",
+    "choices",
+    "localized",
+    "machine",
+    "plain",
+    "pretty",
+    "token",
+]
 
 #: How many exercises one sheet may hold (``attnvid exercises --count``).
 COUNT_LIMITS = (1, 40)
@@ -165,7 +178,9 @@ Builder = Callable[["LessonTrace", tuple[int, ...], random.Random, int], "Exerci
 Kind = tuple[str, Callable[["LessonTrace"], list[tuple[int, ...]]], Builder]
 
 
-def choices(rng: random.Random, answer: Choice, mistakes: Sequence[Choice], wrong: int = 3) -> tuple[Choice, ...] | None:
+def choices(
+    rng: random.Random, answer: Choice, mistakes: Sequence[Choice], wrong: int = 3
+) -> tuple[Choice, ...] | None:
     """The right option and up to ``wrong`` mistakes, in a seeded order; None when fewer than
     two mistakes differ, as shown, from the answer and from each other."""
     seen = {answer.text}

@@ -23,7 +23,9 @@ def _mix_work(ct: ContextTrace, i: int, k: int, ad: int, xd: int, dec: int) -> t
     for w, a, x in zip(ct.tokens, ct.attention[i], ct.embeddings[:, k]):
         p = shown_value(float(a), ad) * float(x)
         products.append(p)
-        lines.append(Work(common.word_line(common.q(w)), ((f"{token(float(a), ad)} * {token(float(x), xd)}", fmt(p, ad + xd)),)))
+        lines.append(
+            Work(common.word_line(common.q(w)), ((f"{token(float(a), ad)} * {token(float(x), xd)}", fmt(p, ad + xd)),))
+        )
     out = fmt(sum(products), dec)
     lines.append(Work(_("Add the products:"), ((" + ".join(token(p, ad + xd) for p in products), out),)))
     return lines, out
@@ -60,11 +62,13 @@ def weighted_sum(trace: LessonTrace, cand: tuple[int, ...], rng: random.Random, 
     givens += [common.labelled_numbers(common.q(w), common.row_text(r, ad)) for w, r in zip(ct.tokens, a)]
     givens += [_("value vectors V = X, dimensions {dimensions}").format(dimensions=common.names_text(ct.dimensions))]
     givens += [common.labelled_numbers(common.q(w), common.vector_text(r, xd)) for w, r in zip(ct.tokens, x)]
-    prompt = _("In {sentence}, the output of {word} is its attention row times the value vectors. "
-               "What is its value in the dimension {dimension}?").format(sentence=common.sentence_text(ct), word=common.q(ct.tokens[i]),
-                                                                         dimension=common.q(dim))
-    return common.make_exercise("weighted_sum", number, c, {"row": i, "dimension": k}, prompt, givens, want, value, dec, work,
-                     options)
+    prompt = _(
+        "In {sentence}, the output of {word} is its attention row times the value vectors. "
+        "What is its value in the dimension {dimension}?"
+    ).format(sentence=common.sentence_text(ct), word=common.q(ct.tokens[i]), dimension=common.q(dim))
+    return common.make_exercise(
+        "weighted_sum", number, c, {"row": i, "dimension": k}, prompt, givens, want, value, dec, work, options
+    )
 
 
 # --- Which sense the output leans to -------------------------------------------------------------
@@ -123,9 +127,11 @@ def leans(trace: LessonTrace, cand: tuple[int, ...], rng: random.Random, number:
     row = [shown_value(float(x), dec) for x in ct.output[f]]
     second = sorted(row)[-2]
     second_dim = dims[row.index(second)]
-    givens = [_("dimensions: {dimensions}").format(dimensions=common.names_text(dims)),
-              _("input of {word}: {vector}").format(word=common.q(ct.focus), vector=common.vector_text(ct.embeddings[f], xd)),
-              _("outputs after attention:")] + [common.labelled_numbers(common.q(w), common.vector_text(r, dec)) for w, r in zip(ct.tokens, ct.output)]
+    givens = [
+        _("dimensions: {dimensions}").format(dimensions=common.names_text(dims)),
+        _("input of {word}: {vector}").format(word=common.q(ct.focus), vector=common.vector_text(ct.embeddings[f], xd)),
+        _("outputs after attention:"),
+    ] + [common.labelled_numbers(common.q(w), common.vector_text(r, dec)) for w, r in zip(ct.tokens, ct.output)]
     prompt = _("In {sentence}, to which dimension does the output of {word} lean, and by how much over the next "
                "largest?").format(sentence=common.sentence_text(ct), word=common.q(ct.focus))
     work = [Work(_("The output of {word} (its row of outputs, not its input): {vector}").format(

@@ -47,7 +47,9 @@ def projection(trace: LessonTrace, cand: tuple[int, ...], rng: random.Random, nu
         sentence=common.sentence_text(ct), k=k + 1, word=common.q(ct.tokens[i]))
     work = [Work(_("{word}'s row of X times column {k} of W_Q, entry by entry, added:").format(
         word=common.q(ct.tokens[i]), k=k + 1), ((terms, want),))]
-    return common.make_exercise("projection", number, c, {"row": i, "column": k}, prompt, givens, want, value, pd, work, options)
+    return common.make_exercise(
+        "projection", number, c, {"row": i, "column": k}, prompt, givens, want, value, pd, work, options
+    )
 
 
 # --- A multi-head shape --------------------------------------------------------------------------

@@ -36,13 +36,18 @@ def dot_product(trace: LessonTrace, cand: tuple[int, ...], rng: random.Random, n
     options = choices(rng, answer, mistakes)
     if options is None:
         return None
-    givens = [_("dimensions: {dimensions}").format(dimensions=common.names_text(ct.dimensions)),
-              common.labelled_numbers(common.q(ct.tokens[i]), common.vector_text(x[i], xd)), common.labelled_numbers(common.q(ct.tokens[j]), common.vector_text(x[j], xd))]
-    prompt = _("In {sentence}, what is the score of {word} looking at {other}: the dot product of their vectors?").format(
-        sentence=common.sentence_text(ct), word=common.q(ct.tokens[i]), other=common.q(ct.tokens[j]))
+    givens = [
+        _("dimensions: {dimensions}").format(dimensions=common.names_text(ct.dimensions)),
+        common.labelled_numbers(common.q(ct.tokens[i]), common.vector_text(x[i], xd)),
+        common.labelled_numbers(common.q(ct.tokens[j]), common.vector_text(x[j], xd)),
+    ]
+    prompt = _(
+        "In {sentence}, what is the score of {word} looking at {other}: the dot product of their vectors?"
+    ).format(sentence=common.sentence_text(ct), word=common.q(ct.tokens[i]), other=common.q(ct.tokens[j]))
     work = [Work(_("Multiply the vectors entry by entry and add the products:"), ((terms, answer.text),))]
-    return common.make_exercise("dot_product", number, c, {"row": i, "column": j}, prompt, givens, answer.text, s, ad, work,
-                     options)
+    return common.make_exercise(
+        "dot_product", number, c, {"row": i, "column": j}, prompt, givens, answer.text, s, ad, work, options
+    )
 
 
 # --- A scaled score ------------------------------------------------------------------------------
@@ -60,8 +65,12 @@ def scaled_score(trace: LessonTrace, cand: tuple[int, ...], rng: random.Random, 
             break
     else:
         return None
-    mistakes = [common.named_mistake("forgot √d", s, dec), common.named_mistake("divided by d", s / d, dec),
-                common.named_mistake("multiplied by √d", s * math.sqrt(d), dec), common.named_mistake("divided by 2", s / 2, dec)]
+    mistakes = [
+        common.named_mistake("forgot √d", s, dec),
+        common.named_mistake("divided by d", s / d, dec),
+        common.named_mistake("multiplied by √d", s * math.sqrt(d), dec),
+        common.named_mistake("divided by 2", s / 2, dec),
+    ]
     value = s / math.sqrt(d)
     options = choices(rng, Choice(want, "", value), mistakes)
     if options is None:

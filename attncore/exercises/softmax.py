@@ -26,7 +26,9 @@ def exponential(trace: LessonTrace, cand: tuple[int, ...], rng: random.Random, n
     ct, dec = trace.contexts[c], trace.decimals
     s = float(ct.scaled[i, j])
     want = fmt(math.exp(s), dec)
-    sd = next((dec + k for k in range(common.MAX_EXTRA + 1) if fmt(math.exp(shown_value(s, dec + k)), dec) == want), None)
+    sd = next(
+        (dec + k for k in range(common.MAX_EXTRA + 1) if fmt(math.exp(shown_value(s, dec + k)), dec) == want), None
+    )
     if sd is None:
         return None
     prompt = _("In {sentence}, the scaled score of {word} looking at {other} is {score}. What is its exponential, "
@@ -124,10 +126,16 @@ def attention_weight(trace: LessonTrace, cand: tuple[int, ...], rng: random.Rand
     if options is None:
         return None
     sd = max(dec, 2 * common.input_decimals(ct.embeddings, dec))
-    givens = [f"d = {ct.d}", _("scores X·Xᵀ (row = query word, column = key word), columns {words}").format(
-        words=common.names_text([common.q(w) for w in ct.tokens]))] + [common.labelled_numbers(common.q(w), common.row_text(r, sd)) for w, r in zip(ct.tokens, ct.scores)]
-    prompt = _("In {sentence}, how much attention does {word} give to {other}? Scale its row of scores by √d, "
-               "then take the softmax of the row.").format(sentence=common.sentence_text(ct), word=common.q(ct.tokens[i]),
-                                                          other=common.q(ct.tokens[j]))
-    return common.make_exercise("attention_weight", number, c, {"row": i, "column": j}, prompt, givens, want, a, dec, work,
-                     options)
+    givens = [
+        f"d = {ct.d}",
+        _("scores X·Xᵀ (row = query word, column = key word), columns {words}").format(
+            words=common.names_text([common.q(w) for w in ct.tokens])
+        ),
+    ] + [common.labelled_numbers(common.q(w), common.row_text(r, sd)) for w, r in zip(ct.tokens, ct.scores)]
+    prompt = _(
+        "In {sentence}, how much attention does {word} give to {other}? Scale its row of scores by √d, "
+        "then take the softmax of the row."
+    ).format(sentence=common.sentence_text(ct), word=common.q(ct.tokens[i]), other=common.q(ct.tokens[j]))
+    return common.make_exercise(
+        "attention_weight", number, c, {"row": i, "column": j}, prompt, givens, want, a, dec, work, options
+    )

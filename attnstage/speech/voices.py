@@ -246,9 +246,11 @@ class PiperVoice:
         else:
             model = self.model
             if not model.is_file():
-                raise VoiceError(f"Piper model {model} does not exist",
-                                 "give --voice piper:MODEL.onnx with an existing model (its MODEL.onnx.json beside it), "
-                                 "or --voice piper for the bundled voice")
+                raise VoiceError(
+                    f"Piper model {model} does not exist",
+                    "give --voice piper:MODEL.onnx with an existing model (its MODEL.onnx.json beside it), "
+                    "or --voice piper for the bundled voice",
+                )
         config = model.with_name(model.name + ".json")
         if not config.is_file():
             raise VoiceError(f"Piper model {model} has no config {config.name} beside it",
@@ -257,7 +259,9 @@ class PiperVoice:
 
     def length_scale(self) -> float:
         """Piper's phoneme length scale: the model's own, stretched to the asked rate."""
-        own = float(json.loads(self.files()[1].read_text(encoding="utf-8")).get("inference", {}).get("length_scale", 1.0))
+        own = float(
+            json.loads(self.files()[1].read_text(encoding="utf-8")).get("inference", {}).get("length_scale", 1.0)
+        )
         return own if self.wpm is None else own * self.NATIVE_WPM / self.wpm
 
     def _load(self) -> Any:

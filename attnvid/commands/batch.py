@@ -112,7 +112,9 @@ def _planned(path: Path | None, lesson: Lesson, scenes: Sequence[str], settings:
     names = scenes or [c.__name__ for part in lecture_parts(lesson) for c in part.scenes]
     settings = replace(settings, lesson=lesson_spec(path)).with_style(lesson.style)
     planned = plan(lesson, settings, names, "mp4", media)
-    return _Lesson(path, lesson, output_root(lesson, media, settings), [replace(j, tag=lesson.slug) for j in planned], {})
+    return _Lesson(
+        path, lesson, output_root(lesson, media, settings), [replace(j, tag=lesson.slug) for j in planned], {}
+    )
 
 
 @click.command("batch")
@@ -122,10 +124,20 @@ def _planned(path: Path | None, lesson: Lesson, scenes: Sequence[str], settings:
                                 "written in every case."),
                   theme_option, language_option)
 @jobs_option
-@click.option("--scene", "scenes", multiple=True, metavar="SCENE",
-              help="Only this scene (repeat the option for more); the lecture then holds only those. [default: the lesson's lecture]")
-@click.option("--cluster", default=None, metavar="tcp://HOST:PORT",
-              help="Render on the Dask scheduler there (pip install 'attnvid[cluster]'; workers need the same installation).")
+@click.option(
+    "--scene",
+    "scenes",
+    multiple=True,
+    metavar="SCENE",
+    help="Only this scene (repeat the option for more); the lecture then holds only those. [default: the lesson's "
+         "lecture]",
+)
+@click.option(
+    "--cluster",
+    default=None,
+    metavar="tcp://HOST:PORT",
+    help="Render on the Dask scheduler there (pip install 'attnvid[cluster]'; workers need the same installation).",
+)
 @media_option()
 def batch(lessons: tuple[str, ...], settings: SceneSettings, jobs: int | None,
           scenes: tuple[str, ...], cluster: str | None, media: Path) -> None:

@@ -22,7 +22,9 @@ from .package import format_option, in_video_option, render_command, write_packa
 
 @click.command("lecture")
 @jobs_option
-@render_options("Narration voice (espeak-ng or Piper, offline, or your recordings); captions are written in every case.")
+@render_options(
+    "Narration voice (espeak-ng or Piper, offline, or your recordings); captions are written in every case."
+)
 @format_option("--package", "Also package the lecture for a learning platform (repeat for several; "
                             "see attnvid package, which takes the same formats and more settings).")
 @in_video_option

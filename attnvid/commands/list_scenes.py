@@ -25,9 +25,18 @@ def list_scenes(settings: SceneSettings, as_json: bool) -> None:
     """
     lesson = get_lesson(settings)  # a bad lesson fails here, with its one-line message
     parts = lecture_parts(lesson)
-    rows = [{"scene": c.__name__, "file": scene_file(c), "sections": c.section_names(), "part": n, "part_title": p.title,
-             "index": lecture_index(c)}
-            for n, p in enumerate(parts, 1) for c in p.scenes]
+    rows = [
+        {
+            "scene": c.__name__,
+            "file": scene_file(c),
+            "sections": c.section_names(),
+            "part": n,
+            "part_title": p.title,
+            "index": lecture_index(c),
+        }
+        for n, p in enumerate(parts, 1)
+        for c in p.scenes
+    ]
     if as_json:
         click.echo(json.dumps(rows, indent=1, ensure_ascii=False))
         return

@@ -27,7 +27,8 @@ def locale() -> None:
 @locale.command()
 @click.argument("code")
 def init(code: str) -> None:
-    """Write the catalogue of language CODE (it, pt, ar...): every message, untranslated, with its translator comment."""
+    """Write the catalogue of language CODE (it, pt, ar...): every message, untranslated, with its translator
+    comment."""
     _run("init", code)
 
 

@@ -41,7 +41,9 @@ from .warm import watch as watch_warm
 @click.option("--video", is_flag=True, help="Render a low-quality MP4 instead of a PNG.")
 @click.option("--watch", is_flag=True, help="Stay warm and preview again after every edit of the lesson or the code, "
               "each animation played to its end (Ctrl-C stops).")
-@click.option("--json", "as_json", is_flag=True, help="Print {\"png\": PATH, \"seconds\": S, \"how\": ...} instead of the path.")
+@click.option(
+    "--json", "as_json", is_flag=True, help='Print {"png": PATH, "seconds": S, "how": ...} instead of the path.'
+)
 @click.option("--idle", type=click.IntRange(1), default=DEFAULT_IDLE, show_default=True,
               help="Seconds the preview server waits for the next preview before it stops.")
 @click.option("--stop", is_flag=True, help="Stop this checkout's preview server, and preview nothing.")
@@ -133,7 +135,9 @@ def _preview_is_current(out: Path, sidecar: Path, key: str) -> bool:
     (a damaged or overwritten picture is drawn again)."""
     try:
         record = json.loads(sidecar.read_text(encoding="utf-8"))
-        return bool(record.get("key") == key and record.get("png_sha256") == hashlib.sha256(out.read_bytes()).hexdigest())
+        return bool(
+            record.get("key") == key and record.get("png_sha256") == hashlib.sha256(out.read_bytes()).hexdigest()
+        )
     except (OSError, ValueError, AttributeError):
         return False
 

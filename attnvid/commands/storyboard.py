@@ -77,7 +77,9 @@ def contact_sheet(tiles: list[tuple[str, bytes]], style: str = DEFAULT_STYLE) ->
     tile_w, tile_h = 427, 240  # half of 480p: numbers stay legible on the sheet
     label_h, pad, cols = 26, 10, 4
     rows = math.ceil(len(tiles) / cols)
-    sheet = Image.new("RGB", (cols * (tile_w + pad) + pad, rows * (tile_h + label_h + pad) + pad), SHEET_COLOURS[style][0])
+    sheet = Image.new(
+        "RGB", (cols * (tile_w + pad) + pad, rows * (tile_h + label_h + pad) + pad), SHEET_COLOURS[style][0]
+    )
     draw = ImageDraw.Draw(sheet)
     font = _font(14, language())
     for k, (caption, png) in enumerate(tiles):

@@ -35,7 +35,9 @@ def _table(title: str, m: np.ndarray, rows: list[str], cols: list[str], decimals
 def print_tables(trace: LessonTrace, console: Console) -> None:
     lesson, dec = trace.lesson, trace.decimals
     dims = list(lesson.dimensions)
-    console.print(f"[bold]{lesson.title}[/]  (d = {lesson.d}, heads = {lesson.heads}, {dec} decimal{'' if dec == 1 else 's'})")
+    console.print(
+        f"[bold]{lesson.title}[/]  (d = {lesson.d}, heads = {lesson.heads}, {dec} decimal{'' if dec == 1 else 's'})"
+    )
     console.print(f"Weights: {escape(trace.weights.provenance)}\n", soft_wrap=True)  # one line, greppable
     print_training(trace, console)
     for c in trace.contexts:
@@ -44,7 +46,9 @@ def print_tables(trace: LessonTrace, console: Console) -> None:
         console.print(_table("Embeddings X", c.embeddings, toks, dims, dec))
         console.print(_table("Scores X·Xᵀ", c.scores, toks, toks, dec))
         console.print(_table(f"Scaled X·Xᵀ/√{c.d}", c.scaled, toks, toks, dec))
-        console.print(_table("Attention softmax (row = query, column = key; rows sum to 1)", c.attention, toks, toks, dec))
+        console.print(
+            _table("Attention softmax (row = query, column = key; rows sum to 1)", c.attention, toks, toks, dec)
+        )
         console.print(_table("Output A·X", c.output, toks, dims, dec))
         p = c.projected
         proj_cols = [f"q{i + 1}" for i in range(c.d)]
@@ -55,13 +59,17 @@ def print_tables(trace: LessonTrace, console: Console) -> None:
         console.print(_table("Output A·V", p.output, toks, [f"v{i + 1}" for i in range(c.d)], dec))
         r = c.reshaped
         dv = r.V.shape[1]
-        console.print(_table(f"V = X·W_V with W_V of shape {c.d}×{dv}", r.V, toks, [f"v{i + 1}" for i in range(dv)], dec))
+        console.print(
+            _table(f"V = X·W_V with W_V of shape {c.d}×{dv}", r.V, toks, [f"v{i + 1}" for i in range(dv)], dec)
+        )
         console.print(_table(f"Output A·V ({c.n}×{dv})", r.output, toks, [f"v{i + 1}" for i in range(dv)], dec))
         mh = c.multi_head
         d_h = c.d // len(mh.heads)
         for i, h in enumerate(mh.heads):
             console.print(_table(f"Head {i + 1} attention softmax(Q_h·K_hᵀ/√{d_h})", h.attention, toks, toks, dec))
-            console.print(_table(f"Head {i + 1} output", h.output, toks, [f"h{i + 1}.{j + 1}" for j in range(d_h)], dec))
+            console.print(
+                _table(f"Head {i + 1} output", h.output, toks, [f"h{i + 1}.{j + 1}" for j in range(d_h)], dec)
+            )
         console.print(_table("Concatenated heads", mh.concat, toks, [f"c{i + 1}" for i in range(c.d)], dec))
         console.print(_table("Multi-head output concat·W_O", mh.output, toks, [f"o{i + 1}" for i in range(c.d)], dec))
         fi = c.focus_index
@@ -70,8 +78,11 @@ def print_tables(trace: LessonTrace, console: Console) -> None:
                       + ", ".join(f"{n} {fmt(v, dec)}" for n, v in zip(dims, c.output[fi])) + "\n")
         print_causal(c, console, dec)
         print_positional(c, console, dec)
-    console.print(f"W_Q, W_K, W_V, W_O ({lesson.d}×{lesson.d}) and the {lesson.d}×{lesson.projections.d_v} W_V are the same in every context; "
-                  "see --json for them.")
+    console.print(
+        f"W_Q, W_K, W_V, W_O ({lesson.d}×{lesson.d}) and the {lesson.d}×{lesson.projections.d_v} W_V are the same in "
+        "every context; "
+        "see --json for them."
+    )
 
 
 def print_training(trace: LessonTrace, console: Console) -> None:
@@ -130,9 +141,16 @@ def print_positional(c: ContextTrace, console: Console, dec: int) -> None:
                          [f"{r} {t}" for r, t in enumerate(toks)], waves, dec))
     console.print(_table(f"Attention softmax((X+PE)·(X+PE)ᵀ/√{c.d})", p.attention, toks, toks, dec))
     console.print(_table("Output A·(X+PE)", p.output, toks, dims, dec))
-    console.print(f"\nShuffled: [bold]{escape(' '.join(p.shuffled_tokens))}[/] (the same words, {escape(c.focus)} moved)")
+    console.print(
+        f"\nShuffled: [bold]{escape(' '.join(p.shuffled_tokens))}[/] (the same words, {escape(c.focus)} moved)"
+    )
     rows = np.array([c.output[f], p.shuffled_focus_output, p.output[f], p.shuffled_positional_focus_output])
-    labels = ["no positions, original", "no positions, shuffled", "with positions, original", "with positions, shuffled"]
+    labels = [
+        "no positions, original",
+        "no positions, shuffled",
+        "with positions, original",
+        "with positions, shuffled",
+    ]
     console.print(_table(f"Output of {escape(c.focus)}", rows, labels, dims, dec))
     console.print()
 

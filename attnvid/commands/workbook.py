@@ -35,7 +35,12 @@ def workbook(settings: SceneSettings, media: Path) -> None:
     settings = settings.with_style(lesson.style)
     root = output_root(lesson, media, settings)
     out = root / "workbook" / WORKBOOK_NAME
-    with claim_output(root), use(lesson.language, lesson.catalogue):  # sheet names, headers and the guide in the lesson's language
+    with (
+        claim_output(root),
+        use(lesson.language, lesson.catalogue),
+    ):  # sheet names, headers and the guide in the lesson's language
         written = write_workbook(out, trace, settings.style)
-    click.echo(f"workbook: {written.sheets} sheets, {written.formulas} formulas, {written.size / 1024:.0f} KiB", err=True)
+    click.echo(
+        f"workbook: {written.sheets} sheets, {written.formulas} formulas, {written.size / 1024:.0f} KiB", err=True
+    )
     click.echo(str(out))

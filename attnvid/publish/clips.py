@@ -79,7 +79,8 @@ class _Span:
 
 
 def _span(src: InputContainer, start_s: float, end_s: float) -> _Span:
-    """Where the section ``[start_s, end_s)`` lies among the frames of ``src`` (one pass over the packets, no decoding)."""
+    """Where the section ``[start_s, end_s)`` lies among the frames of ``src`` (one pass over the packets, no
+    decoding)."""
     v = src.streams.video[0]
     tb = _tb(v)
     # The nominal rate, not the average: a held picture is one sample lasting several frames

@@ -85,7 +85,9 @@ class _Pen:
     frames: list[cairo.ImageSurface] = field(default_factory=list)
 
     def font(self, size: float, bold: bool = False, colour: tuple[float, float, float] = INK) -> None:
-        self.ctx.select_font_face(self.face, cairo.FONT_SLANT_NORMAL, cairo.FONT_WEIGHT_BOLD if bold else cairo.FONT_WEIGHT_NORMAL)
+        self.ctx.select_font_face(
+            self.face, cairo.FONT_SLANT_NORMAL, cairo.FONT_WEIGHT_BOLD if bold else cairo.FONT_WEIGHT_NORMAL
+        )
         self.ctx.set_font_size(size)
         self.ctx.set_source_rgb(*colour)
 
@@ -221,7 +223,9 @@ def _title_page(pen: _Pen, lesson: Lesson, clips: Sequence[SectionClip], duratio
     _paragraph(pen, _("Contents"), SIZE["heading"], bold=True)
     first_page: dict[str, int] = {}
     for clip, page in zip(clips, _pages(clips), strict=True):
-        first_page.setdefault(scene_heading(clip.scene, clip.scene_title) if clip.scene_title else shown(clip.title), page)
+        first_page.setdefault(
+            scene_heading(clip.scene, clip.scene_title) if clip.scene_title else shown(clip.title), page
+        )
     pen.font(SIZE["body"])
     for scene_title, page in first_page.items():
         pen.y += SIZE["body"] * LEADING

@@ -149,7 +149,9 @@ def package_contents(folder: Path, lesson: Lesson, fmt: str, settings: PackageSe
         return files
     if fmt == "scorm12":
         items = _items(lesson, manifest, settings.one_item)
-        xml = scorm12_manifest(identifier, lesson.title, lesson.language, items, sorted(files), settings.mastery, PAGES[0])
+        xml = scorm12_manifest(
+            identifier, lesson.title, lesson.language, items, sorted(files), settings.mastery, PAGES[0]
+        )
         return {"imsmanifest.xml": xml, **files}
     web = {f"{CC_WEB}/{rel}": data for rel, data in files.items()}
     quiz = None

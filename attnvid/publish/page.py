@@ -90,7 +90,11 @@ __PANEL__
 #: The lecture folder's other files the page links, by manifest key: (label, what it is),
 #: translated where the page is written.
 LINKS = (
-    ("slides", N_("Slides"), N_("one slide per section, its video playing by itself (PowerPoint, LibreOffice Impress)")),
+    (
+        "slides",
+        N_("Slides"),
+        N_("one slide per section, its video playing by itself (PowerPoint, LibreOffice Impress)"),
+    ),
     ("handout", N_("Handout"), N_("one page per section: its last frame and its narration (PDF)")),
     ("workbook", N_("Workbook"), N_("every number of the lecture as a live spreadsheet formula")),
     ("playground", N_("Try it"), N_("every step recomputed in the page as you change the words, vectors and settings")),
@@ -169,11 +173,13 @@ def _chrome() -> dict[str, str]:
         "__T_CHAPTERS__": _("Chapters"),
         "__T_SKIP_VIDEO__": _("Skip to the video"),
         "__T_KEYS__": _("Keyboard"),
-        "__T_KEYS_TEXT__": _("Tab goes from control to control, ↑ and ↓ from chapter to chapter; Space or Enter does what the "
-                             "focused one says. "
-                             "Where no control has the focus: Space plays or pauses, → and ← go to the next or "
-                             "previous section, P turns presenter mode on or off; in presenter mode ↓ or Page Down "
-                             "goes on and ↑ or Page Up goes back (a presentation clicker's keys)."),
+        "__T_KEYS_TEXT__": _(
+            "Tab goes from control to control, ↑ and ↓ from chapter to chapter; Space or Enter does what the "
+            "focused one says. "
+            "Where no control has the focus: Space plays or pauses, → and ← go to the next or "
+            "previous section, P turns presenter mode on or off; in presenter mode ↓ or Page Down "
+            "goes on and ↑ or Page Up goes back (a presentation clicker's keys)."
+        ),
     }
 
 
@@ -196,8 +202,11 @@ def _tracks(captions: list[dict[str, Any]]) -> str:
     vtt = next((c for c in captions if c.get("format") == "vtt"), None)
     if not vtt:
         return ""
-    return (f'<track kind="captions" src="{html.escape(vtt["path"])}" srclang="{html.escape(vtt.get("lang") or language())}" '
-            f'label="{html.escape(vtt.get("label") or _("Captions"))}" default>')
+    return (
+        f'<track kind="captions" src="{html.escape(vtt["path"])}" '
+        f'srclang="{html.escape(vtt.get("lang") or language())}" '
+        f'label="{html.escape(vtt.get("label") or _("Captions"))}" default>'
+    )
 
 
 #: The pages' scripts and styles, files beside ``index.html`` and ``playground.html`` (what

@@ -5,7 +5,8 @@ scaling, the causal mask or positions on or off, or switches from the simplified
 (Q = K = V = X) to the lesson's trained weights (one head, or each head), and every step
 is recomputed in the page, in the lecture's order, names and colours. The panel is plain
 JavaScript (``playground.js``, written beside the page: :func:`attnvid.publish.page.write_page_assets`)
-with the lesson's inputs embedded as JSON from attncore, so it works offline from ``file://``. It goes into ``index.html``
+with the lesson's inputs embedded as JSON from attncore, so it works offline from ``file://``. It goes into
+``index.html``
 (:func:`playground_panel`, each step linked to its chapter and each chapter to its step)
 and stands alone as ``playground.html`` (:func:`playground_page`) for a course site.
 
@@ -161,7 +162,9 @@ def _step_strings() -> dict[str, Any]:
         "the_weights": _("The weights"),
         "head_scores": _("Q_h·K_hᵀ (head {n})"),
         "not_scaled": _("not scaled"),
-        "scaling_off": _("Scaling is off: the softmax gets the scores as they are (turn “Divide by √d” on to compare)."),
+        "scaling_off": _(
+            "Scaling is off: the softmax gets the scores as they are (turn “Divide by √d” on to compare)."
+        ),
         "masked_formula": _("−∞ above the diagonal"),
         "masked_note": _("Each word sees itself and the words before it."),
         # Translators: the heading of the column that adds up a row of exponentials.
@@ -169,11 +172,15 @@ def _step_strings() -> dict[str, Any]:
         "softmax_formula": _("exp, then divide by the row's sum"),
         # Translators: {word} is the followed word, already in quotation marks.
         "softmax_note": _("The row of {word}: each exponential divided by their sum is its attention weight."),
-        "too_small": _("These exponentials are too small to read at this precision; the softmax subtracts the "
-                       "row's largest score first, which gives the same weights."),
-        "too_large": _("These exponentials are too large to read at this precision (from {limit} on: {n} "
-                       "significant digits); the softmax subtracts the row's largest score first, which gives the "
-                       "same weights."),
+        "too_small": _(
+            "These exponentials are too small to read at this precision; the softmax subtracts the "
+            "row's largest score first, which gives the same weights."
+        ),
+        "too_large": _(
+            "These exponentials are too large to read at this precision (from {limit} on: {n} "
+            "significant digits); the softmax subtracts the row's largest score first, which gives the "
+            "same weights."
+        ),
         # Translators: A is the attention matrix; keep "softmax(…)".
         "attention_formula": _("A = softmax(…): row = query, column = key"),
         # Translators: {matrix} is X or V; {word} the followed word, in quotation marks.

@@ -66,7 +66,9 @@ def _item(section: ET.Element, ex: Exercise) -> None:
             _mattext(ET.SubElement(render, "response_label", {"ident": f"choice-{k}"}), c.text)
         for k, c in enumerate(ex.choices):
             cond = ET.SubElement(proc, "respcondition", {"continue": "Yes" if c.mistake else "No"})
-            ET.SubElement(ET.SubElement(cond, "conditionvar"), "varequal", {"respident": "response1"}).text = f"choice-{k}"
+            ET.SubElement(
+                ET.SubElement(cond, "conditionvar"), "varequal", {"respident": "response1"}
+            ).text = f"choice-{k}"
             if not c.mistake:
                 _score(cond)
             ET.SubElement(cond, "displayfeedback", {"feedbacktype": "Response", "linkrefid": f"choice-{k}-fb"})

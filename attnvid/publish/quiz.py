@@ -126,7 +126,9 @@ def moodle_xml(title: str, exercises: Sequence[Exercise]) -> bytes:
 FILES = {"sheet": "exercises.pdf", "gift": GIFT_NAME, "moodle_xml": XML_NAME}
 
 
-def write_exercise_files(folder: Path, title: str, exercises: Sequence[Exercise], seed: int, decimals: int) -> dict[str, Any]:
+def write_exercise_files(
+    folder: Path, title: str, exercises: Sequence[Exercise], seed: int, decimals: int
+) -> dict[str, Any]:
     """Write exercises.pdf, quiz.gift and quiz.xml into ``folder`` (each atomically); their manifest entry."""
     write_sheet(folder / FILES["sheet"], title, exercises, seed, decimals)
     write_atomic(folder / GIFT_NAME, gift_text(title, exercises).encode())

@@ -63,9 +63,11 @@ def _card(ex: Exercise, chapters: Sequence[dict[str, Any]]) -> str:
         said = _("Explained in {where}").format(where=where)
         watch = f'<span class="muted">{_e(said)}</span>'
     steps = "".join(f"<li>{_e(w.text)}</li>" for w in ex.solution)
-    data = (f'data-number="{ex.number}" data-kind="{ex.kind}" data-numerical="{1 if ex.numerical else 0}" '
-            f'data-shown="{_e(ex.answer_text)}" data-answer="{_e(ex.answer_number)}" data-tolerance="{ex.tolerance_text}"'
-            + (f' data-tolerance-shown="{_e(tol)}"' if (tol := number(ex.tolerance_text)) != ex.tolerance_text else ""))
+    data = (
+        f'data-number="{ex.number}" data-kind="{ex.kind}" data-numerical="{1 if ex.numerical else 0}" '
+        f'data-shown="{_e(ex.answer_text)}" data-answer="{_e(ex.answer_number)}" data-tolerance="{ex.tolerance_text}"'
+        + (f' data-tolerance-shown="{_e(tol)}"' if (tol := number(ex.tolerance_text)) != ex.tolerance_text else "")
+    )
     check, worked, answer = _("Check"), _("Worked solution"), _("Answer: {answer}").format(answer=ex.answer_text)
     return (f'<article class="exercise" id="exercise-{ex.number}" {data}><h3>{ex.number}. {_e(ex.title)}</h3>'
             f'<p>{_e(ex.prompt)}</p><div class="givens">{_e(chr(10).join(ex.givens))}</div>'
@@ -107,10 +109,14 @@ def self_check_section(exercises: Sequence[Exercise], chapters: Sequence[dict[st
               "half a unit of its last decimal.")
     if files:
         sheet = _("sheet and answer key (PDF)")
-        about = _("Every answer is computed from the lecture's own numbers; a number is right within "
-                  "half a unit of its last decimal. The same questions: {sheet} · {gift} · {xml}.").format(
+        about = _(
+            "Every answer is computed from the lecture's own numbers; a number is right within "
+            "half a unit of its last decimal. The same questions: {sheet} · {gift} · {xml}."
+        ).format(
             sheet=f'<a href="{_e(files["sheet"])}">{_e(sheet)}</a>',
-            gift=f'<a href="{_e(files["gift"])}">Moodle GIFT</a>', xml=f'<a href="{_e(files["moodle_xml"])}">Moodle XML</a>')
+            gift=f'<a href="{_e(files["gift"])}">Moodle GIFT</a>',
+            xml=f'<a href="{_e(files["moodle_xml"])}">Moodle XML</a>',
+        )
     cards = "".join(_card(ex, chapters) for ex in exercises)
     heading = ngettext("Check yourself: {n} question", "Check yourself: {n} questions", len(exercises)).format(
         n=len(exercises))

@@ -48,7 +48,9 @@ class _Sheet:
     y: float = MARGIN
     faces: tuple[str, str] = (FONT, MONO)  # (text, monospaced): the viewer language's
 
-    def font(self, size: float, bold: bool = False, mono: bool = False, colour: tuple[float, float, float] = INK) -> None:
+    def font(
+        self, size: float, bold: bool = False, mono: bool = False, colour: tuple[float, float, float] = INK
+    ) -> None:
         weight = cairo.FONT_WEIGHT_BOLD if bold else cairo.FONT_WEIGHT_NORMAL
         self.ctx.select_font_face(self.faces[1] if mono else self.faces[0], cairo.FONT_SLANT_NORMAL, weight)
         self.ctx.set_font_size(size)

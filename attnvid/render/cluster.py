@@ -109,8 +109,14 @@ def _check_installation(job: Job, source: str) -> None:
     lesson = replace(find_lesson(settings.lesson), source=source)
     if settings.language:
         lesson = replace(lesson, language=settings.language)
-    here = cache_key(source_file(resolve_scene(job.file or job.scene)), repr(lesson) + catalogue_digest(lesson.language, lesson.catalogue), job.quality, job.fmt,
-                     voice_fingerprint(settings.voice, lesson), settings.style)
+    here = cache_key(
+        source_file(resolve_scene(job.file or job.scene)),
+        repr(lesson) + catalogue_digest(lesson.language, lesson.catalogue),
+        job.quality,
+        job.fmt,
+        voice_fingerprint(settings.voice, lesson),
+        settings.style,
+    )
     if here != job.key:
         raise InstallationMismatch(
             f"the worker's installation differs from this machine's (scenes, attncore, attnvid, Manim, PyAV or "

@@ -85,7 +85,9 @@ class Result:
     cached: bool
     duration: float  # seconds of video
     sections: list[dict[str, Any]] = field(default_factory=list)  # {"title", "start_s", "end_s"}
-    narration: list[dict[str, Any]] = field(default_factory=list)  # {"section", "text", "start_s", "speech_s", "spoken"}
+    narration: list[dict[str, Any]] = field(
+        default_factory=list
+    )  # {"section", "text", "start_s", "speech_s", "spoken"}
     cues: list[dict[str, Any]] = field(default_factory=list)  # {"start", "end", "text"}
     captions: list[str] = field(default_factory=list)  # paths of the .srt and .vtt
     worker: str = ""  # the cluster worker that rendered it ("" for this machine)

@@ -75,6 +75,8 @@ class SceneProgress:
                 self.state[label] += f" on {r.worker}"
         if self.live is None:
             # soft_wrap: one line per job whatever its length (rich wraps at 80 columns off a terminal)
-            self.console.print(f"{label}: " + self.state[label].replace("[green]", "").replace("[/]", "").replace("[dim]", ""),
-                               soft_wrap=True)
+            self.console.print(
+                f"{label}: " + self.state[label].replace("[green]", "").replace("[/]", "").replace("[dim]", ""),
+                soft_wrap=True,
+            )
         self._update()

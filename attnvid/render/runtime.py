@@ -98,7 +98,9 @@ def check_manim() -> Check:
 
 
 def check_cairo() -> Check:
-    return _imports("cairo", "cairo", "pycairo ", lambda m: f"pycairo {m.version} with cairo {m.cairo_version_string()}")
+    return _imports(
+        "cairo", "cairo", "pycairo ", lambda m: f"pycairo {m.version} with cairo {m.cairo_version_string()}"
+    )
 
 
 def check_pango() -> Check:
@@ -144,7 +146,9 @@ def tex_users(scenes_dir: Path | None = None) -> list[str]:
             continue
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "manim":
-                out += [f"{path.relative_to(scenes_dir).as_posix()}: {a.name}" for a in node.names if a.name in TEX_MOBJECTS]
+                out += [
+                    f"{path.relative_to(scenes_dir).as_posix()}: {a.name}" for a in node.names if a.name in TEX_MOBJECTS
+                ]
     return out
 
 
@@ -267,7 +271,9 @@ def check_language(voice: str, language: str) -> Check:
         code = {"en": "en-us", "zh": "cmn"}.get(language, language)
         listed = _run("espeak-ng", f"--voices={code.split('-')[0]}") or ""
         if len(listed.splitlines()) < 2:
-            return Check("voice language", False, f"espeak-ng has no voice for {name}", "apt-get install -y espeak-ng-data")
+            return Check(
+                "voice language", False, f"espeak-ng has no voice for {name}", "apt-get install -y espeak-ng-data"
+            )
     return Check("voice language", True, f"{name}: {engine} speaks it" if engine != "none" else f"{name}: no voice")
 
 
@@ -291,7 +297,9 @@ def check_media(media: Path) -> Check:
     """Can we create files in ``media`` (or create ``media`` itself)? Tried for real, then removed."""
     where = _existing(media)
     if not where.is_dir():
-        return Check("media", False, f"{where} is not a folder", f"rm {where} (or give another folder with --media DIR)")
+        return Check(
+            "media", False, f"{where} is not a folder", f"rm {where} (or give another folder with --media DIR)"
+        )
     try:
         with tempfile.NamedTemporaryFile(dir=where, prefix=".attnvid-doctor-"):
             pass
@@ -300,7 +308,9 @@ def check_media(media: Path) -> Check:
             raise
         detail, _, fix = storage_message(exc, where).partition("; ")
         return Check("media", False, detail, fix.removeprefix("fix with: "))
-    return Check("media", True, f"{media} is writable" if where == media.absolute() else f"{media} can be created in {where}")
+    return Check(
+        "media", True, f"{media} is writable" if where == media.absolute() else f"{media} can be created in {where}"
+    )
 
 
 def check_packages() -> Check:
@@ -314,10 +324,23 @@ def check_packages() -> Check:
 
 def doctor_checks(voice: str, media: Path, language: str = "en") -> list[Check]:
     engine = voice_engine(voice)
-    return [check_python(), check_packages(), check_manim(), check_cairo(), check_pango(), check_build_libs(), check_math(),
-            check_fonts(), check_cjk(viewer_language(language) == "zh"), check_espeak(engine == "espeak"),
-            check_piper(engine == "piper"), check_piper_voice(voice), check_language(voice, language),
-            check_disk(media), check_media(media)]
+    return [
+        check_python(),
+        check_packages(),
+        check_manim(),
+        check_cairo(),
+        check_pango(),
+        check_build_libs(),
+        check_math(),
+        check_fonts(),
+        check_cjk(viewer_language(language) == "zh"),
+        check_espeak(engine == "espeak"),
+        check_piper(engine == "piper"),
+        check_piper_voice(voice),
+        check_language(voice, language),
+        check_disk(media),
+        check_media(media),
+    ]
 
 
 @functools.cache

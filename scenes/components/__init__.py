@@ -20,10 +20,14 @@
 - :mod:`~scenes.components.wording`: ``listed``, ``quoted``, ``which_sentence`` (words for narration);
 - :mod:`~scenes.components.sizing`: ``cell_height``, ``row_labels_width``, ``operators_width`` (a row of matrices);
 - :mod:`~scenes.components.pictures`: ``Picture``, ``picture`` (a matrix as named tiles);
-- :mod:`~scenes.components.copying`: a mobject's deep copy, Manim's own made faster (``Mobject.__deepcopy__`` from the moment ``scenes.components`` is imported);
-- :mod:`~scenes.components.subpaths`: where a path's curves meet, Manim's own answer without a NumPy call per curve (``VMobject.get_subpaths_from_points`` and ``consider_points_equals``, from the same moment);
-- :mod:`~scenes.components.family`: a mobject's family, Manim's own list without a generator per member (``Mobject.get_family``, from the same moment);
-- :mod:`~scenes.components.bounds`: a mobject's bounding box, Manim's own points gathered by NumPy (``VMobject.get_points_defining_boundary`` and ``Mobject.reduce_across_dimension``, from the same moment).
+- :mod:`~scenes.components.copying`: a mobject's deep copy, Manim's own made faster (``Mobject.__deepcopy__`` from the
+  moment ``scenes.components`` is imported);
+- :mod:`~scenes.components.subpaths`: where a path's curves meet, Manim's own answer without a NumPy call per curve
+  (``VMobject.get_subpaths_from_points`` and ``consider_points_equals``, from the same moment);
+- :mod:`~scenes.components.family`: a mobject's family, Manim's own list without a generator per member
+  (``Mobject.get_family``, from the same moment);
+- :mod:`~scenes.components.bounds`: a mobject's bounding box, Manim's own points gathered by NumPy
+  (``VMobject.get_points_defining_boundary`` and ``Mobject.reduce_across_dimension``, from the same moment).
 
 Everything Manim already has (Text, Rectangle, Arrow, SurroundingRectangle, animations)
 is Manim's own.

@@ -31,7 +31,16 @@ from .shapes import made
 from .sizing import readable_scale
 from .text import label, label_extent, text_baseline
 
-__all__ = ["VectorBars", "WeightBars", "bar_names", "bar_word_angle", "names_pitch", "bar_words_depth", "grow_bars", "readable_numbers"]
+__all__ = [
+    "VectorBars",
+    "WeightBars",
+    "bar_names",
+    "bar_word_angle",
+    "names_pitch",
+    "bar_words_depth",
+    "grow_bars",
+    "readable_numbers",
+]
 
 
 class VectorBars(VGroup):
@@ -58,7 +67,8 @@ class VectorBars(VGroup):
                 self.camera.background_color = theme["background"]
                 ctx = trace_lesson(default_lesson()).contexts[0]
                 i = ctx.focus_index  # "mouse": its embedding, one bar per dimension
-                bars = VectorBars(ctx.embeddings[i], ctx.dimensions, 2, lambda k: Source(0, "embeddings", (i, k)), theme,
+                bars = VectorBars(ctx.embeddings[i], ctx.dimensions, 2, lambda k: Source(0, "embeddings", (i, k)),
+                theme,
                                   max_abs=3, height=2.5, bar_w=0.8, gap=0.4)
                 self.add(bars.move_to(ORIGIN))
     """
@@ -150,8 +160,9 @@ def bar_words_depth(tokens: Sequence[str], col_w: float) -> float:
     angle = bar_word_angle(tokens, col_w)
     if not angle:
         return 0.0
-    return SMALL_BUFF + max(float(label_extent(t, "small")[0] * np.sin(angle) + label_extent(t, "small")[1] * np.cos(angle))
-                            for t in tokens)
+    return SMALL_BUFF + max(
+        float(label_extent(t, "small")[0] * np.sin(angle) + label_extent(t, "small")[1] * np.cos(angle)) for t in tokens
+    )
 
 
 def _hang(word: Text, x: float, top: float, angle: float) -> Text:

@@ -97,7 +97,9 @@ def row_outline(grid: CellGrid, i: int, colour: str) -> SurroundingRectangle:
     return SurroundingRectangle(grid.row(i), color=colour, buff=ROW_OUTLINE_BUFF)
 
 
-def labelled_row_outline(grid: CellGrid, i: int, colour: str, buff: float, stroke_width: float = 4) -> SurroundingRectangle:
+def labelled_row_outline(
+    grid: CellGrid, i: int, colour: str, buff: float, stroke_width: float = 4
+) -> SurroundingRectangle:
     """An outline around row ``i`` of ``grid`` and its label, ``buff`` off them across but, up and
     down, never reaching the labels of the rows above and below (rows as low as their labels:
     the outline crossed their words)."""

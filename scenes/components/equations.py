@@ -12,7 +12,16 @@ from .grids import Grid
 from .numbers import ShapeLabel, Source
 from .text import centre_on_baseline, label
 
-__all__ = ["MatrixBlock", "named_block", "arrange_equation", "place_after", "operator", "row_transfer", "arrow", "EQ_BUFF"]
+__all__ = [
+    "MatrixBlock",
+    "named_block",
+    "arrange_equation",
+    "place_after",
+    "operator",
+    "row_transfer",
+    "arrow",
+    "EQ_BUFF",
+]
 
 #: Gap between a matrix and an operator.
 EQ_BUFF = 0.22

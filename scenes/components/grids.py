@@ -277,7 +277,9 @@ def one_line_header(rows: Sequence[Sequence[str]], cell_w: float, room: float, n
     each row the others as ``peers``)."""
     def one_line(texts: Sequence[str]) -> bool:
         if style == "pairwise":
-            return stagger_levels([label_extent(t, size)[0] for t in texts], [k * cell_w for k in range(len(texts))]) == 1
+            return (
+                stagger_levels([label_extent(t, size)[0] for t in texts], [k * cell_w for k in range(len(texts))]) == 1
+            )
         return _column_levels(texts, cell_w, size) == 1
 
     if all(one_line(r) for r in rows):

@@ -57,7 +57,8 @@ class PipelineMarker(VGroup):
             stage.shift(UP * (line - text_baseline(stage)))
         if 0 <= current < len(PIPELINE):
             cur = self.stages[current]
-            self.underline = Line(cur.get_corner(DOWN + LEFT), cur.get_corner(DOWN + RIGHT), stroke_color=theme["accent"],
-                                  stroke_width=3).shift(DOWN * 0.07)
+            self.underline = Line(
+                cur.get_corner(DOWN + LEFT), cur.get_corner(DOWN + RIGHT), stroke_color=theme["accent"], stroke_width=3
+            ).shift(DOWN * 0.07)
             self.add(self.underline)
 

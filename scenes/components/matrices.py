@@ -37,8 +37,21 @@ from .shapes import made
 from .text import label
 
 __all__ = [
-    "role_fill", "heat_fill", "ink_on_heat", "heat_grid", "token_matrix", "token_header_room", "fit_token_cells", "strip", "HeatLegend", "matrix_grid",
-    "trace_grid", "CellFit", "fit_row", "RowFit", "fit_numbers",
+    "role_fill",
+    "heat_fill",
+    "ink_on_heat",
+    "heat_grid",
+    "token_matrix",
+    "token_header_room",
+    "fit_token_cells",
+    "strip",
+    "HeatLegend",
+    "matrix_grid",
+    "trace_grid",
+    "CellFit",
+    "fit_row",
+    "RowFit",
+    "fit_numbers",
 ]
 
 
@@ -177,7 +190,9 @@ class HeatLegend(VGroup):
         lo = Num(0, 0, constant=True, size="small", color=theme["muted"]).next_to(bar, DOWN, buff=SMALL_BUFF)
         hi = Num(1, 0, constant=True, size="small", color=theme["muted"]).next_to(bar, UP, buff=SMALL_BUFF)
         # Translators: the title of the colour scale of attention weights (0 to 1).
-        cap = label(pgettext("legend", "weight") if caption is None else caption, "small", theme["muted"]).next_to(hi, UP, buff=SMALL_BUFF)
+        cap = label(pgettext("legend", "weight") if caption is None else caption, "small", theme["muted"]).next_to(
+            hi, UP, buff=SMALL_BUFF
+        )
         self.add(bar, lo, hi, cap)
 
 

@@ -22,7 +22,22 @@ from ..theme import MONO, SIZE, active_theme
 from .copying import IMMUTABLE
 from .text import LightText
 
-__all__ = ["APPROX", "EXTRA_DECIMALS", "EXP_ROW", "exp_row_name", "exp_row_marked", "softmax_row_decimals", "Source", "resolve", "Num", "ShapeLabel", "row_total", "number_cell_width", "is_weight", "shown_digits"]
+__all__ = [
+    "APPROX",
+    "EXTRA_DECIMALS",
+    "EXP_ROW",
+    "exp_row_name",
+    "exp_row_marked",
+    "softmax_row_decimals",
+    "Source",
+    "resolve",
+    "Num",
+    "ShapeLabel",
+    "row_total",
+    "number_cell_width",
+    "is_weight",
+    "shown_digits",
+]
 
 
 #: A worked softmax shows its scores and exponentials with at most this many decimals more
@@ -66,7 +81,8 @@ class Source:
 
     ``name`` is a dotted attribute path of :class:`attncore.ContextTrace` (e.g.
     ``"projected.attention"``, ``"multi_head.heads.0.output"``) or one of its methods
-    (``"dot_terms"``), called with ``args``. A ``name`` starting with ``training.`` is a path from the lesson trace instead, into
+    (``"dot_terms"``), called with ``args``. A ``name`` starting with ``training.`` is a path from the lesson trace
+    instead, into
     the history of the trained weights (``"training.loss"``, ``"training.snapshots.1"``,
     ``"training.claims.0.trained"``: :class:`attncore.TrainingTrace`); ``context`` then
     only says which sentence the number is about.

@@ -14,8 +14,17 @@ from manim import DL, RIGHT, UR, Mobject, Text, VGroup
 
 from ..layout import SMALL_BUFF
 
-__all__ = ["stagger_levels", "stagger_names", "boxes_touch", "keep_inside", "STAGGER_GAP", "ink_corners", "edge_through",
-           "header_row", "header_names"]
+__all__ = [
+    "stagger_levels",
+    "stagger_names",
+    "boxes_touch",
+    "keep_inside",
+    "STAGGER_GAP",
+    "ink_corners",
+    "edge_through",
+    "header_row",
+    "header_names",
+]
 
 #: The least room between two staggered names on one line.
 STAGGER_GAP = SMALL_BUFF

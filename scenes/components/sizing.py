@@ -1,7 +1,8 @@
 """Sizes of a row of matrices in the content box: the room its labels and operators take,
 and the range its cell height keeps to.
 
-A product written on one line, ``M0 · M1 = M2`` (learned projections, changing the dimension, multi-head), shares one cell height
+A product written on one line, ``M0 · M1 = M2`` (learned projections, changing the dimension, multi-head), shares one
+cell height
 between its matrices; the first matrix has the words as row labels, and two operators
 with their gaps stand between the matrices. :func:`~scenes.components.fit_numbers`
 then decides the cell widths.
@@ -20,8 +21,19 @@ from .equations import EQ_BUFF, operator
 from .grids import CELL_FILL, label_width
 from .numbers import APPROX, widest_number
 
-__all__ = ["CELL_H_MIN", "CELL_H_MAX", "BLOCK_LABELS_H", "TITLE_RISE", "WIDEN", "row_labels_width", "operators_width", "cell_height",
-           "readable_scale", "round_digit_height", "readable_cell_width"]
+__all__ = [
+    "CELL_H_MIN",
+    "CELL_H_MAX",
+    "BLOCK_LABELS_H",
+    "TITLE_RISE",
+    "WIDEN",
+    "row_labels_width",
+    "operators_width",
+    "cell_height",
+    "readable_scale",
+    "round_digit_height",
+    "readable_cell_width",
+]
 
 #: A cell is at least CELL_H_MIN tall (a word still fits beside it as a row label) and at
 #: most CELL_H_MAX (a few rows should not fill the frame).

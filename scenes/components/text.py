@@ -36,7 +36,22 @@ from .pango_svg import FastPangoSVG
 from .typeset import Formula, cap_height_of
 
 __all__ = [
-    "LightText", "LightMarkup", "right_to_left", "directed", "LRM", "RLM", "inline_math", "typst_of", "label", "label_extent", "plain_width", "text_baseline", "centre_on_baseline", "cap_centre", "cap_height", "Provenance",
+    "LightText",
+    "LightMarkup",
+    "right_to_left",
+    "directed",
+    "LRM",
+    "RLM",
+    "inline_math",
+    "typst_of",
+    "label",
+    "label_extent",
+    "plain_width",
+    "text_baseline",
+    "centre_on_baseline",
+    "cap_centre",
+    "cap_height",
+    "Provenance",
     "ORDINALS",
 ]
 
@@ -289,7 +304,8 @@ def label(text: str, size: str = "label", color: str | None = None, *, mono: boo
             def construct(self):
                 theme = Theme(style="dark")
                 self.camera.background_color = theme["background"]
-                sizes = VGroup(*(label(f"{size}: W_Q · Xᵀ", size, theme["text"]) for size in ("title", "body", "label", "small")))
+                sizes = VGroup(*(label(f"{size}: W_Q · Xᵀ", size, theme["text"]) for size in ("title", "body", "label",
+                "small")))
                 self.add(sizes.arrange(DOWN, buff=ITEM_BUFF))
     """
     color = color or active_theme()["text"]
@@ -435,4 +451,6 @@ def wrapped_text(text: str, size: str, colour: str, width: float) -> VGroup:
         else:
             lines.append(word)
     start = RIGHT if right_to_left(directed(text)) else LEFT
-    return VGroup(*(label(mark + line, size, colour) for line in lines)).arrange(DOWN, buff=SMALL_BUFF, aligned_edge=start)
+    return VGroup(*(label(mark + line, size, colour) for line in lines)).arrange(
+        DOWN, buff=SMALL_BUFF, aligned_edge=start
+    )

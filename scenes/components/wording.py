@@ -93,9 +93,11 @@ def approx_note(what: str, shown_sums: Sequence[float], totals: Sequence[float],
     number the screen does not show.
 
     >>> approx_note("weights shown", [1.02], [1.0])
-    'Rounded, the weights shown add up to a little more than the exact total; that is why the sum is marked approximate.'
+    'Rounded, the weights shown add up to a little more than the exact total; that is why the sum is marked
+    approximate.'
     >>> approx_note("weights shown in some rows", [1.01, 0.99], [1.0, 1.0], "those sums are")
-    'Rounded, the weights shown in some rows add up to a little more or less than the exact total; that is why those sums are marked approximate.'
+    'Rounded, the weights shown in some rows add up to a little more or less than the exact total; that is why those
+    sums are marked approximate.'
     """
     sides = {"more" if s > t else "less" for s, t in zip(shown_sums, totals) if s != t}
     side = " or ".join(x for x in ("more", "less") if x in sides)

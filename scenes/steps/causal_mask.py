@@ -112,7 +112,9 @@ class MaskedScores:
 
 
 def masked_scores_layout(ctx: ContextTrace, dec: int, theme: Theme, box: Box) -> MaskedScores:
-    intro = at_top(label(_("Each word may look only at itself and at the words before it"), "label", theme["query"]), box)
+    intro = at_top(
+        label(_("Each word may look only at itself and at the words before it"), "label", theme["query"]), box
+    )
     room = below(intro, box)
     row_w = label_width(ctx.tokens, "body") + LABEL_BUFF
     cw, ch = fit_token_cells(ctx.tokens, room.width - 2 * row_w, room.height, LABEL_ROOM,
@@ -143,11 +145,23 @@ def focus_rows(ctx: ContextTrace, dec: int, theme: Theme) -> list[CompareRow]:
     f = ctx.focus_index
     x_dec, e_dec = softmax_row_decimals(ctx.causal.masked[f], dec)
     return [
-        CompareRow(_("score / √d"), ctx.scaled[f], lambda j: masked_source(ctx, 0, f, j), theme["muted"], decimals=x_dec),
-        CompareRow(exp_row_name(ctx.causal.masked[f], dec), ctx.softmax_exps(f, STAGE),
-                   lambda j: Source(0, "softmax_exps", (j,), (f, STAGE)), theme["muted"], decimals=e_dec),
-        CompareRow(_("exp ÷ sum"), ctx.causal.attention[f],
-                   lambda j: Source(0, "causal.attention", (f, j)), theme["muted"], heat=True),
+        CompareRow(
+            _("score / √d"), ctx.scaled[f], lambda j: masked_source(ctx, 0, f, j), theme["muted"], decimals=x_dec
+        ),
+        CompareRow(
+            exp_row_name(ctx.causal.masked[f], dec),
+            ctx.softmax_exps(f, STAGE),
+            lambda j: Source(0, "softmax_exps", (j,), (f, STAGE)),
+            theme["muted"],
+            decimals=e_dec,
+        ),
+        CompareRow(
+            _("exp ÷ sum"),
+            ctx.causal.attention[f],
+            lambda j: Source(0, "causal.attention", (f, j)),
+            theme["muted"],
+            heat=True,
+        ),
     ]
 
 
@@ -162,8 +176,14 @@ def number_size(values: np.ndarray, dec: int, cw: float) -> str:
 
 def focus_row_layout(ctx: ContextTrace, dec: int, theme: Theme, box: Box) -> FocusRow:
     f, n = ctx.focus_index, ctx.n
-    intro = at_top(label(_("The row of {word}: the softmax runs over what the mask leaves").format(word=quoted(ctx.focus)),
-                         "label", theme["query"]), box)
+    intro = at_top(
+        label(
+            _("The row of {word}: the softmax runs over what the mask leaves").format(word=quoted(ctx.focus)),
+            "label",
+            theme["query"],
+        ),
+        box,
+    )
     x_dec, e_dec = softmax_row_decimals(ctx.causal.masked[f], dec)
     exps, weights = ctx.softmax_exps(f, STAGE), ctx.causal.attention[f]
     summed = Num(ctx.softmax_total(f, STAGE), e_dec, Source(0, "softmax_total", (), (f, STAGE)), size="body",
@@ -227,10 +247,19 @@ def masked_attention_layout(ctx: ContextTrace, dec: int, theme: Theme, box: Box)
     grid = token_matrix(ctx.causal.attention, dec, lambda i, j: Source(0, "causal.attention", (i, j)),
                         theme, ctx.tokens, cell_w=cw, cell_h=ch, heat=True)
     axes = axis_titles(grid, theme)
-    sums = VGroup(*(Num(ctx.row_sums(STAGE)[i], dec, row_total(0, i, STAGE), size=text_size(cw, ch),
-                        color=theme["positive"], approx=not adds_up(ctx.causal.attention[i], ctx.row_sums(STAGE)[i], dec),
-                        ).next_to(grid.cell(i, n - 1), RIGHT, buff=GROUP_BUFF)
-                    for i in range(n)))
+    sums = VGroup(
+        *(
+            Num(
+                ctx.row_sums(STAGE)[i],
+                dec,
+                row_total(0, i, STAGE),
+                size=text_size(cw, ch),
+                color=theme["positive"],
+                approx=not adds_up(ctx.causal.attention[i], ctx.row_sums(STAGE)[i], dec),
+            ).next_to(grid.cell(i, n - 1), RIGHT, buff=GROUP_BUFF)
+            for i in range(n)
+        )
+    )
     sum_head = label(pgettext("column head: each row's sum", "sum"), "label", theme["positive"])
     sum_head.move_to(sums).align_to(grid.col_labels, DOWN)
     centre_in(VGroup(grid, axes, sums, sum_head), room)
@@ -339,7 +368,9 @@ def finds(ctx: ContextTrace, c: int, m: int, found: Sequence[Claim]) -> str:
         # Translators: {where} is "In the first sentence" (or "In its sentence"); {word} the quoted focus word.
         return _("{where}, {word} comes first: it sees only itself.").format(where=where, word=quoted(ctx.focus))
     # Translators: {where} is "In the first sentence" (or "In its sentence"); {finding} what the focus word still finds.
-    return _("{where}, {finding}.").format(where=where, finding=next(cl.text for cl in found if cl.args["context"] == c))
+    return _("{where}, {finding}.").format(
+        where=where, finding=next(cl.text for cl in found if cl.args["context"] == c)
+    )
 
 
 def costs(ctx: ContextTrace, c: int, m: int, cost_claims: Sequence[Claim]) -> str:
@@ -358,7 +389,8 @@ def costs(ctx: ContextTrace, c: int, m: int, cost_claims: Sequence[Claim]) -> st
     if cost.hidden_positions:
         n = len(cost.hidden_positions)
         hidden = list_of([quoted(ctx.tokens[j]) for j in cost.hidden_positions])
-        # Translators: {where} is "In the first sentence"; {hidden} the quoted words the mask hides; {cost} how the weight changes.
+        # Translators: {where} is "In the first sentence"; {hidden} the quoted words the mask hides; {cost} how the
+        # weight changes.
         return ngettext("{where}, {hidden} comes after {word}: the mask hides it, and {cost}.",
                         "{where}, {hidden} come after {word}: the mask hides them, and {cost}.", n).format(
             where=where, hidden=hidden, word=quoted(ctx.focus), cost=said[0])
@@ -451,7 +483,8 @@ class CausalMask(LessonScene):
         ctx = self.ctx(0)
         lay = masked_attention_layout(ctx, self.dec, self.theme, self.content)
         g = lay.grid
-        # Translators: {largest} is a sentence on the largest weight; "{sums} {number}" says every row adds up to that number.
+        # Translators: {largest} is a sentence on the largest weight; "{sums} {number}" says every row adds up to that
+        # number.
         self.narrate(
             _("Every row works the same way. {largest}. And {sums} {number}.").format(
                 largest=self.claims("largest")[0].text, sums=self.claims("rows_sum_to_one")[0].text,
@@ -476,8 +509,12 @@ class CausalMask(LessonScene):
                      + " " + _("The mask hides only what comes later."))
         self.clear_content()
         self.add(*(b.grid.row(1) for b in self.blocks))
-        self.play(*(FadeIn(VGroup(b.grid.col_labels, b.grid.row_labels[1], b.grid.row_entries(1))) for b in self.blocks),
-                  *(Create(b.edge) for b in self.blocks), self.light_formula(None), run_time=TIME.write)
+        self.play(
+            *(FadeIn(VGroup(b.grid.col_labels, b.grid.row_labels[1], b.grid.row_entries(1))) for b in self.blocks),
+            *(Create(b.edge) for b in self.blocks),
+            self.light_formula(None),
+            run_time=TIME.write,
+        )
         # the cells the narration names ("still finds “fish”, 0.13"), when no sense outline marks them already
         named_cells = []
         for cl in found:

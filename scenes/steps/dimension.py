@@ -285,8 +285,10 @@ class ChangingDimension(LessonScene):
     # -- section 3 ------------------------------------------------------------------------
     def _before_after_words(self) -> str:
         """The focus word goes in with d numbers and comes out with d_v."""
-        return _("{word} goes in with d numbers and comes out with d_v. "
-                 "Multi-head attention uses this to give each head smaller values.").format(word=quoted(self.ctx(0).focus))
+        return _(
+            "{word} goes in with d numbers and comes out with d_v. "
+            "Multi-head attention uses this to give each head smaller values."
+        ).format(word=quoted(self.ctx(0).focus))
 
     def before_and_after(self) -> None:
         ctx = self.ctx(0)
@@ -307,4 +309,6 @@ class ChangingDimension(LessonScene):
         )
         self.play(FadeIn(lay.sizes), run_time=TIME.fade)
         self.hold(ctx.embeddings.shape[1] + ctx.reshaped.output.shape[1])
-        self.note = self.say(_("A model chooses d_v freely; multi-head attention uses smaller values per head."), self.note)
+        self.note = self.say(
+            _("A model chooses d_v freely; multi-head attention uses smaller values per head."), self.note
+        )

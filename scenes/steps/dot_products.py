@@ -169,7 +169,9 @@ def worked_example(ctx: ContextTrace, pair: Pair, dims: list[str], theme: Theme,
     for r in range(d):
         for left, sign in ((a, "×"), (b, "=")):
             signs.add(label(sign, lsize, theme["muted"]).move_to(left.cell(r, 0).get_right() + RIGHT * gap / 2))
-    rule = Line(p.cells.get_corner(DOWN + LEFT), p.cells.get_corner(DOWN + RIGHT), stroke_color=theme["text"], stroke_width=2)
+    rule = Line(
+        p.cells.get_corner(DOWN + LEFT), p.cells.get_corner(DOWN + RIGHT), stroke_color=theme["text"], stroke_width=2
+    )
     rule.shift(DOWN * RULE_DROP)
     total = NumberGrid(
         ctx.scores[i : i + 1, j : j + 1], p_dec, lambda r, c: Source(0, "scores", (i, j)), theme,
@@ -179,7 +181,9 @@ def worked_example(ctx: ContextTrace, pair: Pair, dims: list[str], theme: Theme,
     total.entries.set_color(theme["accent"])
     total.next_to(rule, DOWN, buff=ITEM_BUFF)
     # Translators: the label of the sum of the products (the score), left of it.
-    total_label = label(pgettext("sum of products", "sum"), lsize, theme["accent"]).next_to(total.cells, LEFT, buff=MED_SMALL_BUFF)
+    total_label = label(pgettext("sum of products", "sum"), lsize, theme["accent"]).next_to(
+        total.cells, LEFT, buff=MED_SMALL_BUFF
+    )
     group = VGroup(a, b, p, signs, rule, total, total_label)
     group.next_to((AREA.left, 0, 0), RIGHT, buff=0)
     group.set_y(AREA.centre_y + SMALL_BUFF)
@@ -220,7 +224,9 @@ def matrix_beside(worked: WorkedExample, ctx: ContextTrace, pair: Pair, theme: T
             break
         room_w = ctx.n * cw - overlap  # narrower cells, by the overlap in all
     block.set_y(AREA.centre_y)
-    return ScoreMatrix(grid, axes, _outline(grid, pair, theme), cw >= readable_cell_width(ctx.scores[pair.i, pair.j], dec))
+    return ScoreMatrix(
+        grid, axes, _outline(grid, pair, theme), cw >= readable_cell_width(ctx.scores[pair.i, pair.j], dec)
+    )
 
 
 def matrix_alone(ctx: ContextTrace, pair: Pair, theme: Theme, dec: int) -> ScoreMatrix:
@@ -262,15 +268,29 @@ class DotProducts(LessonScene):
         S = m.grid
         # The dimension that contributes most, cited with the very numbers on screen.
         k = max(range(ctx.d), key=lambda r: w.products.entry(r, 0).value)
-        self.narrate(" ".join([
-            _("The score of two words is the dot product of their vectors."),
-            *(c.text for c in self.claims("largest")),
-            # Translators: {dimension} is a dimension's name; {a}, {b}, {product}, {total} numbers; {row}, {column} words.
-            _("Multiply the two vectors dimension by dimension: in {dimension}, {a} times {b} gives {product}. "
-              "Add the products: the sum, {total}, is the score in row {row}, column {column}.").format(
-                dimension=dims[k], a=w.a.entry(k, 0).text, b=w.b.entry(k, 0).text, product=w.products.entry(k, 0).text,
-                total=w.total.entry(0, 0).spoken, row=quoted(ctx.tokens[i]), column=quoted(ctx.tokens[j])),
-        ]))
+        self.narrate(
+            " ".join(
+                [
+                    _("The score of two words is the dot product of their vectors."),
+                    *(c.text for c in self.claims("largest")),
+                    # Translators: {dimension} is a dimension's name; {a}, {b}, {product}, {total} numbers; {row},
+                    # {column} words.
+                    _(
+                        "Multiply the two vectors dimension by dimension: in {dimension}, {a} times {b} gives "
+                        "{product}. "
+                        "Add the products: the sum, {total}, is the score in row {row}, column {column}."
+                    ).format(
+                        dimension=dims[k],
+                        a=w.a.entry(k, 0).text,
+                        b=w.b.entry(k, 0).text,
+                        product=w.products.entry(k, 0).text,
+                        total=w.total.entry(0, 0).spoken,
+                        row=quoted(ctx.tokens[i]),
+                        column=quoted(ctx.tokens[j]),
+                    ),
+                ]
+            )
+        )
         # Right: the empty score matrix, its cell (i, j) waiting for the sum.
         self.play(FadeIn(S.cells), Write(S.row_labels), Write(S.col_labels), FadeIn(m.axes), run_time=TIME.write)
         self.play(
@@ -313,7 +333,9 @@ class DotProducts(LessonScene):
         step = min(STEP_MAX, WALK_S / d)
         for r in range(d):
             if r > 0:
-                nxt = SurroundingRectangle(VGroup(w.a.row_labels[r], w.products.cell(r, 0)), color=accent, buff=TINY_BUFF)
+                nxt = SurroundingRectangle(
+                    VGroup(w.a.row_labels[r], w.products.cell(r, 0)), color=accent, buff=TINY_BUFF
+                )
                 nxt.match_width(focus_box, stretch=True).align_to(focus_box, RIGHT)
                 self.play(Transform(focus_box, nxt), FadeIn(w.row_signs(r)), run_time=step / 3)
             self.play(TransformFromCopy(VGroup(w.a.entry(r, 0), w.b.entry(r, 0)), w.products.entry(r, 0)),

@@ -187,7 +187,9 @@ def shared_vector(trace: LessonTrace, table: NumberGrid, r: int, theme: Theme) -
 def fits_beside(trace: LessonTrace, table: NumberGrid) -> bool:
     """Whether the sentences fit left of ``table`` moved right at MIN_SENTENCE_SCALE or more."""
     widest = max(TokenRow(c.tokens, Theme(), size="label").width for c in trace.contexts)
-    room = (FRAME_X - MOVED_BUFF - table.width) - ARROW_ROOM + (FRAME_X - FRAME_MARGIN)  # table left - arrows - frame left
+    room = (
+        (FRAME_X - MOVED_BUFF - table.width) - ARROW_ROOM + (FRAME_X - FRAME_MARGIN)
+    )  # table left - arrows - frame left
     return room >= MIN_SENTENCE_SCALE * widest
 
 
@@ -285,7 +287,9 @@ class Embeddings(LessonScene):
         if lay.arrows:
             self.play(LaggedStart(*(GrowArrow(a) for a in lay.arrows), lag_ratio=SENTENCE_LAG))
         shown = self.claim("strong_in_each", "caption")
-        self.note = self.say(shown.text if shown else _("{word} has one vector: which meaning is meant?").format(word=quoted(focus)),
-                             self.note)
+        self.note = self.say(
+            shown.text if shown else _("{word} has one vector: which meaning is meant?").format(word=quoted(focus)),
+            self.note,
+        )
 
         self.hold()

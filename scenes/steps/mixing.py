@@ -83,7 +83,9 @@ class MixingValues(LessonScene):
         strip = focus_strip(ctx, round_matrix(ctx.attention, self.dec), self.theme, self.dec)
         self.eq = eq = equation_layout(ctx, list(self.lesson.dimensions), self.theme, self.dec)
         self.play(FadeIn(strip), run_time=TIME.write)
-        self.note = self.say(_("The weights: the row of {word} in the attention matrix.").format(word=quoted(ctx.tokens[fi])))
+        self.note = self.say(
+            _("The weights: the row of {word} in the attention matrix.").format(word=quoted(ctx.tokens[fi]))
+        )
 
         # ... turns into a column, one weight per word, beside the value vectors.
         self.play(
@@ -135,8 +137,10 @@ class MixingValues(LessonScene):
             marks.add(SurroundingRectangle(eq.terms.row(j0), color=self.theme["accent"], buff=MARK_BUFF))
         self.play(Create(marks[0]), Create(marks[1]), run_time=TIME.fade)
         self.play(product(j0), *(Create(m) for m in marks[2:]), run_time=TIME.transform)
-        self.note = self.say(_("Each word's vector, scaled by how much {word} attends to it.").format(word=quoted(ctx.tokens[fi])),
-                             self.note)
+        self.note = self.say(
+            _("Each word's vector, scaled by how much {word} attends to it.").format(word=quoted(ctx.tokens[fi])),
+            self.note,
+        )
         rest = [j for j in range(n) if j != j0]
         self.play(FadeOut(marks), LaggedStart(*(product(j) for j in rest), lag_ratio=LAG.step),
                   run_time=TIME.transform * ROW_BY_ROW)
@@ -171,8 +175,10 @@ class MixingValues(LessonScene):
         self.play(*(FadeTransform(copies[k], eq.out.entry(0, k)) for k in range(d)), run_time=TIME.transform)
         self.remove(*copies)
         self.hold(d)
-        self.note = self.say(_("Add the rows, dimension by dimension: the output of {word}.").format(word=quoted(ctx.tokens[fi])),
-                             self.note)
+        self.note = self.say(
+            _("Add the rows, dimension by dimension: the output of {word}.").format(word=quoted(ctx.tokens[fi])),
+            self.note,
+        )
 
     # -- 4 -------------------------------------------------------------------------------
     def _recipe_input(self) -> RecipeInput:
@@ -227,7 +233,10 @@ class MixingValues(LessonScene):
             *(FadeIn(t.names) for t in rec.terms),
             *(FadeIn(c.baseline) for c in (*charts, rec.out_bars)),
             *(grow_bars(c) for c in (*charts, rec.out_bars)),
-            FadeIn(rec.eq), FadeIn(rec.out_names), FadeIn(rec.out_cap), *([FadeIn(rec.rest)] if rec.rest is not None else []),
+            FadeIn(rec.eq),
+            FadeIn(rec.out_names),
+            FadeIn(rec.out_cap),
+            *([FadeIn(rec.rest)] if rec.rest is not None else []),
             run_time=TIME.transform * MANY,
         )
         self.hold(ctx.d)

@@ -110,7 +110,9 @@ def focus_strip(ctx: ContextTrace, shown: np.ndarray, theme: Theme, dec: int) ->
     """The attention row of the focus word, as it was read in the matrix: words over it on one line."""
     n, fi = ctx.n, ctx.focus_index
     heat, ink = weight_colours(ctx, theme)
-    cell_w, size, style = one_line_header([ctx.tokens], min(MAX_CELL_W, STRIP_WIDTH / n), STRIP_WIDTH, n, turned_size="label")
+    cell_w, size, style = one_line_header(
+        [ctx.tokens], min(MAX_CELL_W, STRIP_WIDTH / n), STRIP_WIDTH, n, turned_size="label"
+    )
     strip = NumberGrid(
         ctx.attention[fi : fi + 1], dec, lambda _, j: weight_source(fi, j), theme,
         row_labels=[ctx.tokens[fi]], cell_w=cell_w, cell_h=STRIP_H,
@@ -198,7 +200,9 @@ def equation_grids(ctx: ContextTrace, shown: np.ndarray, cells: Cells, theme: Th
     )
     for j in range(ctx.n):
         weights.entry(j, 0).set_color(ink[j])
-    values = NumberGrid(ctx.embeddings, dec_x, lambda j, k: Source(0, "embeddings", (j, k)), theme, cell_w=cw, cell_h=ch)
+    values = NumberGrid(
+        ctx.embeddings, dec_x, lambda j, k: Source(0, "embeddings", (j, k)), theme, cell_w=cw, cell_h=ch
+    )
     terms = NumberGrid(
         ctx.weighted_values(fi), dec, lambda j, k: Source(0, "weighted_values", (j, k), (fi,)), theme,
         cell_w=cw, cell_h=ch,

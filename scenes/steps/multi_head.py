@@ -91,7 +91,9 @@ class MultiHead(LessonScene):
         self._shrink_to_strip(lay)
         self._heads_in_parallel(lay)
         self.hold(self.ctx(0).n * self.h)
-        self.note = self.say(_("Every head runs the same attention in its own columns, all at the same time."), self.note)
+        self.note = self.say(
+            _("Every head runs the same attention in its own columns, all at the same time."), self.note
+        )
         if self.h > 1:
             self.note = self.say(self.claims("heads_differ", "caption")[0].text, self.note)
         else:
@@ -179,7 +181,9 @@ class MultiHead(LessonScene):
         self.play(FadeIn(lay.dot), FadeIn(lay.w_o, shift=LEFT * DRIFT), run_time=TIME.fade)
         self.play(FadeIn(lay.eq), row_transfer(lay.concat.grid, lay.output.grid), FadeIn(lay.output.labels()))
         self.hold(self.ctx(0).n * self.ctx(0).d // 2)
-        self.note = self.say(_("Attention mixes information across words and reshapes the space it lives in."), self.note)
+        self.note = self.say(
+            _("Attention mixes information across words and reshapes the space it lives in."), self.note
+        )
         self.hold()
 
     def _join(self, lay: Joined) -> None:

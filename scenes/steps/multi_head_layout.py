@@ -250,7 +250,9 @@ def column_words(tokens: Sequence[str], cw: float, room: float, reads_h: float) 
     do not: they would climb in lines or stand taller than the room."""
     if not column_labels_on_one_line(tokens, cw):
         return False
-    return bool(room - TITLES_H - column_labels_height(tokens, cw, style="turned") - reads_h >= len(tokens) * CELL_H_MIN)
+    return bool(
+        room - TITLES_H - column_labels_height(tokens, cw, style="turned") - reads_h >= len(tokens) * CELL_H_MIN
+    )
 
 
 def key_hint(g: Grid, theme: Theme) -> VGroup:
@@ -363,17 +365,27 @@ def joined_layout(trace: LessonTrace, theme: Theme, box: Box, dec: int) -> Joine
     cw_c = min(CELL_H_MAX, room / (4 * d))
     fit = fit_numbers([(mh.W_O, dec_o), (mh.output, dec)], [d, d], room, fixed + d * cw_c, give_up=[0, 1],
                       sizes=("small",))
-    concat = MatrixBlock(head_tiles(mh.concat, theme, h, cw_c, ch, ctx.tokens),
-                         label("concat", "label", theme["text"], weight="BOLD"),
-                         ShapeLabel(mh.concat.shape, Source(0, "multi_head.concat")), label("n×d", "small", theme["muted"]))
+    concat = MatrixBlock(
+        head_tiles(mh.concat, theme, h, cw_c, ch, ctx.tokens),
+        label("concat", "label", theme["text"], weight="BOLD"),
+        ShapeLabel(mh.concat.shape, Source(0, "multi_head.concat")),
+        label("n×d", "small", theme["muted"]),
+    )
     w_grid = trace_grid(trace, "multi_head.W_O", dec_o, theme, numbers=fit[0].numbers,
                         tiles=role_fill(mh.W_O, theme["weight"], floor=TILE_FLOOR), cell_w=fit[0].width, cell_h=ch,
                         size="small")
     w_o = named_block(w_grid, "W_O", theme["weight"], mh.W_O.shape, Source(0, "multi_head.W_O"), "d×d", theme)
     out_grid = trace_grid(trace, "multi_head.output", dec, theme, numbers=fit[1].numbers,
                           tiles=head_fill(mh.output, theme, h), cell_w=fit[1].width, cell_h=ch, size="small")
-    output = named_block(out_grid, pgettext("matrix name", "output"), theme["output"], mh.output.shape, Source(0, "multi_head.output"), "n×d",
-                         theme)
+    output = named_block(
+        out_grid,
+        pgettext("matrix name", "output"),
+        theme["output"],
+        mh.output.shape,
+        Source(0, "multi_head.output"),
+        "n×d",
+        theme,
+    )
     dot, eq = operator("·", theme), operator("=", theme)
     row = arrange_equation([concat, dot, w_o, eq, output])
     factor = min(1, room / row.width)

@@ -90,8 +90,9 @@ class LearnedProjections(LessonScene):
             if not t.attention_trained:  # Translators: {matrices} names trained weight matrices ("W_V and W_O")
                 return _("W_Q and W_K are set by hand; {matrices} were trained on this lesson's own question: which "
                          "sense {word} has in each sentence.").format(matrices=list_of(t.trained), word=quoted(focus))
-            return _("Ours were trained on this lesson's own question: which sense {word} has in each sentence.").format(
-                word=quoted(focus))
+            return _(
+                "Ours were trained on this lesson's own question: which sense {word} has in each sentence."
+            ).format(word=quoted(focus))
         spec = self.lesson.projections
         names = ("W_Q", "W_K", "W_V", "W_V_reshape", "W_O")
         given = [nm for nm in names if spec.matrix(nm) is not None]
@@ -201,7 +202,8 @@ class LearnedProjections(LessonScene):
             # Translators: {learned} says which matrices learned (e.g. "W_Q and W_K learned"); {words} quoted words.
             return " " + _("{learned} this: {words} is the word that tells the sense of {focus}.").format(
                 learned=learned, words=words, focus=quoted(ctx.focus))
-        # Translators: {learned} says which matrices learned (e.g. "W_Q and W_K learned"); {share} is a sentence on the weights.
+        # Translators: {learned} says which matrices learned (e.g. "W_Q and W_K learned"); {share} is a sentence on the
+        # weights.
         made = (_("{learned} to make {focus} look at the word that tells its sense: {share}.") if len(cols) == 1 else
                 _("{learned} to make {focus} look at the words that tell its sense: {share}."))
         return " " + made.format(learned=learned, focus=quoted(ctx.focus), share=self.claims("share")[0].text)

@@ -269,8 +269,15 @@ def name_over(tiles: Tiles, name: str, colour: str) -> Text:
 def mechanism_box(lines: Sequence[str], centre: Any, theme: Theme) -> VGroup:
     """The steps of the mechanism, one a line, in a rounded panel."""
     text = VGroup(*(label(t, "small", theme["muted"]) for t in lines)).arrange(DOWN, buff=LINE_GAP)
-    frame = RoundedRectangle(corner_radius=SMALL_BUFF, width=text.width + MED_LARGE_BUFF, height=text.height + GROUP_BUFF,
-                             stroke_color=theme["muted"], stroke_width=2, fill_color=theme["panel"], fill_opacity=1)
+    frame = RoundedRectangle(
+        corner_radius=SMALL_BUFF,
+        width=text.width + MED_LARGE_BUFF,
+        height=text.height + GROUP_BUFF,
+        stroke_color=theme["muted"],
+        stroke_width=2,
+        fill_color=theme["panel"],
+        fill_opacity=1,
+    )
     return VGroup(frame, text.move_to(frame)).move_to(centre)
 
 

@@ -379,10 +379,16 @@ class ReadingAttention(LessonScene):
         a = ctx.attention
         j_star = max((j for j in range(n) if j != fi), key=lambda j: a[fi, j]) if n > 1 else fi
         self.view = view = matrix_view(ctx, self.theme, self.dec)
-        self.narrate(_(
-            "This is the attention matrix. A row is the word being updated, its query; "
-            "a column is the word it looks at, its key. {word} gives {weight} of its attention to {other}."
-        ).format(word=quoted(ctx.tokens[fi]), weight=fmt(view.shown[fi, j_star], self.dec), other=quoted(ctx.tokens[j_star])))
+        self.narrate(
+            _(
+                "This is the attention matrix. A row is the word being updated, its query; "
+                "a column is the word it looks at, its key. {word} gives {weight} of its attention to {other}."
+            ).format(
+                word=quoted(ctx.tokens[fi]),
+                weight=fmt(view.shown[fi, j_star], self.dec),
+                other=quoted(ctx.tokens[j_star]),
+            )
+        )
         grid = view.grid
         self.play(FadeIn(grid.cells), Write(grid.row_labels), Write(grid.col_labels), run_time=TIME.write)
         self.play(
@@ -444,15 +450,18 @@ class ReadingAttention(LessonScene):
             run_time=TIME.transform * 2,
         )
         self.hold(n)
-        self.note = self.say(_("The row of {word}: how much each word matters to it.").format(word=quoted(ctx.tokens[fi])),
-                             self.note)
+        self.note = self.say(
+            _("The row of {word}: how much each word matters to it.").format(word=quoted(ctx.tokens[fi])), self.note
+        )
 
     # -- 3 -------------------------------------------------------------------------------
     def where_it_looks(self) -> None:
         ctx, lifted = self.ctx(0), self.lifted
         n, fi = ctx.n, ctx.focus_index
         w = self.view.shown[fi]
-        self.narrate(_("Over the sentence, a thicker arc means more attention.") + " " + self.claims("runner_up")[0].text)
+        self.narrate(
+            _("Over the sentence, a thicker arc means more attention.") + " " + self.claims("runner_up")[0].text
+        )
 
         self.play(FadeOut(self.view.grid), FadeOut(lifted.row_box), FadeOut(lifted.head), run_time=TIME.fade)
 

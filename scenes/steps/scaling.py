@@ -176,7 +176,9 @@ def division(ctx: ContextTrace, dims: list[str], theme: Theme, dec: int) -> Divi
     if panel_left != PANEL_LEFT:  # crowded: the narrower panel
         d_line, names, sqrt_line, sqrt_num, panel = _panel(ctx, dims, theme, op_dec, compact=True)
         cw, ch, panel_left = _score_cells(ctx, need, float(panel.width))
-    S = token_matrix(ctx.scores, op_dec, lambda r, c: Source(0, "scores", (r, c)), theme, ctx.tokens, cell_w=cw, cell_h=ch)
+    S = token_matrix(
+        ctx.scores, op_dec, lambda r, c: Source(0, "scores", (r, c)), theme, ctx.tokens, cell_w=cw, cell_h=ch
+    )
     axes = axis_titles(S, theme)
     VGroup(S, axes).move_to(((CONTENT.left + panel_left - MED_LARGE_BUFF) / 2, AREA.centre_y, 0))
     CONTENT.keep_inside(VGroup(S, axes))  # "query ↓" may reach further left than short row labels
@@ -245,7 +247,9 @@ def comparison(ctx: ContextTrace, theme: Theme, dec: int) -> Comparison:
     intro.move_to((0, CONTENT.top - MED_SMALL_BUFF, 0))
     return Comparison(
         intro,
-        focus_chart(ctx, "unscaled_attention", CONTENT.left, -GROUP_BUFF, "softmax(S)", _("without scaling"), theme, dec),
+        focus_chart(
+            ctx, "unscaled_attention", CONTENT.left, -GROUP_BUFF, "softmax(S)", _("without scaling"), theme, dec
+        ),
         focus_chart(ctx, "attention", GROUP_BUFF, CONTENT.right, "softmax(S / √d)", _("with scaling"), theme, dec),
     )
 
@@ -354,14 +358,18 @@ class Scaling(LessonScene):
     def with_scaling(self) -> None:
         said = self.claims()[0]  # "keeps a share" only when the shown weight is under 1
         # Translators: {claim} is a sentence on the weights with scaling, without its final full stop.
-        self.narrate(_("{claim}: scaling keeps the softmax from becoming too sharp.").format(claim=said.text)
-                     if said.kind == "keeps_share" else
-                     # Translators: {claim} is a sentence on the weights with scaling, without its final full stop.
-                     _("{claim}. Scaling keeps the softmax from becoming too sharp as d grows.").format(claim=said.text))
+        self.narrate(
+            _("{claim}: scaling keeps the softmax from becoming too sharp.").format(claim=said.text)
+            if said.kind == "keeps_share"
+            # Translators: {claim} is a sentence on the weights with scaling, without its final full stop.
+            else _("{claim}. Scaling keeps the softmax from becoming too sharp as d grows.").format(claim=said.text)
+        )
         self._show(self.comparison.scaled)
         for shown in self.claims("flatter", "caption"):
             self.note = self.say(shown.text, self.note)
-        self.note = self.say(_("Dot products grow with d: scaling keeps the softmax from becoming too sharp."), self.note)
+        self.note = self.say(
+            _("Dot products grow with d: scaling keeps the softmax from becoming too sharp."), self.note
+        )
 
         self.hold()
 

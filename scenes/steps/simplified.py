@@ -213,7 +213,9 @@ class SimplifiedAttention(LessonScene):
         others = VGroup(*(arcs(self.row, k, self.theme["muted"], OTHER_ARC_W) for k in range(ctx.n) if k != i))
         self.play(LaggedStart(*(FadeIn(w, shift=DOWN * DRIFT) for w in self.row), lag_ratio=WORD_LAG))
         self.play(LaggedStart(*(Create(a) for a in mine), lag_ratio=ARC_LAG), run_time=TIME.write * ARCS_WRITES)
-        self.note = self.say(_("{word} looks at every word of its sentence, itself included.").format(word=quoted(ctx.focus)))
+        self.note = self.say(
+            _("{word} looks at every word of its sentence, itself included.").format(word=quoted(ctx.focus))
+        )
         self.play(FadeOut(mine), LaggedStart(*(Create(a) for a in others), lag_ratio=OTHER_LAG),
                   run_time=TIME.write * ARCS_WRITES)
         self.note = self.say(_("And so does every other word: attention compares all pairs."), self.note)
@@ -240,6 +242,8 @@ class SimplifiedAttention(LessonScene):
         self.play(LaggedStart(*(AnimationGroup(GrowArrow(a), FadeIn(r.group, shift=RIGHT * DRIFT))
                                 for a, r in zip(lay.arrows, lay.roles)), lag_ratio=ROLE_LAG),
                   run_time=TIME.write * 2)
-        self.note = self.say(_("No learned weights yet: queries, keys and values are the embeddings themselves."), self.note)
+        self.note = self.say(
+            _("No learned weights yet: queries, keys and values are the embeddings themselves."), self.note
+        )
 
         self.hold()

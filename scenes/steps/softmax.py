@@ -223,7 +223,9 @@ def softmax_rows(ctx: ContextTrace, theme: Theme, dec: int, box: Box) -> Softmax
         names.add(nm)
     rows[0].col_labels[i].set_color(theme["query"])
     # Translators: before the sum of a row of numbers ("sum = 3.2").
-    sum_line = VGroup(label(sum_head(_("sum ="), total.approx), "body", theme["accent"]), total).arrange(RIGHT, buff=SUM_BUFF)
+    sum_line = VGroup(label(sum_head(_("sum ="), total.approx), "body", theme["accent"]), total).arrange(
+        RIGHT, buff=SUM_BUFF
+    )
     check = VGroup(label(sum_head(_("sum ="), check_num.approx), "body", theme["positive"]), check_num,
                    label("✓", "body", theme["positive"]))
     check.arrange(RIGHT, buff=SUM_BUFF)
@@ -405,7 +407,10 @@ class Softmax(LessonScene):
         self.play(FadeIn(lay.weights.cells), FadeIn(lay.names[2]), run_time=TIME.fade)
         self.play(
             LaggedStart(
-                *(TransformFromCopy(VGroup(lay.exps.entry(0, j), lay.total), lay.weights.entry(0, j)) for j in range(n)),
+                *(
+                    TransformFromCopy(VGroup(lay.exps.entry(0, j), lay.total), lay.weights.entry(0, j))
+                    for j in range(n)
+                ),
                 lag_ratio=LAG.step,
             ),
             run_time=DIVIDE * TIME.transform,

@@ -38,7 +38,9 @@ class Card:
     sentences: tuple[TokenRow, ...]
 
 
-def sentence_block(trace: LessonTrace, theme: Theme, size: str, width: float) -> tuple[tuple[VGroup, ...], tuple[TokenRow, ...]]:
+def sentence_block(
+    trace: LessonTrace, theme: Theme, size: str, width: float
+) -> tuple[tuple[VGroup, ...], tuple[TokenRow, ...]]:
     """Each context's name (in its ``leans`` colour when it has one) and its sentence, focus outlined."""
     names, rows = [], []
     for c in trace.contexts:
@@ -83,15 +85,29 @@ class TitleCard(LessonScene):
         sentences = quoted([c.context.sentence for c in ctxs])
         # Whole sentences, the count in words: no digit the card does not show.
         opening = (
-            _("{title}. A lecture on self-attention, step by step. We follow {focus} through one sentence: {sentences}."),
-            _("{title}. A lecture on self-attention, step by step. We follow {focus} through two sentences: {sentences}."),
-            _("{title}. A lecture on self-attention, step by step. We follow {focus} through three sentences: {sentences}."),
+            _(
+                "{title}. A lecture on self-attention, step by step. We follow {focus} through one sentence: "
+                "{sentences}."
+            ),
+            _(
+                "{title}. A lecture on self-attention, step by step. We follow {focus} through two sentences: "
+                "{sentences}."
+            ),
+            _(
+                "{title}. A lecture on self-attention, step by step. We follow {focus} through three sentences: "
+                "{sentences}."
+            ),
         )[len(ctxs) - 1]
         self.narrate(opening.format(title=self.lesson.title, focus=quoted(focus), sentences=sentences))
 
         lay = card_layout(self.trace, self.theme)
         self.play(Write(lay.title), run_time=TIME.write)
         self.play(FadeIn(lay.subtitle, shift=DOWN * DRIFT), run_time=TIME.fade)
-        self.play(*(FadeIn(VGroup(n, s), shift=UP * DRIFT, lag_ratio=LAG.item) for n, s in zip(lay.names, lay.sentences, strict=True)),
-                  run_time=TIME.fade)
+        self.play(
+            *(
+                FadeIn(VGroup(n, s), shift=UP * DRIFT, lag_ratio=LAG.item)
+                for n, s in zip(lay.names, lay.sentences, strict=True)
+            ),
+            run_time=TIME.fade,
+        )
         self.hold()

@@ -136,7 +136,9 @@ class LearningTheWeights(LessonScene):
         self.play(FadeIn(lay.values[0]), run_time=TIME.fade)
         self.play(Create(lay.chart.line), run_time=2 * TIME.transform)
         self.play(FadeIn(lay.values[1]), run_time=TIME.fade)
-        self.play(LaggedStart(*(FadeIn(d, scale=DOT_POP) for d in lay.chart.dots), lag_ratio=LAG.step), run_time=TIME.fade)
+        self.play(
+            LaggedStart(*(FadeIn(d, scale=DOT_POP) for d in lay.chart.dots), lag_ratio=LAG.step), run_time=TIME.fade
+        )
         self.note = self.say(self.claims("loss_falls", "caption")[0].text, self.note)
         self.loss = lay
 
@@ -189,7 +191,11 @@ class LearningTheWeights(LessonScene):
         if t is not None and t.attention_trained:
             return pgettext("weights, as a row label", "trained")
         given = t is not None or all(self.lesson.projections.matrix(nm) is not None for nm in ("W_Q", "W_K", "W_V"))
-        return pgettext("weights, as a row label", "set by hand") if given else pgettext("weights, as a row label", "untrained")
+        return (
+            pgettext("weights, as a row label", "set by hand")
+            if given
+            else pgettext("weights, as a row label", "untrained")
+        )
 
     def _clear(self) -> None:  # the content and the caption out (the next caption comes in on its own)
         self.clear_content()
@@ -204,7 +210,9 @@ class LearningTheWeights(LessonScene):
             return (_("These weights were not trained, so the second row is arbitrary. "
                       "The next steps use them as they are."), caption)
         parts = [c.text for c in self.claims("change")]
-        after = _("After training, {changes}.") if t.attention_trained else _("With W_Q and W_K set by hand, {changes}.")
+        after = (
+            _("After training, {changes}.") if t.attention_trained else _("With W_Q and W_K set by hand, {changes}.")
+        )
         what = after.format(changes=pgettext("joins clauses", "; and ").join(parts)) if parts else ""
         verdict = " ".join(c.text for c in self.claims("share") + self.claims("learned"))
         if t.claims_hold:

@@ -144,7 +144,9 @@ def question_text(trace: LessonTrace) -> tuple[str, str]:
     if t is not None:
         question, _sep, rule = re.split(r"(?<=[?？])(\s*)", t.task, maxsplit=1)
         return question, rule
-    return _("Which sense does {word} have in each sentence?").format(word=asked_words(c.focus for c in trace.contexts)), ""
+    return _("Which sense does {word} have in each sentence?").format(
+        word=asked_words(c.focus for c in trace.contexts)
+    ), ""
 
 
 def sense_rows(trace: LessonTrace, theme: Theme, width: float) -> tuple[SenseRow, ...]:
@@ -261,7 +263,9 @@ def history_cells(trace: LessonTrace, t: TrainingTrace, box: Box, steps_w: float
     fixed = steps_w + LABEL_BUFF + (m - 1) * MED_LARGE_BUFF + overhang
     fit = fit_numbers([(s, dec) for s in t.snapshots], cols, box.width, fixed, give_up=list(range(m)))
     cell_w = max(fit[0].width, min(widest_word(trace, HISTORY_WORD_W), (box.width - fixed) / sum(cols)))
-    cell_w, _size, style = one_line_header([c.tokens for c in trace.contexts], cell_w, box.width - fixed, sum(cols), "small", style="staggered")
+    cell_w, _size, style = one_line_header(
+        [c.tokens for c in trace.contexts], cell_w, box.width - fixed, sum(cols), "small", style="staggered"
+    )
     words_h = max(column_labels_height(c.tokens, cell_w, "small", style) for c in trace.contexts)
     cell_h = min(CELL_H_MAX, (box.height - words_h - 2 * GROUP_BUFF) / k)
     return Cells(cell_w, cell_h, fit.numbers, fit.size, style)
@@ -277,8 +281,12 @@ def history_layout(trace: LessonTrace, t: TrainingTrace, theme: Theme, box: Box,
                         context=c, heat=True, numbers=cells.numbers, size=cells.size)
              for c in range(len(trace.contexts))]
     VGroup(*grids).arrange(RIGHT, buff=MED_LARGE_BUFF, aligned_edge=UP)
-    words = tuple(column_labels(g, ctx.tokens, theme, [theme["key"]] * ctx.n, style=cells.words, peers=[c.tokens for c in trace.contexts])
-                  for g, ctx in zip(grids, trace.contexts))
+    words = tuple(
+        column_labels(
+            g, ctx.tokens, theme, [theme["key"]] * ctx.n, style=cells.words, peers=[c.tokens for c in trace.contexts]
+        )
+        for g, ctx in zip(grids, trace.contexts)
+    )
     for i, s in enumerate(steps):  # right-aligned, as numbers in a column are
         s.next_to(grids[0].row(i), LEFT, buff=LABEL_BUFF)
     top = (min(w.get_bottom()[1] for w in words) + step_head.height if cells.words == "turned"  # where they start
@@ -324,7 +332,9 @@ def compare_cells(trace: LessonTrace, box: Box, fixed: float, dec: int) -> Cells
     rows = [c.attention[c.focus_index] for c in trace.contexts] + [c.projected.attention[c.focus_index]
                                                                    for c in trace.contexts]
     m, n = len(trace.contexts), max(c.n for c in trace.contexts)
-    cell_w, _size, style = one_line_header([c.tokens for c in trace.contexts], cell_w, box.width - fixed, n, "small", style="staggered")
+    cell_w, _size, style = one_line_header(
+        [c.tokens for c in trace.contexts], cell_w, box.width - fixed, n, "small", style="staggered"
+    )
     size = next((s for s in ("cell", "small") if max(number_cell_width(r, dec, s) for r in rows) <= cell_w), "")
     for words in (style, "clipped"):  # turned words that would leave the rows too low: clipped ones
         words_h = max(column_labels_height(c.tokens, cell_w, "small", words) for c in trace.contexts)
@@ -341,7 +351,9 @@ def compare_block(trace: LessonTrace, c: int, names: tuple[str, str], cells: Cel
                         row=ctx.focus_index, numbers=cells.numbers, size=cells.size, row_labels=[name])
              for path, name in zip(("attention", "projected.attention"), names)]
     grids[1].shift(grids[0].cell(0, 0).get_bottom() - grids[1].cell(0, 0).get_top())  # cell under cell
-    words = column_labels(grids[0], ctx.tokens, theme, [theme["key"]] * ctx.n, style=cells.words, peers=[c.tokens for c in trace.contexts])
+    words = column_labels(
+        grids[0], ctx.tokens, theme, [theme["key"]] * ctx.n, style=cells.words, peers=[c.tokens for c in trace.contexts]
+    )
     shares = VGroup()
     claim = claim_of(trace, c)
     if claim is not None and claim[1].sense_words:

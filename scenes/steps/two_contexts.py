@@ -85,9 +85,13 @@ class TwoContexts(LessonScene):
         ctxs = self.trace.contexts
         self.board = b = board(ctxs, list(self.lesson.dimensions), self.theme, self.dec)
         same = self.claim("same_vector")  # only when every sentence has the same focus word
-        # Translators: {same} is a sentence about the focus word's input vector (or "Each focus word starts from its own row").
-        self.narrate(_("Now the sentences side by side. {same}: the embedding table does not depend on the sentence.").format(
-            same=same.text if same else _("Each focus word starts from its own row")))
+        # Translators: {same} is a sentence about the focus word's input vector (or "Each focus word starts from its
+        # own row").
+        self.narrate(
+            _("Now the sentences side by side. {same}: the embedding table does not depend on the sentence.").format(
+                same=same.text if same else _("Each focus word starts from its own row")
+            )
+        )
         self.play(FadeIn(VGroup(*(p.box for p in b.panels))), run_time=TIME.fade)
         self.play(
             LaggedStart(*(FadeIn(p.sentence, shift=DOWN * DRIFT) for p in b.panels), lag_ratio=SENTENCE_LAG),
@@ -151,9 +155,13 @@ class TwoContexts(LessonScene):
         dims = list(self.lesson.dimensions)
         differ = self.claim("differ")  # whether the outputs shown differ (two sentences or more)
         said = "; ".join(c.text for c in self.claims("leans"))  # per sentence: where its output is largest
-        # Translators: {differ} says whether the outputs differ (or "Look at the output of ..."); {leans} where each leans.
-        self.narrate(_("{differ}: {leans}. The embedding table did not change; only how the information was combined.").format(
-            differ=differ.text if differ else _("Look at the output of {who}").format(who=self._who()), leans=said))
+        # Translators: {differ} says whether the outputs differ (or "Look at the output of ..."); {leans} where each
+        # leans.
+        self.narrate(
+            _("{differ}: {leans}. The embedding table did not change; only how the information was combined.").format(
+                differ=differ.text if differ else _("Look at the output of {who}").format(who=self._who()), leans=said
+            )
+        )
         won = winners(b, ctxs, dims, self.theme)
         strokes = [p.box.animate.set_stroke(colour, width=WINNER_STROKE) for p, colour in zip(b.panels, won.colours)]
         y = b.y_out + b.bar_h / 2

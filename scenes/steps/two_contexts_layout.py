@@ -377,7 +377,15 @@ def panel(c: int, x: float, cols: Columns, fit: Fit, names: Names, tag: Tags, y_
     if tag.texts is None:
         return Panel(box, row, inp, out, under, None, None)
     (tag_in, tag_out), ch = tag.texts[c], fit.charts  # tags halfway up what the bars reach (all-zero: the baseline)
-    return Panel(box, row, inp, out, under, tag.place(tag_in, inp, min(ch.h, ch.up_in)), tag.place(tag_out, out, min(ch.h, ch.up_out)))
+    return Panel(
+        box,
+        row,
+        inp,
+        out,
+        under,
+        tag.place(tag_in, inp, min(ch.h, ch.up_in)),
+        tag.place(tag_out, out, min(ch.h, ch.up_out)),
+    )
 
 
 def board(ctxs: Sequence[ContextTrace], dims: list[str], theme: Theme, dec: int) -> Board:
@@ -414,7 +422,9 @@ def number_outline(p: Panel, k: int, colour: str) -> SurroundingRectangle:
     return SurroundingRectangle(VGroup(*shown_numbers(p.output, k)), color=colour, buff=CLEARANCE / 2, stroke_width=4)
 
 
-def winner_outline(p: Panel, k: int, colour: str, pitch: float) -> tuple[SurroundingRectangle, SurroundingRectangle | None, bool]:
+def winner_outline(
+    p: Panel, k: int, colour: str, pitch: float
+) -> tuple[SurroundingRectangle, SurroundingRectangle | None, bool]:
     """The outline of output bar ``k`` and its number; with the name under it too when the name fits its
     column and clears the neighbours' names; and whether the first runs through a neighbour's number
     (crowded numbers are kept apart, not clear of a tall outline: :func:`number_outline` marks it then)."""

@@ -90,11 +90,19 @@ class Shuffle:
     tags: VGroup  # "sentence" / "shuffled" left of the rows
 
 
-def shuffle_pairs(ctxs: Sequence[ContextTrace], theme: Theme, size: str, width: float) -> list[tuple[TokenRow, TokenRow]]:
+def shuffle_pairs(
+    ctxs: Sequence[ContextTrace], theme: Theme, size: str, width: float
+) -> list[tuple[TokenRow, TokenRow]]:
     """Each sentence and its shuffled copy in words of ``size``, wrapped to ``width``."""
-    return [(wrap_token_row(TokenRow(c.tokens, theme, c.focus_index, size), width),
-             wrap_token_row(TokenRow(c.positional.shuffled_tokens, theme, c.positional.shuffled_focus_index, size), width))
-            for c in ctxs]
+    return [
+        (
+            wrap_token_row(TokenRow(c.tokens, theme, c.focus_index, size), width),
+            wrap_token_row(
+                TokenRow(c.positional.shuffled_tokens, theme, c.positional.shuffled_focus_index, size), width
+            ),
+        )
+        for c in ctxs
+    ]
 
 
 def pairs(rows: Sequence[tuple[TokenRow, TokenRow]], gap: float) -> VGroup:
@@ -153,8 +161,17 @@ class PairSpec:
     tags: tuple[Tag, ...]
 
 
-def pair_block(spec: PairSpec, dims: Sequence[str], dec: int, theme: Theme, cw: float,
-               sizes: tuple[str, str, float], short: bool, style: ColumnStyle = "turned", header: bool = True) -> PairBlock:
+def pair_block(
+    spec: PairSpec,
+    dims: Sequence[str],
+    dec: int,
+    theme: Theme,
+    cw: float,
+    sizes: tuple[str, str, float],
+    short: bool,
+    style: ColumnStyle = "turned",
+    header: bool = True,
+) -> PairBlock:
     """The two rows of one context; the dimension names over them only with ``header`` (the
     blocks under the first share its columns, cells aligned, and need none)."""
     lsize, nsize, ch = sizes
@@ -188,7 +205,9 @@ def stack_blocks(blocks: Sequence[PairBlock], box: Box) -> float:
     return float(stack.height)
 
 
-def pairs_layout(specs: Sequence[PairSpec], dims: Sequence[str], dec: int, theme: Theme, box: Box) -> tuple[PairBlock, ...]:
+def pairs_layout(
+    specs: Sequence[PairSpec], dims: Sequence[str], dec: int, theme: Theme, box: Box
+) -> tuple[PairBlock, ...]:
     """One block per context, stacked; the largest sizes (the sentences as names if they fit) that fit
     ``box``, the dimension names turned where they would touch (clipped if turned ones fit nowhere)."""
     blocks: tuple[PairBlock, ...] = ()
@@ -388,8 +407,11 @@ class WordOrder(LessonScene):
             "So we add to each word a vector that says only where it stands: sines and cosines of its position. "
             "Shuffled, {word} stands elsewhere, and gets another row.").format(word=quoted(ctx.focus)))
         self.clear_content()
-        self.play(FadeIn(lay.formula), self.light_formula(None, r'''"Output" = "softmax"(X' X'^T \/ sqrt(d)) X', quad X' = X + "PE"'''),
-                  run_time=TIME.write)
+        self.play(
+            FadeIn(lay.formula),
+            self.light_formula(None, r'''"Output" = "softmax"(X' X'^T \/ sqrt(d)) X', quad X' = X + "PE"'''),
+            run_time=TIME.write,
+        )
         self.play(FadeIn(lay.grid), run_time=TIME.transform)
         self.play(FadeIn(lay.shuffled), FadeIn(lay.heads), Create(lay.focus), run_time=TIME.fade)
         self.hold(ctx.n * ctx.d)

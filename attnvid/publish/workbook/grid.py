@@ -196,7 +196,9 @@ class Sheet:
             self._measure(col, str(shown))
         return cell
 
-    def _style(self, cell: Cell, spec: tuple[Font | None, PatternFill | None, Alignment | None, bool, int | None, str | None]) -> None:
+    def _style(
+        self, cell: Cell, spec: tuple[Font | None, PatternFill | None, Alignment | None, bool, int | None, str | None]
+    ) -> None:
         """Style ``cell``; a style seen before is copied whole (``cell._style``, as openpyxl's docs copy styles).
 
         Setting fonts and fills one by one makes openpyxl hash each style object again, which
@@ -225,8 +227,17 @@ class Sheet:
             return self.put(row, col, label.formula, cached=label.text, **style)  # type: ignore[arg-type]
         return self.put(row, col, label, **style)  # type: ignore[arg-type]
 
-    def text(self, row: int, col: int, text: str, *, bold: bool = False, italic: bool = False, colour: str = "background",
-             size: float = 11) -> Cell:
+    def text(
+        self,
+        row: int,
+        col: int,
+        text: str,
+        *,
+        bold: bool = False,
+        italic: bool = False,
+        colour: str = "background",
+        size: float = 11,
+    ) -> Cell:
         """Prose or a heading: not measured, so it runs over the empty cells to its right."""
         font = self.palette.font(colour, bold=bold, italic=italic, size=size)
         return self.put(row, col, text, font=font, measure=False)
@@ -288,7 +299,9 @@ class Sheet:
         """One more column of formulas right of ``block`` (a row's sum, a check), headed ``header``."""
         p, col = self.palette, block.right + 1
         vals = np.asarray(values, dtype=np.float64).reshape(-1)
-        self.put(block.top - 1, col, header, font=p.ink(bold=True), fill=p.fill(p[colour]), align=p.centre(), border=True)
+        self.put(
+            block.top - 1, col, header, font=p.ink(bold=True), fill=p.fill(p[colour]), align=p.centre(), border=True
+        )
         for i in range(block.n_rows):
             self.put(block.top + i, col, formula(i), cached=float(vals[i]), decimals=decimals, border=True)
         out = Block(self.title, block.top, col, block.n_rows, 1)

@@ -104,8 +104,17 @@ def _weights(s: Sheet, trace: LessonTrace, row: int) -> int:
     top += d + 3
     _weight(s, top, 1, "W_O", _("W_O (mixes the concatenated heads)"), dims, [f"o{j + 1}" for j in range(d)], w.W_O,
             "weight")
-    _weight(s, top, d + 3, "W_V_reshape", _("W_V of step 10 ({d}×{d_v}: changes the dimension)").format(d=d, d_v=d_v), dims,
-            [f"v{j + 1}" for j in range(d_v)], w.W_V_reshape, "value")
+    _weight(
+        s,
+        top,
+        d + 3,
+        "W_V_reshape",
+        _("W_V of step 10 ({d}×{d_v}: changes the dimension)").format(d=d, d_v=d_v),
+        dims,
+        [f"v{j + 1}" for j in range(d_v)],
+        w.W_V_reshape,
+        "value",
+    )
     return top + d + 2
 
 

@@ -217,9 +217,14 @@ def _training_facts(s: Sheet, tr: TrainingTrace) -> int:
 
     loss_label = _("loss, rounded weights")
     facts: list[tuple[str, float | str]] = [
-        (_("Adam steps"), tr.steps), (_("rounding-aware steps"), tr.rounding_steps), (_("learning rate"), tr.learning_rate),
-        (_("seed"), tr.seed), (_("weights rounded to (decimals)"), tr.decimals), (loss_label, shown(tr.rounded_loss)),
-        (_("accuracy, one head"), shown(tr.accuracy)), (_("accuracy, heads"), shown(tr.accuracy_heads)),
+        (_("Adam steps"), tr.steps),
+        (_("rounding-aware steps"), tr.rounding_steps),
+        (_("learning rate"), tr.learning_rate),
+        (_("seed"), tr.seed),
+        (_("weights rounded to (decimals)"), tr.decimals),
+        (loss_label, shown(tr.rounded_loss)),
+        (_("accuracy, one head"), shown(tr.accuracy)),
+        (_("accuracy, heads"), shown(tr.accuracy_heads)),
         (_("the claims hold"), _("yes") if tr.claims_hold else _("no: {reason}").format(reason=tr.reason)),
         (_("trained"), ", ".join(tr.trained)),
     ]

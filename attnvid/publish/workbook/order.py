@@ -55,9 +55,22 @@ def _causal(book: Book) -> None:
             seen = masked.columns(0, i + 1).row(i, here)  # the scores word i may see
             return softmax_weight(masked.cell(i, j, here), seen) if j <= i else 0.0
 
-        a = s.matrix(row, masked.right + 2, Matrix(_("Attention under the mask"), toks, toks, weight, ct.causal.attention,
-                                                   dec, header="key", name=f"Causal_attention_{k}", heat=True,
-                                                   focus_row=fi))
+        a = s.matrix(
+            row,
+            masked.right + 2,
+            Matrix(
+                _("Attention under the mask"),
+                toks,
+                toks,
+                weight,
+                ct.causal.attention,
+                dec,
+                header="key",
+                name=f"Causal_attention_{k}",
+                heat=True,
+                focus_row=fi,
+            ),
+        )
         out = s.matrix(row, a.right + 2, Matrix(
             _("Output A·X"), toks, dim_labels(book, here), lambda i, j: product(a.row(i, here), x.col(j, here)),
             ct.causal.output, dec, header=[book.palette.dim(d) for d in book.trace.lesson.dimensions],
@@ -74,8 +87,12 @@ def _mask_cost(s: Sheet, c: int, row: int, unmasked: Block, masked: Block) -> in
     if not cost.sense_positions:
         return row
     words = ", ".join(ct.tokens[j] for j in cost.sense_positions)
-    s.text(row, 1, _("{word}'s attention on the words that carry its sense ({words}):").format(word=ct.focus, words=words),
-           bold=True)
+    s.text(
+        row,
+        1,
+        _("{word}'s attention on the words that carry its sense ({words}):").format(word=ct.focus, words=words),
+        bold=True,
+    )
     for r, (label, block, value, name) in enumerate(((_("without the mask"), unmasked, cost.unmasked, "unmasked"),
                                                      (_("with the mask"), masked, cost.causal, "causal")), row + 1):
         s.put(r, 1, label, font=p.ink())
@@ -88,9 +105,14 @@ def _mask_cost(s: Sheet, c: int, row: int, unmasked: Block, masked: Block) -> in
 def _positions(book: Book) -> None:
     s = book.sheet(_(POS), _("Word order: shuffled, the focus word's output does not change; with positions added, it "
                              "does."))
-    s.title_band(_("Word order and positions"), _("Attention alone ignores word order: shuffle the sentence and the focus "
-                                                  "word's output stays the same. The sinusoidal encoding PE, added to X, "
-                                                  "gives each position its own vector."))
+    s.title_band(
+        _("Word order and positions"),
+        _(
+            "Attention alone ignores word order: shuffle the sentence and the focus "
+            "word's output stays the same. The sinusoidal encoding PE, added to X, "
+            "gives each position its own vector."
+        ),
+    )
     stack_contexts(book, s, 4, _positions_context)
 
 
@@ -105,8 +127,22 @@ def _attend(s: Sheet, row: int, title: str, x: Block, toks: Sequence[Linked], va
     sc = s.matrix(row, 1, Matrix(_("{title}: scaled scores").format(title=title), toks, toks,
                                  lambda i, j: f"{dot(x.row(i, here), x.row(j, here))}/sqrt_d", values[0], dec,
                                  header="key", name=f"{prefix}scaled_{c + 1}", focus_row=focus))
-    a = s.matrix(row, sc.right + 2, Matrix(_("attention"), toks, toks, lambda i, j: softmax_weight(sc.cell(i, j, here), sc.row(i, here)),
-                                           values[1], dec, header="key", name=f"{prefix}attention_{c + 1}", heat=True, focus_row=focus))
+    a = s.matrix(
+        row,
+        sc.right + 2,
+        Matrix(
+            _("attention"),
+            toks,
+            toks,
+            lambda i, j: softmax_weight(sc.cell(i, j, here), sc.row(i, here)),
+            values[1],
+            dec,
+            header="key",
+            name=f"{prefix}attention_{c + 1}",
+            heat=True,
+            focus_row=focus,
+        ),
+    )
     out = s.matrix(row, a.right + 2, Matrix(_("output"), toks, dim_labels(s.book, here),
                                             lambda i, j: product(a.row(i, here), x.col(j, here)), values[2], dec,
                                             header=dims, name=f"{prefix}output_{c + 1}", focus_row=focus))
@@ -121,21 +157,68 @@ def _positions_context(s: Sheet, c: int, row: int) -> int:
     colours = [book.palette.dim(d) for d in book.trace.lesson.dimensions]
     pe = s.matrix(row, 1, Matrix(_("PE: the encoding of each position (0, 1, ...)"), toks, dims,
                                  lambda i, j: encoding(i, j), pos.encoding, dec, header="muted", name=f"PE_{k}"))
-    xp = s.matrix(row, pe.right + 2, Matrix("X + PE", toks, dims, lambda i, j: f"={x.cell(i, j, here)}+{pe.cell(i, j, here)}",
-                                            pos.inputs, dec, header=colours, name=f"Positional_inputs_{k}", focus_row=fi))
+    xp = s.matrix(
+        row,
+        pe.right + 2,
+        Matrix(
+            "X + PE",
+            toks,
+            dims,
+            lambda i, j: f"={x.cell(i, j, here)}+{pe.cell(i, j, here)}",
+            pos.inputs,
+            dec,
+            header=colours,
+            name=f"Positional_inputs_{k}",
+            focus_row=fi,
+        ),
+    )
     row = _attend(s, xp.bottom + 2, _("In order, with positions"), xp, toks, (pos.scaled, pos.attention, pos.output),
                   "Positional_", c, fi)
     order, sfi = pos.shuffled_order, pos.shuffled_focus_index
     shuffled = [toks[j] for j in order]
     s.text(row, 1, _("Shuffled: {sentence}").format(sentence=" ".join(pos.shuffled_tokens)), bold=True)
-    xs = s.matrix(row + 1, 1, Matrix(_("X, shuffled"), shuffled, dims, lambda i, j: f"={x.cell(order[i], j, here)}",
-                                     ct.embeddings[list(order)], dec, header=colours, name=f"Shuffled_X_{k}", focus_row=sfi))
+    xs = s.matrix(
+        row + 1,
+        1,
+        Matrix(
+            _("X, shuffled"),
+            shuffled,
+            dims,
+            lambda i, j: f"={x.cell(order[i], j, here)}",
+            ct.embeddings[list(order)],
+            dec,
+            header=colours,
+            name=f"Shuffled_X_{k}",
+            focus_row=sfi,
+        ),
+    )
     xsp_values = add_positions(ct.embeddings[list(order)])
-    xsp = s.matrix(row + 1, xs.right + 2, Matrix(
-        _("X shuffled + PE"), shuffled, dims, lambda i, j: f"={xs.cell(i, j, here)}+{pe.cell(i, j, here)}", xsp_values, dec,
-        header=colours, name=f"Shuffled_positional_inputs_{k}", focus_row=sfi))
-    row = _attend(s, xs.bottom + 2, _("Shuffled, no positions"), xs, shuffled,
-                  (ct.scaled[list(order)][:, list(order)], pos.shuffled_attention, pos.shuffled_output), "Shuffled_", c, sfi)
+    xsp = s.matrix(
+        row + 1,
+        xs.right + 2,
+        Matrix(
+            _("X shuffled + PE"),
+            shuffled,
+            dims,
+            lambda i, j: f"={xs.cell(i, j, here)}+{pe.cell(i, j, here)}",
+            xsp_values,
+            dec,
+            header=colours,
+            name=f"Shuffled_positional_inputs_{k}",
+            focus_row=sfi,
+        ),
+    )
+    row = _attend(
+        s,
+        xs.bottom + 2,
+        _("Shuffled, no positions"),
+        xs,
+        shuffled,
+        (ct.scaled[list(order)][:, list(order)], pos.shuffled_attention, pos.shuffled_output),
+        "Shuffled_",
+        c,
+        sfi,
+    )
     row = _attend(s, row, _("Shuffled, with positions"), xsp, shuffled,
                   (scale(scores(xsp_values, xsp_values), ct.d), pos.shuffled_positional_attention,
                    pos.shuffled_positional_output), "Shuffled_positional_", c, sfi)
@@ -151,8 +234,15 @@ def _focus_outputs(s: Sheet, c: int, row: int, ct: ContextTrace) -> int:
             (_("in order + PE"), f"Positional_output_{k}", fi, pos.output[fi]),
             (_("shuffled + PE"), f"Shuffled_positional_output_{k}", sfi, pos.shuffled_positional_focus_output)]
     blocks = [book[w[1]] for w in ways]
-    m = Matrix(_("The output of {word}, four ways").format(word=ct.focus), [w[0] for w in ways], dim_labels(book, here),
-               lambda i, j: f"={blocks[i].cell(ways[i][2], j, here)}", np.vstack([w[3] for w in ways]), book.trace.decimals,
-               header=[book.palette.dim(d) for d in book.trace.lesson.dimensions], name=f"Focus_outputs_{k}")
+    m = Matrix(
+        _("The output of {word}, four ways").format(word=ct.focus),
+        [w[0] for w in ways],
+        dim_labels(book, here),
+        lambda i, j: f"={blocks[i].cell(ways[i][2], j, here)}",
+        np.vstack([w[3] for w in ways]),
+        book.trace.decimals,
+        header=[book.palette.dim(d) for d in book.trace.lesson.dimensions],
+        name=f"Focus_outputs_{k}",
+    )
     return s.matrix(row, 1, m).bottom + 2
 

@@ -127,15 +127,41 @@ def _scaling(book: Book) -> None:
     def one(s: Sheet, c: int, row: int) -> int:
         ct, sc, k = book.trace.contexts[c], book[f"Scores_{c + 1}"], c + 1
         toks, fi = token_labels(book, c, here), ct.focus_index
-        scaled = s.matrix(row, 1, Matrix(_("Scaled scores S/√d"), toks, toks, lambda i, j: f"={sc.cell(i, j, here)}/sqrt_d",
-                                         ct.scaled, dec, header="key", name=f"Scaled_{k}", focus_row=fi))
+        scaled = s.matrix(
+            row,
+            1,
+            Matrix(
+                _("Scaled scores S/√d"),
+                toks,
+                toks,
+                lambda i, j: f"={sc.cell(i, j, here)}/sqrt_d",
+                ct.scaled,
+                dec,
+                header="key",
+                name=f"Scaled_{k}",
+                focus_row=fi,
+            ),
+        )
         with_ = s.matrix(row, scaled.right + 2, Matrix(
             _("With scaling: softmax(S/√d)"), toks, toks,
             lambda i, j: softmax_weight(scaled.cell(i, j, here), scaled.row(i, here)),
             ct.attention, dec, header="key", name=f"Scaled_attention_{k}", heat=True, focus_row=fi))
-        without = s.matrix(row, with_.right + 2, Matrix(
-            _("Without scaling: softmax(S)"), toks, toks, lambda i, j: softmax_weight(sc.cell(i, j, here), sc.row(i, here)),
-            ct.unscaled_attention, dec, header="muted", name=f"Unscaled_attention_{k}", heat=True, focus_row=fi))
+        without = s.matrix(
+            row,
+            with_.right + 2,
+            Matrix(
+                _("Without scaling: softmax(S)"),
+                toks,
+                toks,
+                lambda i, j: softmax_weight(sc.cell(i, j, here), sc.row(i, here)),
+                ct.unscaled_attention,
+                dec,
+                header="muted",
+                name=f"Unscaled_attention_{k}",
+                heat=True,
+                focus_row=fi,
+            ),
+        )
         return without.bottom + 2
 
     stack_contexts(book, s, 6, one)
@@ -174,13 +200,46 @@ def _softmax_context(s: Sheet, c: int, row: int) -> int:
                     [ct.softmax_total(i)], row_dec[1], name=f"Worked_total_{k}", colour="accent")
     row = w.bottom + 2
     exps = np.vstack([ct.softmax_exps(a) for a in range(n)])
-    e = s.matrix(row, 1, Matrix(_("Exponentials exp(S/√d)"), toks, toks, lambda a, b: exp(sc.cell(a, b, here)), exps, dec,
-                                header="key", name=f"Exps_{k}", focus_row=i))
-    sums = s.column_beside(e, _("row sum"), lambda a: total(e.row(a, here)), [ct.softmax_total(a) for a in range(n)], dec,
-                           name=f"Exp_sums_{k}", colour="accent")
-    a = s.matrix(row, sums.right + 2, Matrix(
-        _("Attention A: exponential ÷ row sum"), toks, toks, lambda a, b: f"={e.cell(a, b, here)}/{sums.cell(a, 0, here)}",
-        ct.attention, dec, header="key", name=f"Attention_{k}", heat=True, focus_row=i))
+    e = s.matrix(
+        row,
+        1,
+        Matrix(
+            _("Exponentials exp(S/√d)"),
+            toks,
+            toks,
+            lambda a, b: exp(sc.cell(a, b, here)),
+            exps,
+            dec,
+            header="key",
+            name=f"Exps_{k}",
+            focus_row=i,
+        ),
+    )
+    sums = s.column_beside(
+        e,
+        _("row sum"),
+        lambda a: total(e.row(a, here)),
+        [ct.softmax_total(a) for a in range(n)],
+        dec,
+        name=f"Exp_sums_{k}",
+        colour="accent",
+    )
+    a = s.matrix(
+        row,
+        sums.right + 2,
+        Matrix(
+            _("Attention A: exponential ÷ row sum"),
+            toks,
+            toks,
+            lambda a, b: f"={e.cell(a, b, here)}/{sums.cell(a, 0, here)}",
+            ct.attention,
+            dec,
+            header="key",
+            name=f"Attention_{k}",
+            heat=True,
+            focus_row=i,
+        ),
+    )
     s.column_beside(a, _("Σ row"), lambda r: total(a.row(r, here)), ct.row_sums(), dec, name=f"Row_sums_{k}")
     return a.bottom + 2
 
@@ -188,9 +247,14 @@ def _softmax_context(s: Sheet, c: int, row: int) -> int:
 def _mixing(book: Book) -> None:
     s = book.sheet(_(MIX), _("Step 7. Output = A·X: the focus word's output as a weighted sum, then every output."))
     here = s.title
-    s.title_band(_("7 · Mixing the values"), _("Output = A·V with V = X for now: a word's output is every word's vector "
-                                               "weighted by its attention, summed. Output[i, dimension] = "
-                                               "MMULT(row i of A, column of X)."))
+    s.title_band(
+        _("7 · Mixing the values"),
+        _(
+            "Output = A·V with V = X for now: a word's output is every word's vector "
+            "weighted by its attention, summed. Output[i, dimension] = "
+            "MMULT(row i of A, column of X)."
+        ),
+    )
     dec = book.trace.decimals
 
     def one(s: Sheet, c: int, row: int) -> int:

@@ -77,7 +77,9 @@ class Palette:
         return cast(_S, self._made[key])
 
     def fill(self, colour: str) -> PatternFill:
-        return self._memo(("fill", colour), lambda: PatternFill("solid", start_color=_argb(colour), end_color=_argb(colour)))
+        return self._memo(
+            ("fill", colour), lambda: PatternFill("solid", start_color=_argb(colour), end_color=_argb(colour))
+        )
 
     def font(self, colour: str = "text", *, bold: bool = False, italic: bool = False, size: float = 11) -> Font:
         """A font in role ``colour`` (or a ``#rrggbb``); the sheet is light, so "ink" is the dark background colour."""
