@@ -84,17 +84,10 @@ def describe_focus(ctx: ContextTrace, decimals: int,
             # Translators: {looks} is the sentence so far ("“mouse” looks mostly at itself, then at “cat”")
             "": N_("{looks}.")}
     text = _(ends[said or ""]).format(looks=text)
-    args = {
-        **where,
-        "first": first,
-        "second": second,
-        "tied": tied,
-        "about_as_much": about,
-        "rest": {"barely count": "barely", "count a little": "a little", "still count": "still"}.get(
-            said or "", "none"
-        ),
-        "words": words,
-    }
+    args = {**where, "first": first, "second": second, "tied": tied, "about_as_much": about,
+            "rest": {"barely count": "barely", "count a little": "a little", "still count": "still"}.get(said or "",
+                                                                                                         "none"),
+            "words": words}
     return text, args, {"first": float(w[first]), "second": float(w[second]), "largest_rest": largest_rest}
 
 
@@ -178,9 +171,21 @@ def mixing_claims(trace: LessonTrace) -> list[Claim]:
 # --- Two contexts --------------------------------------------------------------------------------
 
 
+def _leans_in(trace: LessonTrace, c: int) -> Claim:
+    """Where the focus word's output of context ``c`` leans (its largest dimension), said of that sentence."""
+    ctx, dims, m = trace.contexts[c], trace.lesson.dimensions, len(trace.contexts)
+    o = ctx.output[ctx.focus_index]
+    k = int(np.argmax(o))
+    return Claim("TwoContexts", "Different contexts, different outputs", "leans",
+                 {"contexts": [c], "dimensions": [dims[k]], "stage": "output"}, {"value": float(o[k])},
+                 # Translators: {where} is "in the first sentence", "in the second"...;
+                 # {dimension} a dimension's name
+                 _("{where} it leans {dimension}, at {value}").format(where=inside_sentence(c, m), dimension=dims[k],
+                                                                      value=fmt(o[k], trace.decimals)))
+
+
 def two_contexts_claims(trace: LessonTrace) -> list[Claim]:
     ctxs, dec, m = trace.contexts, trace.decimals, len(trace.contexts)
-    dims = trace.lesson.dimensions
     out = []
     if len({c.focus for c in ctxs}) == 1:
         args, focus = {"word": ctxs[0].focus, "contexts": list(range(m))}, quote(ctxs[0].focus)
@@ -196,20 +201,14 @@ def two_contexts_claims(trace: LessonTrace) -> list[Claim]:
         others = [j for j in range(ctx.n) if j != fi]
         if others:
             j = argmax(ctx.attention[fi], others)
-            out.append(
-                Claim(
-                    "TwoContexts",
-                    "Attention mixes in the sentence",
-                    "largest",
-                    {"context": c, "stage": "attention", "row": fi, "column": j, "others": True},
-                    {"weight": float(ctx.attention[fi, j])},
-                    # Translators: the words a focus word looks at most, and in which sentence
-                    # ("“cat” in the first sentence")
-                    _("{words} {where}").format(
-                        words=quoted_list(tied_words(ctx, ctx.attention[fi], others, j)), where=inside_sentence(c, m)
-                    ),
-                )
-            )
+            out.append(Claim("TwoContexts", "Attention mixes in the sentence", "largest",
+                             {"context": c, "stage": "attention", "row": fi, "column": j, "others": True},
+                             {"weight": float(ctx.attention[fi, j])},
+                             # Translators: the words a focus word looks at most, and in which sentence
+                             # ("“cat” in the first sentence")
+                             _("{words} {where}").format(words=quoted_list(tied_words(ctx, ctx.attention[fi], others,
+                                                                                      j)),
+                                                         where=inside_sentence(c, m))))
     sec = "Different contexts, different outputs"
     shown = {tuple(fmt(x, dec) for x in ctx.output[ctx.focus_index]) for ctx in ctxs}
     one = len({c.focus for c in ctxs}) == 1
@@ -219,34 +218,12 @@ def two_contexts_claims(trace: LessonTrace) -> list[Claim]:
         else:
             text = (_("So do the outputs of {focus} differ? At this precision they look the same") if one else
                     _("So do the outputs of the focus word differ? At this precision they look the same"))
-        out.append(
-            Claim(
-                "TwoContexts",
-                sec,
-                "differ",
-                {"contexts": list(range(m)), "stage": "output", "differ": len(shown) > 1},
-                {},
-                text.format(focus=quote(ctxs[0].focus)),
-            )
-        )
-    won = []
-    for c, ctx in enumerate(ctxs):
-        o = ctx.output[ctx.focus_index]
-        k = int(np.argmax(o))
-        won.append(dims[k])
-        out.append(
-            Claim(
-                "TwoContexts",
-                sec,
-                "leans",
-                {"contexts": [c], "dimensions": [dims[k]], "stage": "output"},
-                {"value": float(o[k])},
-                # Translators: {where} is "in the first sentence", "in the second"...; {dimension} a dimension's name
-                _("{where} it leans {dimension}, at {value}").format(
-                    where=inside_sentence(c, m), dimension=dims[k], value=fmt(o[k], dec)
-                ),
-            )
-        )
+        out.append(Claim("TwoContexts", sec, "differ", {"contexts": list(range(m)), "stage": "output",
+                                                        "differ": len(shown) > 1},
+                         {}, text.format(focus=quote(ctxs[0].focus))))
+    leans = [_leans_in(trace, c) for c in range(m)]
+    out += leans
+    won = [str(cl.args["dimensions"][0]) for cl in leans]
     if len(set(won)) == 1:
         text = _("Same input, and here every output leans {dimension}.").format(dimension=won[0])
     elif len(won) == 2:

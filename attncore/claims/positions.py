@@ -60,25 +60,14 @@ def _order_counts(trace: LessonTrace) -> list[Claim]:
             continue
         moved.append(c)
         k = int(np.argmax(np.abs(a - b)))
-        out.append(
-            Claim(
-                "WordOrder",
-                sec,
-                "change",
-                {
-                    "contexts": [c],
-                    "columns": [[k]],
-                    "from": pair["stage"],
-                    "to": pair["other"],
-                    "widest": True,
-                    "change": [movement(shown_value(a[k], dec), shown_value(b[k], dec))],
-                },
-                {"in_order": float(a[k]), "shuffled": float(b[k])},
-                _("{where}, {dimension}: {in_order} in order, {shuffled} shuffled.").format(
-                    where=sentence_opening(c, m), dimension=dims[k], in_order=fmt(a[k], dec), shuffled=fmt(b[k], dec)
-                ),
-            )
-        )
+        out.append(Claim("WordOrder", sec, "change",
+                         {"contexts": [c], "columns": [[k]], "from": pair["stage"], "to": pair["other"], "widest": True,
+                          "change": [movement(shown_value(a[k], dec), shown_value(b[k], dec))]},
+                         {"in_order": float(a[k]), "shuffled": float(b[k])},
+                         _("{where}, {dimension}: {in_order} in order, {shuffled} shuffled.").format(
+                             where=sentence_opening(c, m), dimension=dims[k], in_order=fmt(a[k],
+                                                                                           dec), shuffled=fmt(b[k],
+                                                                                                              dec))))
     focus = quote(trace.contexts[0].focus)
     if moved:
         lead = [Claim("WordOrder", sec, "same_row", {**pair, "contexts": moved, "same": False}, {},
@@ -87,27 +76,11 @@ def _order_counts(trace: LessonTrace) -> list[Claim]:
                       _("With positions, the order of the words counts."), "caption")]
     else:
         every = {**pair, "contexts": list(range(m)), "same": True}
-        lead = [
-            Claim(
-                "WordOrder",
-                sec,
-                "same_row",
-                every,
-                {},
-                _(
-                    "With positions, shuffling could change the output of {focus}; at this precision it does not."
-                ).format(focus=focus),
-            ),
-            Claim(
-                "WordOrder",
-                sec,
-                "same_row",
-                every,
-                {},
-                _("With positions, the order could count; here the digits do not show it."),
-                "caption",
-            ),
-        ]
+        lead = [Claim("WordOrder", sec, "same_row", every, {},
+                      _("With positions, shuffling could change the output of {focus}; "
+                        "at this precision it does not.").format(focus=focus)),
+                Claim("WordOrder", sec, "same_row", every, {},
+                      _("With positions, the order could count; here the digits do not show it."), "caption")]
     return lead + out
 
 

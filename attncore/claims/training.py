@@ -55,12 +55,8 @@ def _row_moves(trace: LessonTrace) -> list[Claim]:
                 Claim("LearningTheWeights", sec, "same_row", {**same, "contexts": list(range(len(rows))), "same": True},
                       {}, _("The row stays as it was."), "caption")]
     if not t.attention_trained:  # W_Q and W_K set by hand: the rows cannot move; say so, not "from 0.9 to 0.9"
-        fixed: dict[str, Any] = {
-            "stage": path[0],
-            "other": path[-1],
-            "contexts": list(range(len(trace.contexts))),
-            "same": True,
-        }
+        fixed: dict[str, Any] = {"stage": path[0], "other": path[-1], "contexts": list(range(len(trace.contexts))),
+                                 "same": True}
         return [Claim("LearningTheWeights", sec, "same_row", fixed, {},
                       _("W_Q and W_K are set by hand and do not learn, so the row stays as it was at every step.")),
                 Claim("LearningTheWeights", sec, "same_row", fixed, {}, _("The row stays as it was."), "caption")]
@@ -83,11 +79,9 @@ def _row_moves(trace: LessonTrace) -> list[Claim]:
     focus = focus_words(trace)
     if all(u == "rises" for u in ups) and _several_words(trace, ctxs):
         # groups of several words joined by "and at" read as one list (issue 24): said by what they are
-        text = (
-            _("Step by step, {focus} looks more and more at the words of its sense.")
-            if steady
-            else _("By the last step, {focus} looks at the words of its sense more than at first.")
-        ).format(focus=focus)
+        text = (_("Step by step, {focus} looks more and more at the words of its sense.") if steady
+                else _("By the last step, {focus} looks at the words of its sense more than at first."))
+        text = text.format(focus=focus)
     elif all(u == "rises" for u in ups):
         # Translators: {words} lists the groups of words, e.g. "“cat” and at “mouse”" (see the next message)
         text = (_("Step by step, {focus} looks more and more at {words}.") if steady
@@ -95,13 +89,9 @@ def _row_moves(trace: LessonTrace) -> list[Claim]:
             focus=focus, words=and_at(whos))
     else:
         # Translators: {changes} lists "more at “cat”", "no more at “mouse”" (the next messages), joined by commas
-        text = _("Step by step, {focus} looks {changes}.").format(
-            focus=focus,
-            changes=", ".join(
-                (_("more at {words}") if u == "rises" else _("no more at {words}")).format(words=w)
-                for u, w in zip(ups, whos)
-            ),
-        )
+        text = _("Step by step, {focus} looks {changes}.").format(focus=focus, changes=", ".join(
+            (_("more at {words}") if u == "rises" else _("no more at {words}")).format(words=w) for u, w in zip(ups,
+                                                                                                                whos)))
     args = {"contexts": ctxs, "columns": [senses_of(trace, c) for c in ctxs], "from": path[0], "to": path[-1],
             "through": path, "parts": "shown", "change": ups, "steady": steady and all(u == "rises" for u in ups)}
     return [*out, Claim("LearningTheWeights", sec, "change", args, {}, text, "caption")]

@@ -124,20 +124,12 @@ def _planned(path: Path | None, lesson: Lesson, scenes: Sequence[str], settings:
                                 "written in every case."),
                   theme_option, language_option)
 @jobs_option
-@click.option(
-    "--scene",
-    "scenes",
-    multiple=True,
-    metavar="SCENE",
-    help="Only this scene (repeat the option for more); the lecture then holds only those. [default: the lesson's "
-         "lecture]",
-)
-@click.option(
-    "--cluster",
-    default=None,
-    metavar="tcp://HOST:PORT",
-    help="Render on the Dask scheduler there (pip install 'attnvid[cluster]'; workers need the same installation).",
-)
+@click.option("--scene", "scenes", multiple=True, metavar="SCENE",
+              help="Only this scene (repeat the option for more); the lecture then holds only those. "
+                   "[default: the lesson's lecture]")
+@click.option("--cluster", default=None, metavar="tcp://HOST:PORT",
+              help="Render on the Dask scheduler there (pip install 'attnvid[cluster]'; "
+                   "workers need the same installation).")
 @media_option()
 def batch(lessons: tuple[str, ...], settings: SceneSettings, jobs: int | None,
           scenes: tuple[str, ...], cluster: str | None, media: Path) -> None:

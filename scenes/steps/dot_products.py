@@ -268,29 +268,16 @@ class DotProducts(LessonScene):
         S = m.grid
         # The dimension that contributes most, cited with the very numbers on screen.
         k = max(range(ctx.d), key=lambda r: w.products.entry(r, 0).value)
-        self.narrate(
-            " ".join(
-                [
-                    _("The score of two words is the dot product of their vectors."),
-                    *(c.text for c in self.claims("largest")),
-                    # Translators: {dimension} is a dimension's name; {a}, {b}, {product}, {total} numbers; {row},
-                    # {column} words.
-                    _(
-                        "Multiply the two vectors dimension by dimension: in {dimension}, {a} times {b} gives "
-                        "{product}. "
-                        "Add the products: the sum, {total}, is the score in row {row}, column {column}."
-                    ).format(
-                        dimension=dims[k],
-                        a=w.a.entry(k, 0).text,
-                        b=w.b.entry(k, 0).text,
-                        product=w.products.entry(k, 0).text,
-                        total=w.total.entry(0, 0).spoken,
-                        row=quoted(ctx.tokens[i]),
-                        column=quoted(ctx.tokens[j]),
-                    ),
-                ]
-            )
-        )
+        self.narrate(" ".join([
+            _("The score of two words is the dot product of their vectors."),
+            *(c.text for c in self.claims("largest")),
+            # Translators: {dimension} is a dimension's name; {a}, {b}, {product}, {total} numbers;
+            # {row}, {column} words.
+            _("Multiply the two vectors dimension by dimension: in {dimension}, {a} times {b} gives {product}. "
+              "Add the products: the sum, {total}, is the score in row {row}, column {column}.").format(
+                dimension=dims[k], a=w.a.entry(k, 0).text, b=w.b.entry(k, 0).text, product=w.products.entry(k, 0).text,
+                total=w.total.entry(0, 0).spoken, row=quoted(ctx.tokens[i]), column=quoted(ctx.tokens[j])),
+        ]))
         # Right: the empty score matrix, its cell (i, j) waiting for the sum.
         self.play(FadeIn(S.cells), Write(S.row_labels), Write(S.col_labels), FadeIn(m.axes), run_time=TIME.write)
         self.play(

@@ -157,68 +157,24 @@ def _positions_context(s: Sheet, c: int, row: int) -> int:
     colours = [book.palette.dim(d) for d in book.trace.lesson.dimensions]
     pe = s.matrix(row, 1, Matrix(_("PE: the encoding of each position (0, 1, ...)"), toks, dims,
                                  lambda i, j: encoding(i, j), pos.encoding, dec, header="muted", name=f"PE_{k}"))
-    xp = s.matrix(
-        row,
-        pe.right + 2,
-        Matrix(
-            "X + PE",
-            toks,
-            dims,
-            lambda i, j: f"={x.cell(i, j, here)}+{pe.cell(i, j, here)}",
-            pos.inputs,
-            dec,
-            header=colours,
-            name=f"Positional_inputs_{k}",
-            focus_row=fi,
-        ),
-    )
+    xp = s.matrix(row, pe.right + 2, Matrix(
+        "X + PE", toks, dims, lambda i, j: f"={x.cell(i, j, here)}+{pe.cell(i, j, here)}",
+        pos.inputs, dec, header=colours, name=f"Positional_inputs_{k}", focus_row=fi))
     row = _attend(s, xp.bottom + 2, _("In order, with positions"), xp, toks, (pos.scaled, pos.attention, pos.output),
                   "Positional_", c, fi)
     order, sfi = pos.shuffled_order, pos.shuffled_focus_index
     shuffled = [toks[j] for j in order]
     s.text(row, 1, _("Shuffled: {sentence}").format(sentence=" ".join(pos.shuffled_tokens)), bold=True)
-    xs = s.matrix(
-        row + 1,
-        1,
-        Matrix(
-            _("X, shuffled"),
-            shuffled,
-            dims,
-            lambda i, j: f"={x.cell(order[i], j, here)}",
-            ct.embeddings[list(order)],
-            dec,
-            header=colours,
-            name=f"Shuffled_X_{k}",
-            focus_row=sfi,
-        ),
-    )
+    xs = s.matrix(row + 1, 1, Matrix(_("X, shuffled"), shuffled, dims, lambda i, j: f"={x.cell(order[i], j, here)}",
+                                     ct.embeddings[list(order)], dec, header=colours, name=f"Shuffled_X_{k}",
+                                     focus_row=sfi))
     xsp_values = add_positions(ct.embeddings[list(order)])
-    xsp = s.matrix(
-        row + 1,
-        xs.right + 2,
-        Matrix(
-            _("X shuffled + PE"),
-            shuffled,
-            dims,
-            lambda i, j: f"={xs.cell(i, j, here)}+{pe.cell(i, j, here)}",
-            xsp_values,
-            dec,
-            header=colours,
-            name=f"Shuffled_positional_inputs_{k}",
-            focus_row=sfi,
-        ),
-    )
-    row = _attend(
-        s,
-        xs.bottom + 2,
-        _("Shuffled, no positions"),
-        xs,
-        shuffled,
-        (ct.scaled[list(order)][:, list(order)], pos.shuffled_attention, pos.shuffled_output),
-        "Shuffled_",
-        c,
-        sfi,
-    )
+    xsp = s.matrix(row + 1, xs.right + 2, Matrix(
+        _("X shuffled + PE"), shuffled, dims, lambda i, j: f"={xs.cell(i, j, here)}+{pe.cell(i, j, here)}",
+        xsp_values, dec, header=colours, name=f"Shuffled_positional_inputs_{k}", focus_row=sfi))
+    row = _attend(s, xs.bottom + 2, _("Shuffled, no positions"), xs, shuffled,
+                  (ct.scaled[list(order)][:, list(order)], pos.shuffled_attention,
+                   pos.shuffled_output), "Shuffled_", c, sfi)
     row = _attend(s, row, _("Shuffled, with positions"), xsp, shuffled,
                   (scale(scores(xsp_values, xsp_values), ct.d), pos.shuffled_positional_attention,
                    pos.shuffled_positional_output), "Shuffled_positional_", c, sfi)

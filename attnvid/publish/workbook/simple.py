@@ -200,46 +200,16 @@ def _softmax_context(s: Sheet, c: int, row: int) -> int:
                     [ct.softmax_total(i)], row_dec[1], name=f"Worked_total_{k}", colour="accent")
     row = w.bottom + 2
     exps = np.vstack([ct.softmax_exps(a) for a in range(n)])
-    e = s.matrix(
-        row,
-        1,
-        Matrix(
-            _("Exponentials exp(S/√d)"),
-            toks,
-            toks,
-            lambda a, b: exp(sc.cell(a, b, here)),
-            exps,
-            dec,
-            header="key",
-            name=f"Exps_{k}",
-            focus_row=i,
-        ),
-    )
-    sums = s.column_beside(
-        e,
-        _("row sum"),
-        lambda a: total(e.row(a, here)),
-        [ct.softmax_total(a) for a in range(n)],
-        dec,
-        name=f"Exp_sums_{k}",
-        colour="accent",
-    )
-    a = s.matrix(
-        row,
-        sums.right + 2,
-        Matrix(
-            _("Attention A: exponential ÷ row sum"),
-            toks,
-            toks,
-            lambda a, b: f"={e.cell(a, b, here)}/{sums.cell(a, 0, here)}",
-            ct.attention,
-            dec,
-            header="key",
-            name=f"Attention_{k}",
-            heat=True,
-            focus_row=i,
-        ),
-    )
+    e = s.matrix(row, 1, Matrix(_("Exponentials exp(S/√d)"), toks, toks, lambda a, b: exp(sc.cell(a, b, here)), exps,
+                                dec,
+                                header="key", name=f"Exps_{k}", focus_row=i))
+    sums = s.column_beside(e, _("row sum"), lambda a: total(e.row(a, here)), [ct.softmax_total(a) for a in range(n)],
+                           dec,
+                           name=f"Exp_sums_{k}", colour="accent")
+    a = s.matrix(row, sums.right + 2, Matrix(
+        _("Attention A: exponential ÷ row sum"), toks, toks,
+        lambda a, b: f"={e.cell(a, b, here)}/{sums.cell(a, 0, here)}",
+        ct.attention, dec, header="key", name=f"Attention_{k}", heat=True, focus_row=i))
     s.column_beside(a, _("Σ row"), lambda r: total(a.row(r, here)), ct.row_sums(), dec, name=f"Row_sums_{k}")
     return a.bottom + 2
 
