@@ -52,12 +52,12 @@ def make_weights(lesson: Lesson) -> Weights:
             training=untrained_record(lesson),
         )
     if lesson.projections.matrix("W_V_reshape") is not None:
-        provenance = _("{provenance} The W_V of step 10 (d to d_v) is set by hand.").format(
+        provenance = _("{provenance} The W_V that changes the dimension (d to d_v) is set by hand.").format(
             provenance=trained.provenance
         )
     else:
-        provenance = _("{provenance} The W_V of step 10 (d to d_v) is not trained (it has no named dimensions to "
-                       "read): drawn with seed {seed}, rounded to halves.").format(
+        provenance = _("{provenance} The W_V that changes the dimension (d to d_v) is not trained (it has no named "
+                       "dimensions to read): drawn with seed {seed}, rounded to halves.").format(
             provenance=trained.provenance, seed=lesson.projections.seed)
     return Weights(
         W_Q=trained.W_Q, W_K=trained.W_K, W_V=trained.W_V, W_V_reshape=drawn.W_V_reshape, W_O=trained.W_O,

@@ -175,6 +175,17 @@ def numbered(scene: str, title: str) -> str:
     return in_order(scene, title)
 
 
+def scene_number(scene: str) -> int:
+    """The scene's number in the lecture, as its header shows it (5 for Softmax; :func:`scenes.order.number`)."""
+    check_own_packages()
+    from scenes.order import number
+
+    n = number(scene)
+    if n is None:
+        raise ValueError(f"{scene} is not a scene of the lecture")
+    return n
+
+
 def scene_heading(scene: str, title: str) -> str:
     """The scene's title as its header shows it, "5 · Softmax": ``title`` (an English id, or
     empty) translated in the current language, after the scene's number in the lecture."""

@@ -200,12 +200,12 @@ def test_trained_provenance_is_one_honest_line_naming_the_training(trace: Lesson
     prov, t = trace.weights.provenance, trace.training
     assert prov.strip() and "\n" not in prov
     assert prov.startswith("Trained") and f"{t.steps} steps" in prov and f"seed {t.seed}" in prov
-    assert f"seed {trace.lesson.projections.seed}" in prov  # the W_V of step 10 is still drawn
+    assert f"seed {trace.lesson.projections.seed}" in prov  # the W_V that changes the dimension is still drawn
     assert "not trained" in prov and "untrained" not in prov.lower()
 
 
 def test_trained_weights_are_shown_at_the_lessons_decimals(trace: LessonTrace) -> None:
-    # W_Q, W_K, W_V, W_O are trained and rounded to the lesson's decimals; W_V of step 10 stays halves
+    # W_Q, W_K, W_V, W_O are trained and rounded to the lesson's decimals; the dimension-changing W_V stays halves
     w, scale = trace.weights, 10 ** trace.decimals
     for m in (w.W_Q, w.W_K, w.W_V, w.W_O):
         assert np.allclose(m * scale, np.round(m * scale), atol=1e-9)

@@ -40,3 +40,25 @@ def test_a_heading_is_translated_then_numbered() -> None:
         assert scene_heading("Embeddings", "Embeddings") == "1 · Plongements"
         assert scene_heading("WordOrder", "Word order") == "14 · L’ordre des mots"
     assert scene_heading("WordOrder", "Word order") == "14 · Word order"
+
+
+def test_no_message_types_a_step_number() -> None:
+    """The workbook's sheets once said "9 · Learned projections" and "Step 9." of the scene the
+    video numbers 10: every number of a step comes from the running order, none is in a message."""
+    from babel.messages.pofile import read_po
+
+    with open(ROOT / "attncore" / "locale" / "attnvid.pot", "rb") as f:
+        ids = [m.id for m in read_po(f) if isinstance(m.id, str) and m.id]
+    typed = [i for i in ids if re.match(r"\d+ · ", i) or re.search(r"\b[Ss]teps? \d", i)]
+    assert not typed, typed
+
+
+def test_the_workbook_numbers_its_sheets_as_the_lecture_does() -> None:
+    from attncore import builtin_lesson, trace_lesson
+    from attnvid.publish.workbook import build_book
+
+    book = build_book(trace_lesson(builtin_lesson("default"))).wb
+    texts = [str(c.value) for ws in book.worksheets for row in ws.iter_rows() for c in row if c.value]
+    assert "10 · Learned projections" in texts and "11 · Changing the dimension" in texts, texts
+    assert "12 · Multi-head" in texts and "1 · Embeddings" in texts
+    assert any(t.startswith("Step 10. Q = X·W_Q") for t in texts), texts

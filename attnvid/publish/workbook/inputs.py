@@ -13,6 +13,7 @@ import numpy as np
 from attncore import LessonTrace, decimals_needed
 from attncore.i18n import N_, _
 
+from ...catalog import scene_number
 from .grid import Block, Book, Linked, Matrix, Sheet
 
 __all__ = ["INPUTS", "context_heading", "dim_labels", "inputs_sheet", "token_labels"]
@@ -91,8 +92,8 @@ def _sentences(s: Sheet, trace: LessonTrace, row: int) -> int:
 
 def _weights(s: Sheet, trace: LessonTrace, row: int) -> int:
     w, lesson = trace.weights, trace.lesson
-    s.text(row, 1, _("Weights of the learned projections (steps 9 to 11), the same in every context"), bold=True,
-           size=12)
+    s.text(row, 1, _("Weights of the learned projections (steps {first} to {last}), the same in every context")
+           .format(first=scene_number("LearnedProjections"), last=scene_number("MultiHead")), bold=True, size=12)
     s.text(row + 1, 1, w.provenance, italic=True)
     dims = dim_labels(s.book, s.title)
     d, d_v = lesson.d, w.W_V_reshape.shape[1]
@@ -109,7 +110,8 @@ def _weights(s: Sheet, trace: LessonTrace, row: int) -> int:
         top,
         d + 3,
         "W_V_reshape",
-        _("W_V of step 10 ({d}×{d_v}: changes the dimension)").format(d=d, d_v=d_v),
+        _("W_V of step {step} ({d}×{d_v}: changes the dimension)").format(step=scene_number("ChangingDimension"), d=d,
+                                                                           d_v=d_v),
         dims,
         [f"v{j + 1}" for j in range(d_v)],
         w.W_V_reshape,
@@ -134,7 +136,8 @@ def _sizes(s: Sheet, trace: LessonTrace, row: int) -> None:
         ("d_model", "d", _("the number of dimensions"), "=COLUMNS(Dimensions)", lesson.d),
         ("heads", "h", _("the number of heads"), float(lesson.heads), lesson.heads),
         ("d_head", "d_h", _("d / h, the size of a head"), "=d_model/heads", lesson.d // lesson.heads),
-        ("d_v", "d_v", _("the size of step 10's values"), "=COLUMNS(W_V_reshape)", d_v),
+        ("d_v", "d_v", _("the size of step {step}'s values").format(step=scene_number("ChangingDimension")),
+         "=COLUMNS(W_V_reshape)", d_v),
     ]
     for k, (name, symbol, text, value, cached) in enumerate(rows):
         r = row + 1 + k

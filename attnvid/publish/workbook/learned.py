@@ -1,4 +1,4 @@
-"""Steps 9 to 11 as sheets: training history, projections, the dimension-changing W_V,
+"""The learned steps as sheets: training history, projections, the dimension-changing W_V,
 each head, and the concatenation with W_O.
 
 The weights themselves are typed on the Inputs sheet (training runs in Python, in
@@ -15,6 +15,7 @@ from openpyxl.chart import Reference, ScatterChart, Series
 from attncore import HeadTrace, ProjectedTrace, TrainingTrace
 from attncore.i18n import N_, _
 
+from ...catalog import numbered, scene_number
 from .formulas import dot, product, softmax_weight
 from .grid import Block, Book, Matrix, Sheet
 from .inputs import INPUTS, token_labels
@@ -84,10 +85,12 @@ def _columns(src: Block, first: int, here: str) -> Callable[[int, int], str]:
 
 
 def _projections(book: Book) -> None:
-    s = book.sheet(_(PROJ), _("Step 9. Q = X·W_Q, K = X·W_K, V = X·W_V, and the same attention computed on them."))
+    s = book.sheet(_(PROJ), _("Step {step}. Q = X·W_Q, K = X·W_K, V = X·W_V, and the same attention computed on them.")
+                   .format(step=scene_number("LearnedProjections")))
     here = s.title
-    s.title_band(_("9 · Learned projections"), _("Q = X·W_Q, K = X·W_K, V = X·W_V (the W are typed on the {inputs} "
-                                                 "sheet); then the same mechanism: Q·Kᵀ, ÷ √d_k, softmax, A·V.").format(
+    s.title_band(numbered("LearnedProjections", _("Learned projections")),
+                 _("Q = X·W_Q, K = X·W_K, V = X·W_V (the W are typed on the {inputs} "
+                   "sheet); then the same mechanism: Q·Kᵀ, ÷ √d_k, softmax, A·V.").format(
         inputs=_(INPUTS)))
     s.text(3, 1, book.trace.weights.provenance, italic=True)
     root = _root_cell(s, "√d_k", "=SQRT(COLUMNS(W_K))", math.sqrt(book.trace.lesson.d), "sqrt_d_k")
@@ -110,12 +113,14 @@ def _projections(book: Book) -> None:
 
 
 def _dimension(book: Book) -> None:
-    s = book.sheet(_(DIM), _("Step 10. A W_V of another shape: V = X·W_V and the output have d_v columns."))
+    s = book.sheet(_(DIM), _("Step {step}. A W_V of another shape: V = X·W_V and the output have d_v columns.")
+                   .format(step=scene_number("ChangingDimension")))
     here = s.title
     d, d_v = book.trace.lesson.d, book["W_V_reshape"].n_cols
-    s.title_band(_("10 · Changing the dimension"), _(
+    s.title_band(numbered("ChangingDimension", _("Changing the dimension")), _(
         "A W_V of shape d×d_v ({d}×{d_v}, on the {inputs} sheet) maps every word to d_v numbers: V = X·W_V; the "
-        "output A·V (A as in step 9) has d_v columns.").format(d=d, d_v=d_v, inputs=_(INPUTS)))
+        "output A·V (A as in step {step}) has d_v columns.").format(d=d, d_v=d_v, inputs=_(INPUTS),
+                                                             step=scene_number("LearnedProjections")))
     dec, w = book.trace.decimals, book["W_V_reshape"]
 
     def one(s: Sheet, c: int, row: int) -> int:
@@ -139,9 +144,10 @@ def _head(book: Book, h: int) -> None:
     d_h = lesson.d // lesson.heads
     # Translators: a sheet name of the workbook (at most 31 characters): "Head 1".
     first, title = h * d_h, _("Head {n}").format(n=h + 1)
-    s = book.sheet(title, _("Step 11. Head {n}: columns {first} to {last} of Q, K and V, its own attention and "
-                            "output.").format(n=h + 1, first=first + 1, last=first + d_h))
-    s.title_band(_("11 · Head {n} of {heads}").format(n=h + 1, heads=lesson.heads),
+    s = book.sheet(title, _("Step {step}. Head {n}: columns {first} to {last} of Q, K and V, its own attention and "
+                            "output.").format(step=scene_number("MultiHead"), n=h + 1, first=first + 1,
+                                              last=first + d_h))
+    s.title_band(numbered("MultiHead", _("Head {n} of {heads}")).format(n=h + 1, heads=lesson.heads),
                  _("Head {n} works in its own subspace: columns {first} to {last} of Q, K and V (d_h = d/h = {d_h}); "
                    "its scores are divided by √d_h.").format(n=h + 1, first=first + 1, last=first + d_h, d_h=d_h))
     root = _root_cell(s, "√d_h", "=SQRT(d_head)", math.sqrt(d_h))
@@ -165,10 +171,12 @@ def _head(book: Book, h: int) -> None:
 
 
 def _multi_head(book: Book) -> None:
-    s = book.sheet(_(MULTI), _("Step 11. The heads' outputs side by side, then mixed by W_O."))
+    s = book.sheet(_(MULTI), _("Step {step}. The heads' outputs side by side, then mixed by W_O.")
+                   .format(step=scene_number("MultiHead")))
     here = s.title
-    s.title_band(_("11 · Multi-head"), _("Concatenate the heads' outputs (n×d), then multiply by W_O (on the {inputs} "
-                                         "sheet): output = concat·W_O.").format(inputs=_(INPUTS)))
+    s.title_band(numbered("MultiHead", _("Multi-head")),
+                 _("Concatenate the heads' outputs (n×d), then multiply by W_O (on the {inputs} "
+                   "sheet): output = concat·W_O.").format(inputs=_(INPUTS)))
     lesson, dec, w_o = book.trace.lesson, book.trace.decimals, book["W_O"]
     d_h = lesson.d // lesson.heads
     colours = [book.palette.head(j // d_h) for j in range(lesson.d)]
@@ -192,7 +200,9 @@ def _multi_head(book: Book) -> None:
 def _training(book: Book) -> None:
     tr = book.trace.training
     assert tr is not None
-    s = book.sheet(_(TRAIN), _("How the weights of steps 9 to 11 were learned: the task and the loss at every step."))
+    s = book.sheet(_(TRAIN), _("How the weights of steps {first} to {last} were learned: the task and the loss at "
+                               "every step.").format(first=scene_number("LearnedProjections"),
+                                                     last=scene_number("MultiHead")))
     s.title_band(_("How the weights were learned"), tr.task)
     s.text(3, 1, _("Training runs in Python (attncore.training); the weights it found are typed on the {inputs} sheet, "
                    "where you can change them.").format(inputs=_(INPUTS)), italic=True)

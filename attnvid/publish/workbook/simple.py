@@ -1,4 +1,4 @@
-"""Steps 1 to 8 as sheets: embeddings, dot products, scaling, softmax, mixing, two contexts.
+"""The steps before learned weights as sheets: embeddings, dot products, scaling, softmax, mixing, two contexts.
 
 One sheet per step, every context stacked on it (the two contexts side by side on the
 last). Each formula references the sheet of the step before, as the lecture builds each
@@ -16,6 +16,7 @@ from openpyxl.utils import get_column_letter
 from attncore import ContextTrace, decimals_needed, product_decimals, worked_softmax_decimals
 from attncore.i18n import N_, _, pgettext
 
+from ...catalog import numbered, scene_number
 from .formulas import dot, exp, pick, product, softmax_weight, total
 from .grid import Block, Book, Matrix, Sheet, addr
 from .inputs import context_heading, dim_labels, token_labels
@@ -28,7 +29,8 @@ EMB, DOT, SCALE, SOFT, MIX, TWO = (N_("Embeddings"), N_("Dot products"), N_("Sca
 
 
 def simplified_sheets(book: Book) -> None:
-    """Steps 1 to 8 (step 2, Q = K = V = X, is a note on the first; step 6 is the focus rows)."""
+    """The steps from Embeddings to TwoContexts (SimplifiedAttention, Q = K = V = X, is a note on the first;
+    ReadingAttention is the focus rows)."""
     for sheet in (_embeddings, _dot_products, _scaling, _softmax, _mixing, _two_contexts):
         sheet(book)
 
@@ -46,13 +48,16 @@ def _dims_colours(book: Book) -> list[str]:
 
 
 def _embeddings(book: Book) -> None:
-    s = book.sheet(_(EMB), _("Steps 1-2. Each sentence's X, looked up in the vocabulary by word and dimension."))
+    s = book.sheet(_(EMB), _("Steps {step}-{next}. Each sentence's X, looked up in the vocabulary by word and "
+                             "dimension.")
+                   .format(step=scene_number("Embeddings"), next=scene_number("SimplifiedAttention")))
     here = s.title
     # Translators: Vocabulary, Words and Dimensions are the names the formulas use: keep them as they are.
-    s.title_band(_("1 · Embeddings"), _("A sentence is the vocabulary rows of its words: X[word, dimension] = "
-                                        "INDEX(Vocabulary, MATCH(word, Words, 0), MATCH(dimension, Dimensions, 0))"))
-    s.text(3, 1, _("2 · Self-attention, simplified: for now the queries, keys and values are these rows themselves "
-                   "(Q = K = V = X)."), italic=True)
+    s.title_band(numbered("Embeddings", _("Embeddings")),
+                 _("A sentence is the vocabulary rows of its words: X[word, dimension] = "
+                   "INDEX(Vocabulary, MATCH(word, Words, 0), MATCH(dimension, Dimensions, 0))"))
+    s.text(3, 1, numbered("SimplifiedAttention", _("Self-attention, simplified: for now the queries, keys and values "
+                                                   "are these rows themselves (Q = K = V = X).")), italic=True)
 
     def one(s: Sheet, c: int, row: int) -> int:
         ct = book.trace.contexts[c]
@@ -77,10 +82,12 @@ def best_partner(ct: ContextTrace) -> int:
 
 
 def _dot_products(book: Book) -> None:
-    s = book.sheet(_(DOT), _("Step 3. One score worked out term by term, then every score S = X·Xᵀ."))
+    s = book.sheet(_(DOT), _("Step {step}. One score worked out term by term, then every score S = X·Xᵀ.")
+                   .format(step=scene_number("DotProducts")))
     here = s.title
-    s.title_band(_("3 · Dot products"), _("S = X·Xᵀ: the score of word i with word j is Σ X[i, k]·X[j, k] = "
-                                          "SUMPRODUCT(row i, row j). A similarity, not yet a weight."))
+    s.title_band(numbered("DotProducts", _("Dot products")),
+                 _("S = X·Xᵀ: the score of word i with word j is Σ X[i, k]·X[j, k] = "
+                   "SUMPRODUCT(row i, row j). A similarity, not yet a weight."))
     dec = book.trace.decimals
 
     def one(s: Sheet, c: int, row: int) -> int:
@@ -115,10 +122,12 @@ def _dot_products(book: Book) -> None:
 
 
 def _scaling(book: Book) -> None:
-    s = book.sheet(_(SCALE), _("Step 4. S/√d, and the softmax with and without the scaling."))
+    s = book.sheet(_(SCALE), _("Step {step}. S/√d, and the softmax with and without the scaling.")
+                   .format(step=scene_number("Scaling")))
     here = s.title
-    s.title_band(_("4 · Scaling"), _("Divide every score by √d (d = the number of dimensions) so that the softmax does "
-                                     "not become too sharp as d grows; compare the two softmaxes."))
+    s.title_band(numbered("Scaling", _("Scaling")),
+                 _("Divide every score by √d (d = the number of dimensions) so that the softmax does "
+                   "not become too sharp as d grows; compare the two softmaxes."))
     dec, p = book.trace.decimals, book.palette
     s.put(4, 1, "√d =", font=p.ink(bold=True))
     s.put(4, 2, "=SQRT(d_model)", cached=math.sqrt(book.trace.lesson.d), decimals=dec, border=True)
@@ -168,10 +177,12 @@ def _scaling(book: Book) -> None:
 
 
 def _softmax(book: Book) -> None:
-    s = book.sheet(_(SOFT), _("Steps 5-6. The focus word's row worked out (exponentials, their sum, the division), "
-                              "then the whole attention matrix."))
-    s.title_band(_("5 · Softmax"), _("Exponentiate, divide by the row's sum: every row becomes weights that sum to 1. "
-                                     "Row = the word being updated (query), column = the word it looks at (key)."))
+    s = book.sheet(_(SOFT), _("Steps {step}-{next}. The focus word's row worked out (exponentials, their sum, the "
+                              "division), then the whole attention matrix.")
+                   .format(step=scene_number("Softmax"), next=scene_number("ReadingAttention")))
+    s.title_band(numbered("Softmax", _("Softmax")),
+                 _("Exponentiate, divide by the row's sum: every row becomes weights that sum to 1. "
+                   "Row = the word being updated (query), column = the word it looks at (key)."))
     stack_contexts(book, s, 4, _softmax_context)
 
 
@@ -215,10 +226,11 @@ def _softmax_context(s: Sheet, c: int, row: int) -> int:
 
 
 def _mixing(book: Book) -> None:
-    s = book.sheet(_(MIX), _("Step 7. Output = A·X: the focus word's output as a weighted sum, then every output."))
+    s = book.sheet(_(MIX), _("Step {step}. Output = A·X: the focus word's output as a weighted sum, then every output.")
+                   .format(step=scene_number("MixingValues")))
     here = s.title
     s.title_band(
-        _("7 · Mixing the values"),
+        numbered("MixingValues", _("Mixing the values")),
         _(
             "Output = A·V with V = X for now: a word's output is every word's vector "
             "weighted by its attention, summed. Output[i, dimension] = "
@@ -245,10 +257,11 @@ def _mixing(book: Book) -> None:
 
 
 def _two_contexts(book: Book) -> None:
-    s = book.sheet(_(TWO), _("Step 8. The focus word in every context: same input, different outputs, where each "
-                             "leans."))
-    s.title_band(_("8 · Side by side"), _("The same input vector, different outputs: the vocabulary did not change, "
-                                          "only how attention combined it."))
+    s = book.sheet(_(TWO), _("Step {step}. The focus word in every context: same input, different outputs, where each "
+                             "leans.").format(step=scene_number("TwoContexts")))
+    s.title_band(numbered("TwoContexts", _("Side by side")),
+                 _("The same input vector, different outputs: the vocabulary did not change, "
+                   "only how attention combined it."))
     col = 1
     for c in range(len(book.trace.contexts)):
         col = _two_contexts_one(s, c, col) + 2
