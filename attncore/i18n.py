@@ -50,7 +50,7 @@ import os
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
-from decimal import Decimal
+from decimal import Decimal, localcontext
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -408,8 +408,10 @@ def number(plain: str, lang: str | None = None) -> str:
     if len(digits) > 3:
         from babel.numbers import format_decimal
 
-        # grouping only: the integer part is exact, Babel does not round it
-        digits = format_decimal(Decimal(digits), locale=lang, numbering_system="default")
+        # grouping only: the integer part is exact, Babel does not round it; Babel quantizes in the
+        # current context, whose 28 digits a sum of large exponentials (10^25 and up) outgrows
+        with localcontext(prec=len(digits) + 8):
+            digits = format_decimal(Decimal(digits), locale=lang, numbering_system="default")
     return m["sign"] + (digits + ((decimal_sign + frac) if frac is not None else "")).translate(digits_of)
 
 
