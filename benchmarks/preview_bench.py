@@ -41,6 +41,8 @@ from typing import Any
 from common import BIN, copy_sources, python_loop_seconds, scene_files
 from watch_bench import plain_manim, watch_edits
 
+from attnstage.settings import PREVIEW_DIR_ENV, PREVIEW_SERVER_ENV, env_name
+
 SCENES = ("Softmax", "LearnedProjections")
 RUNS = 5
 #: The issue's targets: a second one-shot preview after an edit, and an unchanged one, at most
@@ -169,8 +171,8 @@ def main() -> None:
     state = tmp / "servers"
     try:
         src, env = copy_sources(tmp)
-        env.update({"ATTNVID_PREVIEW_SERVER": "1", "ATTNVID_PREVIEW_DIR": str(state)})
-        env.pop("ATTNVID_LANGUAGE", None)
+        env.update({PREVIEW_SERVER_ENV: "1", PREVIEW_DIR_ENV: str(state)})
+        env.pop(env_name("language"), None)
         files = scene_files()
         fig: dict[str, Any] = {"python_loop_s": python_loop_seconds(), "cores": os.cpu_count()}
         for name in SCENES:
@@ -190,7 +192,7 @@ def main() -> None:
                                       "after_scene_edit_s": round(scene_s, 3)}
     finally:
         with contextlib.suppress(Exception):
-            stop_servers(state, {**os.environ, "ATTNVID_PREVIEW_DIR": str(state)})
+            stop_servers(state, {**os.environ, PREVIEW_DIR_ENV: str(state)})
         shutil.rmtree(tmp, ignore_errors=True)
     if args.json:
         print(json.dumps(fig, indent=1))
