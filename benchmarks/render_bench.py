@@ -217,10 +217,10 @@ def build_cpu_seconds(names: list[str], quality: str, env: dict[str, str], cwd: 
     """CPU seconds to build ``names`` (construct with animations skipped, Manim's own way, no
     frame drawn): the building share of a render, measured in a process of its own."""
     code = ("import sys, time, json\n"
-            "from scenes.inspect import build\nfrom scenes.lecture import find_scene\n"
-            "build(find_scene(sys.argv[2]), mobjects=False, exact=True, quality=sys.argv[1])\n"  # warm the imports
+            "from scenes.inspect import DryRenderer, build\nfrom scenes.lecture import find_scene\n"
+            "build(find_scene(sys.argv[2]), mobjects=False, renderer=DryRenderer, quality=sys.argv[1])\n"  # warm-up
             "t = time.process_time()\n"
-            "for n in sys.argv[2:]: build(find_scene(n), mobjects=False, exact=True, quality=sys.argv[1])\n"
+            "for n in sys.argv[2:]: build(find_scene(n), mobjects=False, renderer=DryRenderer, quality=sys.argv[1])\n"
             "print(time.process_time() - t)\n")
     _, r = run([sys.executable, "-c", code, quality, *names], cwd, env)
     return float(r.stdout.split()[-1])

@@ -7,34 +7,11 @@ their end state, no frame is rasterised and no file is written.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from manim import (
-    DL,
-    UR,
-    AnimationGroup,
-    Create,
-    FadeIn,
-    FadeOut,
-    GrowFromPoint,
-    Indicate,
-    MarkupText,
-    Mobject,
-    ReplacementTransform,
-    SurroundingRectangle,
-    Text,
-    Transform,
-    TransformFromCopy,
-    Write,
-    config,
-)
-from manim.animation.animation import Animation
-from manim.animation.transform import _MethodAnimation
-from manim.renderer.cairo_renderer import CairoRenderer
+from manim import DL, UR, MarkupText, Mobject, SurroundingRectangle, Text, config
 
 from attncore import ContextTrace, LessonTrace
 
@@ -45,129 +22,12 @@ from .components.placement import STAGGER_GAP, edge_through, header_names, ink_c
 from .components.sizing import round_digit_height
 from .layout import READABLE_DIGIT_H
 from .palette_checks import AA_LARGE, AA_TEXT, contrast_ratio
-
-
-class DryRenderer(CairoRenderer):
-    """Manim's Cairo renderer, skipping animations, that also skips rasterising.
-
-    With ``skip_animations`` Manim still draws the static mobjects at every ``play``
-    and the whole frame at every ``wait`` (``update_frame`` ignores skipping by
-    default), then throws the pixels away. A build only needs the frames it captures
-    itself at the checkpoints, so this saves about a sixth of a build.
-    """
-
-    def update_frame(self, scene: Any, mobjects: Any = None, include_submobjects: bool = True,
-                     ignore_skipping: bool = True, **kwargs: Any) -> None:
-        if self.skip_animations:
-            return
-        super().update_frame(scene, mobjects, include_submobjects, ignore_skipping, **kwargs)
-
-
-#: Animations whose end state is the state their mobject had when the animation was made:
-#: they only bring it in (fades, drawing, growing), take it out (a fade out, which Manim
-#: restores after removing) or come back to it (Indicate; TransformFromCopy animates its
-#: target from a copy of the source and ends on the target as it was).
-TO_ITSELF = (FadeIn, FadeOut, Create, Write, GrowFromPoint, Indicate, TransformFromCopy)
-
-
-def _no_interpolation(alpha: float) -> None:
-    """An animation played straight to its end has nothing to interpolate (a FadeOut's clean-up
-    interpolates back to 0, to restore a mobject the end state never changed)."""
-
-
-def _begin(anim: Animation) -> None:
-    if isinstance(anim, AnimationGroup):
-        for a in anim.animations:
-            _begin(a)
-    elif isinstance(anim, (*TO_ITSELF, _MethodAnimation)):
-        anim.interpolate = _no_interpolation  # type: ignore[method-assign]
-    elif isinstance(anim, Transform) and type(anim) in (Transform, ReplacementTransform):
-        # Transform.begin without its start: at alpha 1 Manim's interpolation weighs the start by
-        # 0 and copies the target's colours and widths, so the mobject ends as the aligned target
-        # whatever the start is. Its copy of the mobject and its interpolation to 0 were a third of
-        # the transform's cost, on a state nobody looks at.
-        t: Any = anim  # Manim types these Mobject or OpenGLMobject: the Cairo renderer's are Mobjects
-        t.target_mobject = t.create_target()
-        t.target_copy = t.target_mobject.copy()
-        t.mobject.align_data(t.target_copy)
-        t.starting_mobject = t.target_copy
-        if t.suspend_mobject_updating:
-            t.mobject.suspend_updating()
-    else:
-        anim.begin()
-
-
-def _finish(anim: Animation) -> None:
-    if isinstance(anim, AnimationGroup):
-        for a in anim.animations:
-            _finish(a)
-    elif isinstance(anim, _MethodAnimation):  # ``mob.animate.f(...)``: the methods, on the mobject itself
-        for item in anim.methods:
-            item.method.__func__(anim.mobject, *item.args, **item.kwargs)
-    elif not isinstance(anim, TO_ITSELF):
-        anim.finish()
-
-
-class LayoutRenderer(DryRenderer):
-    """A :class:`DryRenderer` that plays every animation straight to its end state.
-
-    Manim skipping an animation still begins it (copies of the mobject and its target,
-    aligned point by point) and interpolates it to its end: about half of a build, spent
-    on states nobody looks at. Here an animation that ends where its mobject already is
-    (:data:`TO_ITSELF`) is only added to or removed from the scene, ``mob.animate``
-    applies its methods to the mobject, and every other animation (Transform,
-    ReplacementTransform, FadeTransform, ...) runs as Manim runs it. The scene's clock,
-    narration and sections are Manim's, and at the end of every section the same texts
-    stand at the same places in the same colours, which ``tests/test_layout_build.py``
-    checks against :class:`DryRenderer` for every scene of the default lesson. Not the
-    same pixels: Manim's transforms leave aligned copies of glyphs, and ``Write`` its own
-    stroke width, so frames are drawn by :class:`DryRenderer`. A build is then 2.5 to 3
-    times faster (the layout and number tests).
-    """
-
-    def play(self, scene: Any, *args: Any, **kwargs: Any) -> None:
-        self.skip_animations = self._original_skipping_status
-        self.update_skipping_status()
-        if not self.skip_animations:
-            super().play(scene, *args, **kwargs)
-            return
-        scene.compile_animation_data(*args, **kwargs)
-        self.time += scene.duration
-        # Manim's order: every animation set up and begun, then every one finished, then cleaned up.
-        for anim in scene.animations:
-            anim._setup_scene(scene)
-            _begin(anim)
-        for anim in scene.animations:
-            _finish(anim)
-        for anim in scene.animations:
-            anim.clean_up_from_scene(scene)
-        self.num_plays += 1
-
-
-@contextmanager
-def temporary_config(temp: dict[str, Any]) -> Iterator[None]:
-    """Manim's ``tempconfig``, without setting an unchanged renderer again on the way out.
-
-    ``tempconfig`` restores the whole config through ``config.update``, whose renderer setter
-    reassigns the bases of every class Manim converts for OpenGL, even to the same bases: about
-    10 ms, and the method caches of those classes emptied, twice in every preview (the warm
-    watch's LearnedProjections after a lesson edit: 0.654 s -> 0.627 s, medians of ten edits in
-    turn). The same values come back; so does the renderer when it changed."""
-    original = config.copy()
-    config.update({k: v for k, v in temp.items() if k in original})
-    try:
-        yield
-    finally:
-        if config.renderer == original.renderer:
-            config._d.update(original._d)
-            if original.tex_template:
-                config.tex_template = original.tex_template
-        else:
-            config.update(original)
+from .skipping import DryRenderer, ExactRenderer, LayoutRenderer, temporary_config
 
 
 def build(cls: type[LessonScene], *, frames: bool | frozenset[str] = False, mobjects: bool = True,
-          quality: str = "low_quality", exact: bool | None = None) -> LessonScene:
+          quality: str = "low_quality", exact: bool | None = None,
+          renderer: type[DryRenderer] | None = None) -> LessonScene:
     """Run ``construct`` of ``cls`` with skipped animations; return the scene with checkpoints.
 
     Each checkpoint holds a copy of the mobjects on screen at the end of its section
@@ -175,10 +35,11 @@ def build(cls: type[LessonScene], *, frames: bool | frozenset[str] = False, mobj
     ``frames=True`` it also holds the rendered frame (a PIL image), rasterised by
     Manim's own camera, no video encoded; ``frames`` may instead name the sections whose
     frames are wanted (the others have ``image=None``). Animations are played straight to
-    their end (:class:`LayoutRenderer`) unless frames are wanted or ``exact=True``: then Manim
-    begins and interpolates each of them as a render does (:class:`DryRenderer`), so that a
-    frame is the video's (Manim's transforms leave aligned copies of glyphs, and ``Write``
-    its own stroke width, that the end state does not have).
+    their end (:class:`LayoutRenderer`) unless frames are wanted or ``exact=True``: then each
+    ends where Manim's own skipping leaves it (:class:`ExactRenderer`), so that a frame is
+    the video's (Manim's transforms leave aligned copies of glyphs that the layout build's
+    end state does not have). ``renderer`` names the renderer instead (:class:`DryRenderer`:
+    Manim's own skipping, which the tests compare :class:`ExactRenderer` with).
     """
     if exact is None:
         exact = bool(frames)
@@ -193,7 +54,8 @@ def build(cls: type[LessonScene], *, frames: bool | frozenset[str] = False, mobj
         cls.collect_checkpoints = mobjects
         cls.collect_frames = frames
         try:
-            scene = cls(renderer=(DryRenderer if exact else LayoutRenderer)(skip_animations=True))
+            chosen = renderer or (ExactRenderer if exact else LayoutRenderer)
+            scene = cls(renderer=chosen(skip_animations=True))
             scene.render()
         finally:
             cls.collect_checkpoints = False
@@ -524,6 +386,8 @@ __all__ = [
     "LARGE_BOLD_FONT_SIZE",
     "LayoutRenderer",
     "DryRenderer",
+    "ExactRenderer",
+    "temporary_config",
     "build",
     "resolve",
     "expected_text",

@@ -77,7 +77,7 @@ def _build(cls: type, lesson: str, style: str = "") -> Any:
 def built_scene(cls: type, lesson: str = "", style: str = "") -> Any:
     """``cls`` built for ``lesson`` (a path or built-in name; "" the default) in ``style`` ("": the
     lesson's own, dark unless it says), animations played straight to their end
-    (:class:`scenes.inspect.LayoutRenderer`), with checkpoints at every section end: built once
+    (:class:`scenes.skipping.LayoutRenderer`), with checkpoints at every section end: built once
     per run, whichever test or worker asks first."""
     key: tuple[str, ...] = (cls.__name__, _lesson_key(lesson)) + ((style,) if style else ())
     built = _built_scene(cls, lesson, style, key)

@@ -13,7 +13,7 @@ loaded between previews, so an edit costs only what it changed:
 
 The picture is written atomically (never half a PNG), its path printed on stdout, the time
 it took on stderr; ``NAME.html`` beside it shows it and refreshes itself. A watched preview
-plays each animation straight to its end (:class:`scenes.inspect.LayoutRenderer`): the same
+plays each animation straight to its end (:class:`scenes.skipping.LayoutRenderer`): the same
 texts, numbers and shapes at the same places in the same colours as the video, about three
 times sooner; ``attnvid preview`` without ``--watch`` draws the video's own frame.
 """

@@ -26,10 +26,11 @@ def section_frames(scene: str | type, settings: SceneSettings, work: str,
     in place and reads any SVG it finds, so two processes sharing ./media/texts could
     read each other's half-written files. ``settings``: what the scene is drawn with (its
     quality the frames'; its style dark or light, "" the lesson's own).
-    ``exact=False`` plays each animation straight to its end state
-    (:class:`scenes.inspect.LayoutRenderer`, 2.6 times cheaper): the same texts at the same
-    places in the same colours, without the aligned copies of glyphs Manim's transforms
-    leave in a video's frame (what a print wants, not what a preview of the video wants).
+    ``exact=True`` draws the video's own frame, pixel for pixel
+    (:class:`scenes.skipping.ExactRenderer`); ``exact=False`` plays each animation straight
+    to its end state (:class:`scenes.skipping.LayoutRenderer`, cheaper still where transforms
+    copy from other mobjects): the same texts at the same places in the same colours,
+    without the aligned copies of glyphs Manim's transforms leave in a video's frame.
     """
     built = build_scene(scene, settings, work, frames=only if only is not None else True, mobjects=False,
                         quality=QUALITIES[settings.quality], exact=exact)
