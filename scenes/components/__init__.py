@@ -27,7 +27,9 @@
 - :mod:`~scenes.components.family`: a mobject's family, Manim's own list without a generator per member
   (``Mobject.get_family``, from the same moment);
 - :mod:`~scenes.components.bounds`: a mobject's bounding box, Manim's own points gathered by NumPy
-  (``VMobject.get_points_defining_boundary`` and ``Mobject.reduce_across_dimension``, from the same moment).
+  (``VMobject.get_points_defining_boundary`` and ``Mobject.reduce_across_dimension``, from the same moment);
+- :mod:`~scenes.components.updating`: a mobject's update, skipped while no updater exists in the process
+  (``Mobject.update`` and ``Mobject.add_updater``, from the same moment).
 
 Everything Manim already has (Text, Rectangle, Arrow, SurroundingRectangle, animations)
 is Manim's own.
@@ -174,6 +176,7 @@ from .text import (
     wrapped_text,
 )
 from .tokens import TokenRow, fitted_token_row, tint_tokens, wrap_token_row
+from .updating import any_updater
 from .wording import EXP_ROW_NOTE, approx_note, listed, quoted, sum_head, which_sentence
 
 #: The public components: what a lecturer's own scene may import (docs/api/components.md).
