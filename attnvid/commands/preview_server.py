@@ -27,7 +27,7 @@ from typing import Any
 
 from attnstage.settings import SceneSettings
 
-from ..catalog import forget_traces, lecture_scenes
+from ..catalog import forget_traces, lecture_scenes, warm_texts
 from ..paths import package_dir
 from ..render.cache import is_scene_file
 from .preview_client import PACKAGES, code_digest, peer_uid, read_message
@@ -39,6 +39,7 @@ CODE = code_digest()
 from .. import cli  # noqa: E402  (after the digest, on purpose)
 from ..errors import cli_errors  # noqa: E402
 from .warm import one_line  # noqa: E402
+from .warm import settle as settle_warm  # noqa: E402
 
 
 class Server:
@@ -70,7 +71,11 @@ class Server:
         """Run one ``attnvid preview`` as its client asked; its status, stdout and stderr."""
         self.idle = int(message.get("idle", self.idle))
         os.chdir(message["cwd"])
-        SceneSettings.from_environ(message["env"]).to_environ()  # the client's settings, every field
+        settings = SceneSettings.from_environ(message["env"])
+        settings.to_environ()  # the client's settings, every field
+        # the texts each request takes are counted, for settle() to copy ahead; written to disk only
+        # to a folder the settings name (the request's own work folder goes when it ends)
+        warm_texts(keep_on_disk=bool(settings.text_cache))
         forget_traces()  # the lesson read anew: its file may have changed
         out, err = io.StringIO(), io.StringIO()
         status = 0
@@ -85,6 +90,13 @@ class Server:
                 print(self.one_line(exc).replace("; still watching", ""), file=sys.stderr)
                 status = 1
         return {"status": status, "stdout": out.getvalue(), "stderr": err.getvalue(), "how": "server"}
+
+
+    def settle(self) -> None:
+        """After a reply, while the author looks at the picture: collect what the request left, copy
+        ahead the texts it took, and freeze what lives on (Manim, the fonts, the parsed texts) out
+        of the cyclic collector's way, as the warm watch does between edits (:func:`.warm.settle`)."""
+        settle_warm()
 
 
 def _scene_digests() -> dict[str, str]:
@@ -157,6 +169,7 @@ def serve(path: Path, idle: int, expected: list[str]) -> None:
                 _reply(conn, {"stale": True, "pid": os.getpid()})
                 leave()
             _reply(conn, server.run(message))
+            server.settle()
 
 
 if __name__ == "__main__":

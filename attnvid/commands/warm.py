@@ -162,7 +162,7 @@ def _preview_once(warm: WarmPreview) -> None:
     click.echo(f"{warm.name}: {time.perf_counter() - started:.2f} s", err=True)
 
 
-def _settle() -> None:
+def settle() -> None:
     """Between edits: collect what the last preview left, copy ahead the texts it took
     (scenes.components.text.prepare_spares), then freeze what lives on (Manim, the fonts, the
     parsed texts and formulas, the spare copies) out of the cyclic collector's way. A full collection
@@ -233,12 +233,12 @@ def watch(warm: WarmPreview, argv: list[str]) -> None:
         observer.schedule(Handler(), str(warm.lesson_path.resolve().parent), recursive=False)
     observer.start()
     click.echo("watching scenes/, attncore/, attnstage/, attnvid/ and the lesson; Ctrl-C stops", err=True)
-    # count the texts each preview takes, for _settle to copy ahead; written for others only to a
+    # count the texts each preview takes, for settle to copy ahead; written for others only to a
     # folder the settings name (our own text folder goes when we start anew)
     warm_texts(keep_on_disk=bool(warm.settings.text_cache))
     try:
         _preview_once(warm)
-        _settle()
+        settle()
         while True:
             edited.wait(0.5)  # until an edit; the timeout lets Ctrl-C be seen while nothing happens
             with lock:
@@ -249,7 +249,7 @@ def watch(warm: WarmPreview, argv: list[str]) -> None:
                     edited.clear()
             if changed:
                 _react(warm, changed, argv)
-                _settle()
+                settle()
             elif pending:
                 time.sleep(rest)
     except (KeyboardInterrupt, Interrupted):
