@@ -196,7 +196,10 @@ def same_vector(cl: Claim, t: LessonTrace) -> None:
 def largest(cl: Claim, t: LessonTrace) -> None:
     a = cl.args
     row = row_of(t, a["context"], a["stage"], a["row"])
-    among = [j for j in range(len(row)) if not (a["others"] and j == a["row"])]
+    # under the causal mask a row ranks the words the mask leaves (itself and those before): a masked
+    # word's exact 0 is no tie with an earlier word's weight under the shown unit
+    kept = a["row"] + 1 if a["stage"] == "causal_attention" else len(row)
+    among = [j for j in range(kept) if not (a["others"] and j == a["row"])]
     assert a["column"] in among and row[a["column"]] >= max(row[j] for j in among) - 1e-12
     tokens = t.lesson.contexts[a["context"]].tokens
     # the words the text names, but the row's (unless the column is another place of the row's own word:
