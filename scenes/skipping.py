@@ -77,13 +77,7 @@ def _begin(anim: Animation) -> None:
         # 0 and copies the target's colours and widths, so the mobject ends as the aligned target
         # whatever the start is. Its copy of the mobject and its interpolation to 0 were a third of
         # the transform's cost, on a state nobody looks at.
-        t: Any = anim  # Manim types these Mobject or OpenGLMobject: the Cairo renderer's are Mobjects
-        t.target_mobject = t.create_target()
-        t.target_copy = t.target_mobject.copy()
-        t.mobject.align_data(t.target_copy)
-        t.starting_mobject = t.target_copy
-        if t.suspend_mobject_updating:
-            t.mobject.suspend_updating()
+        _begin_without_start(anim)
     else:
         anim.begin()
 
@@ -99,7 +93,25 @@ def _finish(anim: Animation) -> None:
         anim.finish()
 
 
-class LayoutRenderer(DryRenderer):
+class _Skipping(DryRenderer):
+    """A :class:`DryRenderer` that plays skipped animations its own way (:meth:`play_skipped`)."""
+
+    def play(self, scene: Any, *args: Any, **kwargs: Any) -> None:
+        self.skip_animations = self._original_skipping_status
+        self.update_skipping_status()
+        if not self.skip_animations:
+            super().play(scene, *args, **kwargs)
+            return
+        scene.compile_animation_data(*args, **kwargs)
+        self.time += scene.duration
+        self.play_skipped(scene)
+        self.num_plays += 1
+
+    def play_skipped(self, scene: Any) -> None:
+        raise NotImplementedError
+
+
+class LayoutRenderer(_Skipping):
     """A :class:`DryRenderer` that plays every animation straight to its end state.
 
     Manim skipping an animation still begins it (copies of the mobject and its target,
@@ -112,18 +124,11 @@ class LayoutRenderer(DryRenderer):
     stand at the same places in the same colours, which ``tests/test_layout_build.py``
     checks against :class:`DryRenderer` for every scene of the default lesson. Not the
     same pixels: Manim's transforms leave aligned copies of glyphs, and ``Write`` its own
-    stroke width, so frames are drawn by :class:`DryRenderer`. A build is then 2.5 to 3
+    stroke width, so frames are drawn by :class:`ExactRenderer`. A build is then 2.5 to 3
     times faster (the layout and number tests).
     """
 
-    def play(self, scene: Any, *args: Any, **kwargs: Any) -> None:
-        self.skip_animations = self._original_skipping_status
-        self.update_skipping_status()
-        if not self.skip_animations:
-            super().play(scene, *args, **kwargs)
-            return
-        scene.compile_animation_data(*args, **kwargs)
-        self.time += scene.duration
+    def play_skipped(self, scene: Any) -> None:
         # Manim's order: every animation set up and begun, then every one finished, then cleaned up.
         for anim in scene.animations:
             anim._setup_scene(scene)
@@ -132,7 +137,6 @@ class LayoutRenderer(DryRenderer):
             _finish(anim)
         for anim in scene.animations:
             anim.clean_up_from_scene(scene)
-        self.num_plays += 1
 
 
 def _ends_as_target(anim: Animation) -> bool:
@@ -206,7 +210,7 @@ def _exact_finish(anim: Animation) -> None:
         anim.finish()
 
 
-class ExactRenderer(DryRenderer):
+class ExactRenderer(_Skipping):
     """A :class:`DryRenderer` whose skipped animations end where Manim's end, value for value, sooner.
 
     Manim skipping an animation begins it (a copy of its start, interpolated to 0),
@@ -220,14 +224,7 @@ class ExactRenderer(DryRenderer):
     and the storyboard draw with it.
     """
 
-    def play(self, scene: Any, *args: Any, **kwargs: Any) -> None:
-        self.skip_animations = self._original_skipping_status
-        self.update_skipping_status()
-        if not self.skip_animations:
-            super().play(scene, *args, **kwargs)
-            return
-        scene.compile_animation_data(*args, **kwargs)
-        self.time += scene.duration
+    def play_skipped(self, scene: Any) -> None:
         finishing = []
         for anim in scene.animations:  # Manim's order: each set up and begun, then each finished and cleaned up
             anim._setup_scene(scene)
@@ -236,7 +233,6 @@ class ExactRenderer(DryRenderer):
             if finish:
                 _exact_finish(anim)
             anim.clean_up_from_scene(scene)
-        self.num_plays += 1
 
 
 @contextmanager
