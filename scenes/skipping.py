@@ -37,6 +37,8 @@ from manim.animation.transform import _MethodAnimation
 from manim.renderer.cairo_renderer import CairoRenderer
 from manim.utils.bezier import interpolate as bezier_interpolate
 
+from .components.updating import any_updater
+
 
 class DryRenderer(CairoRenderer):
     """Manim's Cairo renderer, skipping animations, that also skips rasterising.
@@ -94,12 +96,16 @@ def _finish(anim: Animation) -> None:
 
 
 class _Skipping(DryRenderer):
-    """A :class:`DryRenderer` that plays skipped animations its own way (:meth:`play_skipped`)."""
+    """A :class:`DryRenderer` that plays skipped animations its own way (:meth:`play_skipped`),
+    while nothing has an updater: Manim's skipping runs the updaters once over the animation's
+    whole time (a time-based one moves its mobject), which playing to the end leaves out, so
+    with any updater in the process (:func:`scenes.components.updating.any_updater`) or on the
+    scene every play is Manim's own."""
 
     def play(self, scene: Any, *args: Any, **kwargs: Any) -> None:
         self.skip_animations = self._original_skipping_status
         self.update_skipping_status()
-        if not self.skip_animations:
+        if not self.skip_animations or any_updater() or scene.updaters:
             super().play(scene, *args, **kwargs)
             return
         scene.compile_animation_data(*args, **kwargs)
@@ -143,7 +149,7 @@ def _ends_as_target(anim: Animation) -> bool:
     """Whether Manim's skipped ``anim`` ends with its mobject equal to the aligned copy of its target
     whatever its start: a straight path, ``(1 - a) * start + a * end``, weighs the start by
     exactly 0 when the rate function gives exactly 1 at the end."""
-    return float(anim.rate_func(1.0)) == 1.0 and getattr(anim, "path_func", None) is bezier_interpolate
+    return float(anim.rate_func(1.0)) == 1.0 and _straight(anim)
 
 
 #: Animations a frame-exact build still leaves out: whatever they do in between, their mobject
@@ -165,9 +171,7 @@ def _exact_begin(anim: Animation) -> bool:
     t: Any = anim  # Manim types these Mobject or OpenGLMobject: the Cairo renderer's are Mobjects
     if isinstance(anim, TransformFromCopy) and float(anim.rate_func(0.0)) == 0.0 and _straight(anim):
         # it ends at its start, 1 * start + 0 * source: its mobject as aligned with the source's copy
-        t.target_mobject = t.create_target()
-        t.target_copy = t.target_mobject.copy()
-        t.mobject.align_data(t.target_copy)
+        _align_with_target(t)
         anim.interpolate = _no_interpolation  # type: ignore[method-assign]
         return False
     if _plain_transform(anim) and _ends_as_target(anim):
@@ -191,12 +195,18 @@ def _straight(anim: Animation) -> bool:
     return getattr(anim, "path_func", None) is bezier_interpolate
 
 
-def _begin_without_start(t: Any) -> None:
-    """Transform.begin without its start: at alpha 1 the start weighs exactly 0 (see
-    :func:`_ends_as_target`), so its copy and the interpolation to 0 change no value of the end."""
+def _align_with_target(t: Any) -> None:
+    """What Transform.begin does before it copies the start: the target made, copied, and the
+    mobject aligned with the copy (which may add points to either)."""
     t.target_mobject = t.create_target()
     t.target_copy = t.target_mobject.copy()
     t.mobject.align_data(t.target_copy)
+
+
+def _begin_without_start(t: Any) -> None:
+    """Transform.begin without its start: at alpha 1 the start weighs exactly 0 (see
+    :func:`_ends_as_target`), so its copy and the interpolation to 0 change no value of the end."""
+    _align_with_target(t)
     t.starting_mobject = t.target_copy
     if t.suspend_mobject_updating:
         t.mobject.suspend_updating()
@@ -215,13 +225,13 @@ class ExactRenderer(_Skipping):
 
     Manim skipping an animation begins it (a copy of its start, interpolated to 0),
     interpolates it to its end, finishes it (to its end again) and cleans up. For a scene
-    without updaters (ours have none) the end is all anybody sees, and for most animations
-    it does not depend on the start: those leave out the start's copy and the
-    interpolations (:func:`_exact_begin`), the rest (``Write``, a path along an arc, a
-    rate function that does not end at 1, ``Succession``) run as Manim runs them. Every
-    section's frame equals :class:`DryRenderer`'s pixel for pixel
-    (``tests/test_layout_build.py``), which is the video's own frame; the one-shot preview
-    and the storyboard draw with it.
+    without updaters (ours have none; with one every play is Manim's, see :class:`_Skipping`)
+    the end is all anybody sees, and for most animations it does not depend on the start:
+    those leave out the start's copy and the interpolations (:func:`_exact_begin`), the rest
+    (``Write``, a path along an arc, a rate function that does not end at 1, ``Succession``)
+    run as Manim runs them. Every section's frame equals :class:`DryRenderer`'s pixel for
+    pixel (``tests/test_layout_build.py``), which is the video's own frame; the one-shot
+    preview and the storyboard draw with it.
     """
 
     def play_skipped(self, scene: Any) -> None:

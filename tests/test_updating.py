@@ -32,7 +32,8 @@ def test_without_updaters_an_update_walks_nothing(monkeypatch: pytest.MonkeyPatc
 
 def test_a_scene_with_updaters_moves_as_in_manim() -> None:
     """In a process of its own (no updater before): a dot that moves with time and a label
-    that follows it (``always_redraw``) end where Manim's own update puts them."""
+    that follows it (``always_redraw``) end where Manim's own update puts them, in a render and
+    in a build of any renderer."""
     code = textwrap.dedent("""
         import scenes.components
         from scenes.components import updating
@@ -45,12 +46,20 @@ def test_a_scene_with_updaters_moves_as_in_manim() -> None:
                 self.label = always_redraw(lambda: Text("x").next_to(self.dot, UP))
                 self.add(self.dot, self.label)
                 self.wait(1.5)
-        def run():
+        def run(renderer=None):
             with tempconfig({"dry_run": True, "disable_caching": True, "verbosity": "ERROR", "progress_bar": "none"}):
-                scene = Moving()
+                scene = Moving(renderer=renderer(skip_animations=True)) if renderer else Moving()
                 scene.render()
             return scene.dot.get_center()[0], scene.label.get_center()[0]
         ours = run()
+        # a build (previews, storyboards, the layout tests) plays it as Manim's own skipping does
+        from scenes import skipping
+        skipped = run(skipping.DryRenderer)
+        assert skipped[0] == 1.5, skipped
+        assert run(skipping.ExactRenderer) == skipped == run(skipping.LayoutRenderer)
+        skipping.any_updater = lambda: False  # guard: played to their ends, the updaters would not run
+        assert run(skipping.ExactRenderer)[0] == 0.0
+        skipping.any_updater = updating.any_updater
         from manim import Mobject
         Mobject.update, Mobject.add_updater = updating.MANIMS_UPDATE, updating.MANIMS_ADD_UPDATER
         manims = run()

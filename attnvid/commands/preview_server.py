@@ -38,8 +38,7 @@ CODE = code_digest()
 
 from .. import cli  # noqa: E402  (after the digest, on purpose)
 from ..errors import cli_errors  # noqa: E402
-from .warm import one_line  # noqa: E402
-from .warm import settle as settle_warm  # noqa: E402
+from .warm import one_line, settle  # noqa: E402
 
 
 class Server:
@@ -90,13 +89,6 @@ class Server:
                 print(self.one_line(exc).replace("; still watching", ""), file=sys.stderr)
                 status = 1
         return {"status": status, "stdout": out.getvalue(), "stderr": err.getvalue(), "how": "server"}
-
-
-    def settle(self) -> None:
-        """After a reply, while the author looks at the picture: collect what the request left, copy
-        ahead the texts it took, and freeze what lives on (Manim, the fonts, the parsed texts) out
-        of the cyclic collector's way, as the warm watch does between edits (:func:`.warm.settle`)."""
-        settle_warm()
 
 
 def _scene_digests() -> dict[str, str]:
@@ -169,7 +161,9 @@ def serve(path: Path, idle: int, expected: list[str]) -> None:
                 _reply(conn, {"stale": True, "pid": os.getpid()})
                 leave()
             _reply(conn, server.run(message))
-            server.settle()
+            # while the author looks at the picture: collect what the request left, copy ahead the
+            # texts it took, freeze what lives on, as the warm watch does between edits
+            settle()
 
 
 if __name__ == "__main__":
