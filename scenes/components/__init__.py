@@ -29,7 +29,9 @@
 - :mod:`~scenes.components.bounds`: a mobject's bounding box, Manim's own points gathered by NumPy
   (``VMobject.get_points_defining_boundary`` and ``Mobject.reduce_across_dimension``, from the same moment);
 - :mod:`~scenes.components.updating`: a mobject's update, skipped while no updater exists in the process
-  (``Mobject.update`` and ``Mobject.add_updater``, from the same moment).
+  (``Mobject.update`` and ``Mobject.add_updater``, from the same moment);
+- :mod:`~scenes.components.transforming`: a transform's frame, Manim's own values for all its submobjects
+  at once (``Transform.interpolate_mobject``, from the same moment).
 
 Everything Manim already has (Text, Rectangle, Arrow, SurroundingRectangle, animations)
 is Manim's own.
@@ -176,6 +178,7 @@ from .text import (
     wrapped_text,
 )
 from .tokens import TokenRow, fitted_token_row, tint_tokens, wrap_token_row
+from .transforming import MANIMS_INTERPOLATE_MOBJECT as _MANIMS_INTERPOLATE_MOBJECT  # installs it
 from .updating import any_updater
 from .wording import EXP_ROW_NOTE, approx_note, listed, quoted, sum_head, which_sentence
 
