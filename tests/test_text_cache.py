@@ -97,3 +97,20 @@ def test_spares_made_between_previews_are_the_copies_a_build_would_make(monkeypa
         assert family_state(text) == family_state(first)
     copied[0].shift(RIGHT)  # each its own points
     assert family_state(copied[1]) == family_state(first) != family_state(copied[0])
+
+
+def test_a_runs_scenes_share_one_folder_of_parsed_texts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A render worker without a folder named in its settings parses into the run's work folder
+    (shared by the run's workers, removed with it); a folder the settings name is kept."""
+    from dataclasses import replace
+
+    from attnstage.settings import SceneSettings
+    from attnvid.render.engine import _scene_class
+    from attnvid.render.jobs import Job
+
+    monkeypatch.setenv(env_name("text_cache"), "unchanged")  # restored after the test
+    for named, expected in (("", tmp_path / "root" / ".work" / "texts"), ("/elsewhere", Path("/elsewhere"))):
+        settings = replace(SceneSettings.from_environ(), text_cache=named)
+        job = Job(scene="TitleCard", index=1, fmt="mp4", root=str(tmp_path / "root"), key="k", settings=settings)
+        assert _scene_class(job).__name__ == "TitleCard"
+        assert SceneSettings.from_environ().text_cache == str(expected)
