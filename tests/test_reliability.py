@@ -289,18 +289,19 @@ def test_same_scene_twice_gives_identical_frames_and_bytes(tmp_path: Path) -> No
 @pytest.mark.render
 def test_two_runs_on_one_folder_take_turns(tmp_path: Path) -> None:
     media = tmp_path / "media"
-    first = start(media, "SimplifiedAttention", jobs=1)
+    # A scene long enough that the second run reaches the lock while the first renders.
+    first = start(media, "Softmax", jobs=1)
     deadline = time.monotonic() + 300
     while not (media / ".work").exists() and first.poll() is None and time.monotonic() < deadline:
         time.sleep(0.1)  # .work appears once the first run holds the lock and renders
-    second = start(media, "SimplifiedAttention", jobs=1)
+    second = start(media, "Softmax", jobs=1)
     (out1, err1), (out2, err2) = finish(first), finish(second)
     assert first.returncode == 0, err1
     assert second.returncode == 0, err2
-    assert out1 == out2 == f"{media}/scenes/low/02_SimplifiedAttention.mp4\n"
+    assert out1 == out2 == f"{media}/scenes/low/05_Softmax.mp4\n"
     assert f"attnvid: waiting for another attnvid run on {media} to finish" in err2
     assert "waiting" not in err1
-    assert "SimplifiedAttention: unchanged, not rendered" in err2, "the second run used the first one's video"
+    assert "Softmax: unchanged, not rendered" in err2, "the second run used the first one's video"
     check_videos(media)
     assert not leftovers(media)
 

@@ -17,6 +17,7 @@ from ..publish.handout import print_frames
 from ..publish.package import PackageSettings
 from ..render.engine import run_jobs
 from ..render.jobs import default_jobs, plan
+from ..render.workers import start_early
 from .package import format_option, in_video_option, render_command, write_packages
 
 
@@ -46,6 +47,7 @@ def lecture(jobs: int | None, settings: SceneSettings, formats: tuple[str, ...],
     manifest.json. Its path is the last line printed; with --package, the packages' paths
     follow it (as attnvid package writes them).
     """
+    start_early()  # the workers' fork server imports Manim while this plans
     lesson = get_lesson(settings)
     names = [c.__name__ for part in lecture_parts(lesson) for c in part.scenes]  # the lesson's scenes, in order
     job_list = plan(lesson, settings, names, "mp4", media)

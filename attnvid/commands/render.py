@@ -16,6 +16,7 @@ from ..outputs import claim_output
 from ..render.engine import run_jobs
 from ..render.jobs import default_jobs, plan
 from ..render.settings import FORMATS
+from ..render.workers import start_early
 
 
 @click.command("render")
@@ -33,6 +34,7 @@ def render(scenes: tuple[str, ...], fmt: str, jobs: int | None, settings: SceneS
     the path of each video, in lecture order. Scenes whose inputs did not change since
     their last render are not rendered again.
     """
+    start_early()  # the workers' fork server imports Manim while this plans
     if not settings.lesson and any(is_scene_path(s) for s in scenes):
         own = own_lesson_path(resolve_scenes(scenes))
         settings = replace(settings, lesson=str(own)) if own is not None else settings
