@@ -188,13 +188,13 @@ print(json.dumps({"frames": frames, "stacked": stacked[0]}))
 
 @pytest.mark.slow
 def test_a_scene_draws_the_same_frames_as_with_manims_own_code() -> None:
-    """Softmax (fades, lags, numbers transformed in a table): every frame handed to the encoder."""
+    """Scaling (fades, numbers transformed in a table, cells highlighted): every frame handed to the encoder."""
     runs = {}
     for which in ("ours", "manim"):
-        r = subprocess.run([sys.executable, "-c", FRAMES, "Softmax", which], capture_output=True, text=True,
+        r = subprocess.run([sys.executable, "-c", FRAMES, "Scaling", which], capture_output=True, text=True,
                            timeout=600)
         assert r.returncode == 0, r.stderr[-3000:]
         runs[which] = json.loads(r.stdout.strip().splitlines()[-1])
     assert len(runs["manim"]["frames"]) > 100
     assert runs["ours"]["frames"] == runs["manim"]["frames"]
-    assert runs["ours"]["stacked"] > 500 and runs["manim"]["stacked"] == 0
+    assert runs["ours"]["stacked"] > 1000 and runs["manim"]["stacked"] == 0
