@@ -25,7 +25,7 @@ from ..options import jobs_option, language_option, lesson_option, media_option,
 from ..outputs import claim_output, write_atomic
 from ..render.jobs import default_jobs
 from ..render.runtime import require_runtime
-from ..render.workers import Workers
+from ..render.workers import Workers, start_early
 
 SCRIPT_NAME = "recording_script.md"
 
@@ -44,6 +44,7 @@ def script(scenes: tuple[str, ...], jobs: int | None, settings: SceneSettings, m
     another lesson; recording_script_<Scene>...md for some scenes); its path is the last
     line printed.
     """
+    start_early()  # the workers' fork server imports Manim while this plans
     lesson = get_lesson(settings)
     classes = resolve_scenes(scenes)
     names = [c.__name__ for c in classes]

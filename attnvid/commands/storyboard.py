@@ -28,7 +28,7 @@ from ..publish.clips import shown
 from ..render.frames import section_frames
 from ..render.jobs import default_jobs
 from ..render.runtime import require_runtime
-from ..render.workers import Workers
+from ..render.workers import Workers, start_early
 
 if TYPE_CHECKING:
     from PIL.ImageFont import FreeTypeFont, ImageFont
@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 @media_option(None)
 def storyboard(jobs: int | None, settings: SceneSettings, media: Path) -> None:
     """One PNG contact sheet: the last frame of every section, in lecture order."""
+    start_early()  # the workers' fork server imports Manim while this plans
     lesson = get_lesson(settings)
     names = [c.__name__ for c in lecture_scenes()]
     require_runtime()
