@@ -10,8 +10,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -37,15 +36,6 @@ from scenes.components import LightText, family, transforming
 
 ATTRS = ("points", "fill_rgbas", "stroke_rgbas", "background_stroke_rgbas", "stroke_width",
          "background_stroke_width", "sheen_direction", "sheen_factor")
-
-
-@contextmanager
-def manims_own() -> Iterator[None]:
-    Transform.interpolate_mobject = transforming.MANIMS_INTERPOLATE_MOBJECT  # type: ignore[method-assign]
-    try:
-        yield
-    finally:
-        transforming.install()
 
 
 def state(mob: Mobject) -> list[tuple[str, str, bytes]]:
@@ -104,7 +94,8 @@ def test_installed() -> None:
 def test_every_value_at_every_alpha_is_manims(name: str) -> None:
     alphas = (0.0, 0.13, 0.5, 0.77, 0.999, 1.0)
     ours = frames(ANIMATIONS[name], alphas)
-    with manims_own():
+    with pytest.MonkeyPatch.context() as manims_own:
+        manims_own.setattr(Transform, "interpolate_mobject", transforming.MANIMS_INTERPOLATE_MOBJECT)
         theirs = frames(ANIMATIONS[name], alphas)
     assert len(ours) == len(theirs) and len(ours[0]) > 20
     for i, (o, t) in enumerate(zip(ours, theirs, strict=True)):

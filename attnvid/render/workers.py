@@ -71,9 +71,9 @@ def started_queue() -> Any:
 
 
 def _watch_parent(parent: int, command: int) -> None:
-    """Exit when the command is gone (killed outright): nobody would collect our result. Either
-    the process that forked us changes (the fork server ends with the command) or the command's
-    own process is gone."""
+    """Exit when the command is gone (killed outright, even while we were being forked): nobody
+    would collect our result. Either the process that forked us changes (the fork server ends with
+    the command) or the command's own process is gone; both are looked at at once, then twice a second."""
     while os.getppid() == parent:
         try:
             os.kill(command, 0)
@@ -100,10 +100,6 @@ def _close_server_pipe() -> None:
 def _worker_init(started: Any, command: int) -> None:
     global _STARTED
     _STARTED = started
-    try:
-        os.kill(command, 0)  # killed while we were being forked
-    except ProcessLookupError:
-        os._exit(1)
     # Ctrl-C in a terminal reaches every process of the group; only the parent acts on it.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
