@@ -6,6 +6,11 @@ uses), and every frame handed to the encoder is compared by its hash. The scenes
 move text (captions that rise and fade), transform numbers and highlight cells, so that
 paths are reused, rebuilt after a move, and rebuilt after the tiny point changes of a
 fade.
+
+The outlines that must be traced anew are traced in C (``attnvid/render/_trace.c``): the Cairo
+path it builds is compared, element for element, with the one Manim's own camera builds, for
+the lecture's glyphs, formulas and shapes and for random points (subpaths that meet within and
+beyond the tolerance, unfinished curves, non-finite points).
 """
 
 from __future__ import annotations
@@ -13,8 +18,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from typing import Any
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 DRAW = r"""
 import hashlib, json, os, sys, tempfile
@@ -66,3 +75,112 @@ def test_reused_paths_draw_the_same_frames_as_manims_camera(scene: str) -> None:
     assert len(plain["frames"]) > 100  # type: ignore[arg-type]
     assert cached["frames"] == plain["frames"]
     assert cached["reused"] > 1000, "the cache was used"  # type: ignore[operator]
+
+
+# --- the outline traced in C (attnvid/render/_trace.c) against Manim's own tracing --------------
+
+FRAME = (854, 480)
+
+
+def _context() -> Any:
+    """A Cairo context with the matrix Manim's camera sets at 480p (user units: Manim's)."""
+    import cairo
+
+    ctx = cairo.Context(cairo.ImageSurface(cairo.FORMAT_ARGB32, *FRAME))
+    ctx.scale(FRAME[0] / 14.222222222222221, -FRAME[1] / 8.0)
+    ctx.translate(7.111111111111111, -4.0)
+    return ctx
+
+
+def _three_ways(vmobject: Any) -> tuple[list[Any], list[Any], list[Any]]:
+    """The Cairo path of ``vmobject`` built by Manim's camera, by trace_path (Python) and in C."""
+    from manim.camera.camera import Camera
+
+    from attnvid.render.camera import RTOL, _trace_in_c, trace_path
+
+    assert _trace_in_c is not None
+    ctx = _context()
+    Camera().set_cairo_context_path(ctx, vmobject)
+    manims = list(ctx.copy_path())
+    trace_path(ctx, vmobject, vmobject.points)
+    python = list(ctx.copy_path())
+    _trace_in_c(ctx, vmobject.points.tobytes(), vmobject.n_points_per_cubic_curve,
+                vmobject.tolerance_for_point_equality, RTOL)
+    return manims, python, list(ctx.copy_path())
+
+
+def test_outlines_are_traced_in_c_here() -> None:
+    from attnvid.render.camera import TRACED_IN_C
+
+    assert TRACED_IN_C, "attnvid.render._trace was not built: reinstall (bash .ci/setup) with gcc and libcairo2-dev"
+
+
+def test_the_lectures_shapes_trace_to_manims_paths_in_c() -> None:
+    from manim import Arc, Arrow, Circle, DashedLine, Dot, Rectangle, RoundedRectangle, VGroup
+
+    from scenes.components import Formula, Theme
+    from scenes.components.text import LightText
+
+    theme = Theme(style="dark")
+    shapes = VGroup(LightText("Maus sieht „Katze“ · עכבר 0,70"), Formula('A = "softmax"(Q K^T / sqrt(d))', theme),
+                    Circle(), Arc(angle=1.0), Arrow(), DashedLine(), Dot(), RoundedRectangle(), Rectangle())
+    members = shapes.family_members_with_points()
+    assert len(members) > 40
+    for m in members:
+        manims, python, in_c = _three_ways(m)
+        assert manims and in_c == manims and python == manims
+
+
+@settings(max_examples=300, deadline=None)
+@given(curves=st.lists(st.tuples(st.lists(st.floats(-8, 8), min_size=8, max_size=8),
+                                 st.sampled_from([0.0, 1e-9, 1e-6, 1e-5, 1e-3, 1.0])), min_size=1, max_size=8),
+       extra=st.integers(0, 3), tolerance=st.sampled_from([1e-6, 1e-8, 0.0]), spoil=st.sampled_from(["", "nan", "inf"]))
+def test_any_points_trace_to_manims_path_in_c(curves: list[tuple[list[float], float]], extra: int, tolerance: float,
+                                               spoil: str) -> None:
+    """Curves whose ends meet the next start exactly, within and beyond the tolerance; a few
+    points too many (an unfinished curve); a non-finite point (Manim draws nothing)."""
+    from manim import VMobject
+
+    rows = []
+    for k, (xy, gap) in enumerate(curves):
+        start = rows[-1] + np.array([gap, -gap, 0.0]) if k and rows else np.array([xy[0], xy[1], 0.0])
+        rows += [start] + [np.array([xy[i], xy[i + 1], 0.0]) for i in range(2, 8, 2)]
+    rows += [np.array([0.5 * j, 0.25, 0.0]) for j in range(extra)]
+    points = np.array(rows, dtype=float)
+    if spoil:
+        points[len(points) // 2, 1] = float(spoil)
+    v = VMobject()
+    v.points = points
+    v.tolerance_for_point_equality = tolerance
+    manims, python, in_c = _three_ways(v)
+    assert in_c == manims and python == manims
+
+
+def test_only_manims_own_kind_of_points_goes_to_c(monkeypatch: pytest.MonkeyPatch) -> None:
+    """float32 points and a subclass with its own closing test are traced in Python."""
+    from manim import Square, VMobject
+
+    from attnvid.render import camera
+
+    calls: list[str] = []
+    monkeypatch.setattr(camera, "trace_path", lambda ctx, v, p: calls.append("python"))
+    monkeypatch.setattr(camera, "_trace_in_c", lambda *a: calls.append("c"))
+
+    class OwnClosing(VMobject):
+        def consider_points_equals_2d(self, p0: Any, p1: Any) -> bool:
+            return False
+
+    square, own, single = Square(), OwnClosing(), Square()
+    own.points = square.points.copy()
+    single.points = square.points.astype(np.float32)
+    for v in (square, own, single):
+        camera.trace(_context(), v, v.points, v.points.tobytes())
+    assert calls == ["c", "python", "python"]
+
+
+def test_c_refuses_points_not_in_threes() -> None:
+    from attnvid.render.camera import RTOL, _trace_in_c
+
+    assert _trace_in_c is not None
+    with pytest.raises(ValueError, match="n x 3"):
+        _trace_in_c(_context(), np.zeros(4).tobytes(), 4, 1e-6, RTOL)

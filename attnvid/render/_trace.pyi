@@ -1,0 +1,3 @@
+from typing import Any
+
+def trace(context: Any, points: bytes, nppcc: int, atol: float, rtol: float, /) -> None: ...
