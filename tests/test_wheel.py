@@ -144,8 +144,9 @@ def test_a_lecturer_installs_the_wheel_and_renders(venv: Path, tmp_path: Path) -
     (folder / "tiny.toml").write_text(TINY_LESSON, encoding="utf-8")
 
     where = in_venv(venv, "python", "-c", "import attncore, attnvid, scenes; "
-                    "print(attncore.__file__, attnvid.__file__, scenes.__file__)", cwd=folder)
-    assert where.returncode == 0, where.stderr
+                    "from attnvid.render import _trace; "
+                    "print(attncore.__file__, attnvid.__file__, scenes.__file__, _trace.__file__)", cwd=folder)
+    assert where.returncode == 0, where.stderr  # the wheel holds the C outline tracer, built for this Python
     assert all(Path(p).is_relative_to(venv) for p in where.stdout.split()), where.stdout
     check = in_venv(venv, "python", "-m", "pip", "check", cwd=folder)
     assert check.returncode == 0, check.stdout + check.stderr
