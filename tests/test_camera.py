@@ -184,3 +184,41 @@ def test_c_refuses_points_not_in_threes() -> None:
     assert _trace_in_c is not None
     with pytest.raises(ValueError, match="n x 3"):
         _trace_in_c(_context(), np.zeros(4).tobytes(), 4, 1e-6, RTOL)
+
+
+# --- display_vectorized in one function against Manim's ------------------------------------------
+
+
+def test_one_function_drawing_paints_manims_pixels() -> None:
+    """Fills, strokes, background strokes, gradients, caps and joints, a width given as text, a
+    mobject without colours, and a class that changes its own fill: the same pixels as Manim's camera."""
+    from manim import BLUE, RED, YELLOW, Circle, Line, Polygon, Square, Text, VGroup, VMobject
+    from manim.camera.camera import Camera
+    from manim.constants import CapStyleType, LineJointType
+
+    from attnvid.render.camera import PathCachingCamera
+
+    class OwnFill(Square):  # drawn Manim's way: it changes a method the one function reads through
+        def get_fill_rgbas(self) -> Any:
+            return np.array([[0.2, 0.9, 0.1, 0.7]])
+
+    bare = VMobject()
+    bare.set_points_as_corners([[-6, -3, 0], [-5, -2, 0], [-6, -2, 0]])
+    del bare.fill_rgbas  # Manim's getters give zeros for a colour never set
+    text_width = Line([-6, 3, 0], [6, 3, 0], stroke_width=8, color=YELLOW)
+    text_width.stroke_width = "6"  # type: ignore[assignment]
+    group = VGroup(
+        Square(2, fill_color=BLUE, fill_opacity=0.6, stroke_width=5).shift(3 * np.array([-1, 0, 0])),
+        Circle(1.2).set_fill([RED, BLUE], opacity=0.8).set_stroke([YELLOW, RED], width=7),
+        Polygon([0, 0, 0], [1, 2, 0], [2, 0, 0], joint_type=LineJointType.ROUND, stroke_width=12),
+        Line([-3, -3, 0], [3, -2, 0], stroke_width=14, cap_style=CapStyleType.ROUND),
+        Text("attention", font="DejaVu Sans").set_stroke(BLUE, width=6, background=True).shift(2 * np.array([0, 1, 0])),
+        OwnFill(1).shift(np.array([4, -2, 0])),
+        bare, text_width,
+    )
+    manims, ours = Camera(), PathCachingCamera()
+    for camera in (manims, ours):
+        camera.capture_mobjects([group])
+    assert manims.pixel_array.any()
+    assert np.array_equal(manims.pixel_array, ours.pixel_array)
+    assert ours._plain[OwnFill] is False and ours._plain[Line] is True  # the check that decides it
