@@ -83,8 +83,17 @@ def deepcopy_mobject(self: Mobject, memo: dict[int, Any]) -> Mobject:
     result = cls.__new__(cls)
     memo[id(self)] = result
     state = self.__dict__.copy()
+    kept = memo.setdefault(id(memo), [])
     for key, value in state.items():
-        if type(value) not in IMMUTABLE:
+        kind = type(value)
+        if kind in IMMUTABLE:
+            continue
+        # a numeric array not met before (a mobject's points and colours): _copy's first branch,
+        # inline, since a glyph has six of them and the call was a third of its copy's time
+        if kind is np.ndarray and id(value) not in memo and value.dtype.kind in "biufc":
+            state[key] = memo[id(value)] = value.copy()
+            kept.append(value)
+        else:
             state[key] = _copy(value, memo)
     state["original_id"] = str(id(self))
     result.__dict__ = state
