@@ -51,7 +51,10 @@ def _walk(mob: Mobject, path: set[Mobject], out: list[Mobject]) -> None:
     path.add(mob)
     out.append(mob)
     for sub in mob.submobjects:
-        _walk(sub, path, out)
+        if sub.submobjects:
+            _walk(sub, path, out)
+        elif sub not in path:  # a leaf (most of a family: glyphs), without a call of its own
+            out.append(sub)
     path.remove(mob)
 
 
