@@ -1,5 +1,6 @@
 """The one-shot preview, warm from its second call (attnvid/commands/preview_client.py and
-preview_server.py): the server's picture is a fresh process's, pixel for pixel; a damaged
+preview_server.py): the server's picture is a fresh process's, pixel for pixel (every built-in
+lesson; the default one in both styles and two languages); a damaged
 record or picture, a killed server, a server of other code each end in the right picture
 without a traceback; an unchanged preview imports neither Manim nor NumPy; the server's
 socket is its user's alone. Every server a test starts is stopped by its pid."""
@@ -24,6 +25,7 @@ import pytest
 from conftest import ATTNVID
 from PIL import Image
 
+from attncore import builtin_lessons
 from attnstage.settings import PREVIEW_DIR_ENV, PREVIEW_SERVER_ENV
 from attnvid.commands import preview_client as client
 
@@ -207,19 +209,25 @@ def test_the_server_is_its_users_alone(monkeypatch: pytest.MonkeyPatch) -> None:
 # -- a real server: pictures --------------------------------------------------------------------
 
 FULL_CASES = [("dark", "en"), ("light", "en"), ("dark", "fr"), ("light", "fr")]
+#: The other built-in lessons, each in its own language, in one style or the other (the default
+#: lesson takes the four cases above).
+OTHER_LESSONS = [(name, "light" if i % 2 else "dark") for i, name in enumerate(n for n in builtin_lessons()
+                                                                               if n != "default")]
+
+
+def _fresh(work: Path, *args: str) -> np.ndarray:
+    r = subprocess.run([ATTNVID, "preview", "Softmax", "--no-server", *args],
+                       cwd=work, capture_output=True, text=True, timeout=900)
+    assert r.returncode == 0, r.stderr
+    return _pixels(Path(r.stdout.strip()))
 
 
 @pytest.fixture(scope="module")
 def fresh(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], np.ndarray]:
     """Softmax's preview drawn by a fresh process, each style and language."""
     work = tmp_path_factory.mktemp("fresh")
-    out = {}
-    for theme, language in FULL_CASES:
-        r = subprocess.run([ATTNVID, "preview", "Softmax", "--no-server", "--theme", theme, "--language", language],
-                           cwd=work, capture_output=True, text=True, timeout=900)
-        assert r.returncode == 0, r.stderr
-        out[theme, language] = _pixels(Path(r.stdout.strip()))
-    return out
+    return {(theme, language): _fresh(work, "--theme", theme, "--language", language)
+            for theme, language in FULL_CASES}
 
 
 @pytest.mark.slow
@@ -237,6 +245,14 @@ def test_the_servers_pictures_are_a_fresh_processs_and_survive_damage_and_kill(
             assert np.array_equal(_pixels(Path(answer["png"])), fresh[theme, language]), (theme, language)
         assert hows == ["started", "server", "server", "server"]
         (pid,) = _pids(state)
+        # and every other built-in lesson (its own language; Chinese in a CJK font), by the same server
+        assert len(OTHER_LESSONS) >= 5
+        for name, theme in OTHER_LESSONS:
+            r = _run(state, tmp_path, "Softmax", "--lesson", name, "--theme", theme, "--json")
+            assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+            assert json.loads(r.stdout)["how"] == "server", name
+            drawn = _pixels(Path(json.loads(r.stdout)["png"]))
+            assert np.array_equal(drawn, _fresh(tmp_path, "--lesson", name, "--theme", theme)), name
 
         # A damaged picture (the cache entry a record names) is drawn again, right.
         png = Path(answer["png"])
