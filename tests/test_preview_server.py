@@ -250,8 +250,9 @@ def test_the_servers_pictures_are_a_fresh_processs_and_survive_damage_and_kill(
         for name, theme in OTHER_LESSONS:
             r = _run(state, tmp_path, "Softmax", "--lesson", name, "--theme", theme, "--json")
             assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
-            assert json.loads(r.stdout)["how"] == "server", name
-            drawn = _pixels(Path(json.loads(r.stdout)["png"]))
+            other = json.loads(r.stdout)
+            assert other["how"] == "server", name
+            drawn = _pixels(Path(other["png"]))
             assert np.array_equal(drawn, _fresh(tmp_path, "--lesson", name, "--theme", theme)), name
 
         # A damaged picture (the cache entry a record names) is drawn again, right.

@@ -68,8 +68,8 @@ static PyObject *trace(PyObject *self, PyObject *args) {
     if (finite && n >= nppcc) {  /* Manim draws nothing for a non-finite point */
         Py_ssize_t start = 0;
         for (Py_ssize_t b = nppcc; b < n; b += nppcc) {
-            double ex = p[3 * b - 3], ey = p[3 * b - 2], sx = p[3 * b], sy = p[3 * b + 1];
-            if (fabs(ex - sx) <= atol + rtol * fabs(sx) && fabs(ey - sy) <= atol + rtol * fabs(sy)) continue;
+            /* a curve's end close to the next one's start: the same subpath (Manim's split) */
+            if (close_2d(p[3 * b - 3], p[3 * b - 2], p[3 * b], p[3 * b + 1], atol, rtol)) continue;
             subpath(cr, p, start, b, nppcc, atol, rtol);
             start = b;
         }

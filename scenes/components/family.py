@@ -53,8 +53,8 @@ def _walk(mob: Mobject, path: set[Mobject], out: list[Mobject]) -> None:
     for sub in mob.submobjects:
         if sub.submobjects:
             _walk(sub, path, out)
-        elif sub not in path:  # a leaf (most of a family: glyphs), without a call of its own
-            out.append(sub)
+        else:  # a leaf (most of a family: glyphs), without a call of its own: never on the path,
+            out.append(sub)  # which holds only mobjects being walked, each with submobjects
     path.remove(mob)
 
 
